@@ -1,0 +1,35 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/crib keep 5H 5S 6D JC QS KH --dealer
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check analyzer tests
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check analyzer tests
+
+bench: $(VENV)/.installed
+	$(BIN)/crib bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

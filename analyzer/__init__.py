@@ -1,0 +1,41 @@
+"""analyzer: a Monte Carlo strategy analyzer for cribbage.
+
+Exact show scoring, the hand counter, "which four to keep", and (later) self-play simulation.
+Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
+on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
+
+>>> from analyzer import score_hand
+>>> score_hand("5H 5C 5S JD", "5D")
+29
+"""
+
+from importlib import import_module
+
+from .cards import CardError, format_cards, parse_cards
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "score_hand": "scoring",
+    "score_hands": "scoring",
+    "count_hand": "scoring",
+    "say_count": "scoring",
+    "peg_points": "scoring",
+    "show_census": "scoring",
+    "ScoreItem": "scoring",
+    "keep": "discard",
+}
+
+__all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

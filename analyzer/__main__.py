@@ -1,0 +1,5 @@
+"""``python -m analyzer`` is the ``crib`` command."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,90 @@
+"""Benchmarks behind ``crib bench``: figures measured in-process after a warm-up.
+
+Each figure is the median of several repeats, so a noisy shared machine moves it less. Nothing
+here asserts a speed: the numbers are printed and go in the README's table.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+__all__ = ["run_benchmarks"]
+
+CENSUS_CASES = 12_994_800
+
+
+def _median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm-up: compile or load from the cache, fill the caches
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _process_seconds(argv: list[str], repeats: int) -> float:
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    return _median_seconds(
+        lambda: subprocess.run(argv, check=True, capture_output=True, env=env), repeats
+    )
+
+
+def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int = 5) -> dict:
+    """Measure the scorer, ``keep`` and the start-up of a new ``crib`` process.
+
+    Returns ``{"threads": T, "figures": [{"name", "value", "unit", "note"}, ...]}``.
+    """
+    from .discard import keep
+    from .scoring import _census, rank_table, score_hands
+
+    say = progress or (lambda _msg: None)
+    figures = []
+
+    def add(name, value, unit, note=""):
+        figures.append({"name": name, "value": value, "unit": unit, "note": note})
+        say(f"{name}: {value:.4g} {unit} {note}".rstrip())
+
+    threads = numba.get_num_threads()
+    table = rank_table()
+    try:
+        numba.set_num_threads(1)
+        t = _median_seconds(lambda: _census(False, table), repeats)
+        add("census, 1 thread", t, "s", f"{t / CENSUS_CASES * 1e9:.1f} ns a case")
+        add("show scores/s, 1 thread", CENSUS_CASES / t, "scores/s", "full census")
+    finally:
+        numba.set_num_threads(threads)
+    t = _median_seconds(lambda: _census(False, table), repeats)
+    add(f"show scores/s, {threads} threads", CENSUS_CASES / t, "scores/s", "full census")
+
+    rng = np.random.default_rng(0)
+    n = 2_000_000
+    hands = np.argsort(rng.random((n, 52)), axis=1)[:, :5].astype(np.uint8)
+    t = _median_seconds(lambda: score_hands(hands[:, :4], hands[:, 4]), repeats)
+    add(f"score_hands/s, {threads} threads", n / t, "scores/s", f"random batch of {n:,}")
+
+    sixes = [np.sort(rng.permutation(52)[:6]) for _ in range(20)]
+    for label, count in (("1 thread", 1), (f"{threads} threads", threads)):
+        try:
+            numba.set_num_threads(count)
+            t = _median_seconds(lambda: [keep(six, dealer=True) for six in sixes], repeats)
+        finally:
+            numba.set_num_threads(threads)
+        per_hand = t / len(sixes)
+        add(f"keep, {label}", per_hand * 1e3, "ms a hand", f"{1 / per_hand:.0f} hands/s, exact "
+            "uniform crib")
+
+    crib = [sys.executable, "-m", "analyzer"]
+    t = _process_seconds([*crib, "keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer"], repeats)
+    add("new `crib keep` process", t, "s", "numba cache warm")
+    t = _process_seconds([*crib, "--help"], repeats)
+    add("new `crib --help` process", t, "s")
+    return {"threads": threads, "figures": figures}

@@ -1,0 +1,158 @@
+"""Card ids, parsing and formatting: the one conversion point between text and ids.
+
+Everything below this module works on small integers::
+
+    card = rank * 4 + suit
+    rank 0..12 = A 2 3 4 5 6 7 8 9 T J Q K
+    suit 0..3  = C D H S   (clubs, diamonds, hearts, spades)
+
+    id:   0 AC   1 AD   2 AH   3 AS   4 2C  ...  36 TC  37 TD  ...  40 JC  ...  51 KS
+
+The counting value (for 15s and 31) is ``min(rank + 1, 10)``.
+
+People write cards as ``5H``, ``5h``, ``5♥``, ``10H`` or ``TH``, ``AS``, separated by spaces or
+commas. :func:`parse_cards` accepts all of these; :func:`format_cards` writes ``TD``-style text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "CardError",
+    "card_rank",
+    "card_suit",
+    "card_value",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "as_cards",
+]
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+_SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
+_SPLIT = re.compile(r"[\s,]+")
+
+
+class CardError(ValueError):
+    """A card, or a set of cards, that cannot be understood.
+
+    The message names the offending token, e.g. ``unknown suit in '5X'``.
+    """
+
+
+def card_rank(card: int) -> int:
+    """Rank 0..12 (A..K) of a card id."""
+    return int(card) // 4
+
+
+def card_suit(card: int) -> int:
+    """Suit 0..3 (C, D, H, S) of a card id."""
+    return int(card) % 4
+
+
+def card_value(card: int) -> int:
+    """Counting value of a card id: A=1, 2..10, J/Q/K=10."""
+    return min(int(card) // 4 + 1, 10)
+
+
+def parse_card(token: str) -> int:
+    """Parse one card such as ``5H``, ``th``, ``10♥`` or ``AS`` into its id.
+
+    Examples
+    --------
+    >>> parse_card("10H"), parse_card("TH"), parse_card("a♠")
+    (38, 38, 3)
+    """
+    text = token.strip()
+    if len(text) < 2:
+        raise CardError(f"cannot read card {token!r}: expected a rank and a suit, e.g. 5H")
+    rank_text, suit_text = text[:-1].upper(), text[-1]
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise CardError(f"unknown rank in {token!r}: ranks are A 2-10 (or T) J Q K")
+    if suit_text in _SUIT_SYMBOLS:
+        suit = _SUIT_SYMBOLS[suit_text]
+    elif suit_text.upper() in SUITS:
+        suit = SUITS.index(suit_text.upper())
+    else:
+        raise CardError(f"unknown suit in {token!r}: suits are C D H S (or ♣ ♦ ♥ ♠)")
+    return RANKS.index(rank_text) * 4 + suit
+
+
+def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None) -> np.ndarray:
+    """Parse cards given as text or ids into a ``uint8`` array of distinct card ids.
+
+    Parameters
+    ----------
+    cards
+        Text such as ``"5H 5S 6D JC"`` or ``"5h,5♠,10D"``, a sequence of card strings, or a
+        sequence of integer ids (0..51).
+    n
+        If given, exactly this many cards are required.
+
+    Raises
+    ------
+    CardError
+        Naming the bad token: unknown rank or suit, an id out of range, a duplicated card, or the
+        wrong number of cards.
+
+    Examples
+    --------
+    >>> parse_cards("5H 5S 6D JC").tolist()
+    [18, 19, 21, 40]
+    """
+    if isinstance(cards, str):
+        tokens = [t for t in _SPLIT.split(cards.strip()) if t]
+        ids = [parse_card(t) for t in tokens]
+        names = tokens
+    else:
+        ids, names = [], []
+        items = cards.ravel().tolist() if isinstance(cards, np.ndarray) else list(cards)
+        for item in items:
+            if isinstance(item, str):
+                ids.append(parse_card(item))
+            elif isinstance(item, int | np.integer) and not isinstance(item, bool):
+                if not 0 <= int(item) < 52:
+                    raise CardError(f"card id {item} out of range 0..51")
+                ids.append(int(item))
+            else:
+                raise CardError(f"cannot read card {item!r}")
+            names.append(str(item))
+    seen: dict[int, str] = {}
+    for card, name in zip(ids, names, strict=True):
+        if card in seen:
+            raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
+        seen[card] = name
+    if n is not None and len(ids) != n:
+        given = " ".join(names) if names else "nothing"
+        raise CardError(f"expected {n} cards, got {len(ids)}: {given}")
+    return np.asarray(ids, dtype=np.uint8)
+
+
+def as_cards(cards, n: int | None = None) -> np.ndarray:
+    """Like :func:`parse_cards`, but a single int id or one card string is accepted as one card."""
+    if isinstance(cards, int | np.integer) and not isinstance(cards, bool):
+        cards = [int(cards)]
+    return parse_cards(cards, n=n)
+
+
+def format_card(card: int) -> str:
+    """Text of one card id, e.g. ``format_card(37) == "TD"``."""
+    card = int(card)
+    if not 0 <= card < 52:
+        raise CardError(f"card id {card} out of range 0..51")
+    return RANKS[card // 4] + SUITS[card % 4]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Text of card ids, space separated: ``format_cards([18, 19, 21, 40]) == "5H 5S 6D JC"``."""
+    return " ".join(format_card(c) for c in np.asarray(cards).ravel().tolist())

@@ -1,0 +1,460 @@
+"""Show and pegging scores: numba kernels, their public wrappers, and the counted-out breakdown.
+
+The show score splits in two:
+
+* the **suit-blind part** (15s, pairs, runs) depends only on the five ranks. It is read from
+  :func:`rank_table`, a ``uint8`` table of ``13**5`` entries indexed by the five ranks *sorted*
+  (``r0 <= r1 <= ... <= r4``, index ``((((r0*13 + r1)*13 + r2)*13 + r3)*13 + r4``), built once by a
+  compiled builder and passed into every kernel as an argument;
+* the **suit part** (flush, nobs) comes from a few integer tests on the suits.
+
+Kernels are private (``_score_one``, ``_score_batch``, ``_census``, ``_peg_points``); the public
+wrappers check and convert their input and accept cards as text or ids.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from . import rules
+from .cards import as_cards, format_cards
+
+__all__ = [
+    "ScoreItem",
+    "count_hand",
+    "peg_points",
+    "rank_table",
+    "say_count",
+    "score_hand",
+    "score_hands",
+    "show_census",
+]
+
+_TABLE_SIZE = 13**5
+
+
+# --------------------------------------------------------------------------- table builder
+
+
+@njit(cache=True)
+def _rank_points(ranks):
+    """Suit-blind show points (15s, pairs, runs) of five ranks 0..12, by direct enumeration.
+
+    ``ranks``: int64 array of shape (5,). Used only to build the table.
+    """
+    pts = 0
+    for mask in range(1, 32):
+        total = 0
+        for i in range(5):
+            if mask & (1 << i):
+                total += min(ranks[i] + 1, 10)
+        if total == rules.FIFTEEN:
+            pts += rules.FIFTEEN_POINTS
+    counts = np.zeros(13, np.int64)
+    for i in range(5):
+        counts[ranks[i]] += 1
+    for r in range(13):
+        pts += rules.PAIR_POINTS * counts[r] * (counts[r] - 1) // 2
+    # Runs: with five cards at most one maximal stretch of 3+ consecutive ranks exists; it scores
+    # its length once for every way of choosing one card of each rank in it.
+    r = 0
+    while r < 13:
+        if counts[r] == 0:
+            r += 1
+            continue
+        start = r
+        ways = 1
+        while r < 13 and counts[r] > 0:
+            ways *= counts[r]
+            r += 1
+        length = r - start
+        if length >= 3:
+            pts += length * ways
+    return pts
+
+
+@njit(cache=True)
+def _build_rank_table():
+    """``uint8[13**5]`` of suit-blind points at every sorted index with no rank over 4 times."""
+    table = np.zeros(_TABLE_SIZE, np.uint8)
+    ranks = np.zeros(5, np.int64)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    for e in range(d, 13):
+                        if a == e:  # five of one rank cannot be dealt
+                            continue
+                        ranks[0], ranks[1], ranks[2], ranks[3], ranks[4] = a, b, c, d, e
+                        index = (((a * 13 + b) * 13 + c) * 13 + d) * 13 + e
+                        table[index] = _rank_points(ranks)
+    return table
+
+
+@lru_cache(maxsize=1)
+def rank_table() -> np.ndarray:
+    """The suit-blind score table (15s, pairs, runs), ``uint8[13**5]`` over sorted ranks.
+
+    Built once per process by a cached compiled builder (well under a millisecond warm) and then
+    passed into the kernels. Read-only.
+    """
+    table = _build_rank_table()
+    table.setflags(write=False)
+    return table
+
+
+# --------------------------------------------------------------------------- show kernels
+
+
+@njit(cache=True, inline="always")
+def _sort5_index(r0, r1, r2, r3, r4):
+    """Index into the rank table of five ranks, sorted by a 9-comparator network."""
+    if r0 > r1:
+        r0, r1 = r1, r0
+    if r3 > r4:
+        r3, r4 = r4, r3
+    if r2 > r4:
+        r2, r4 = r4, r2
+    if r2 > r3:
+        r2, r3 = r3, r2
+    if r1 > r4:
+        r1, r4 = r4, r1
+    if r0 > r3:
+        r0, r3 = r3, r0
+    if r0 > r2:
+        r0, r2 = r2, r0
+    if r1 > r3:
+        r1, r3 = r3, r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    return (((r0 * 13 + r1) * 13 + r2) * 13 + r3) * 13 + r4
+
+
+@njit(cache=True, inline="always")
+def _score_one(c0, c1, c2, c3, s, crib, table):
+    """Show score of hand (or crib) ``c0..c3`` with starter ``s`` (card ids, int).
+
+    ``crib``: bool, only a five-card flush counts. ``table``: :func:`rank_table`.
+    """
+    pts = np.int64(table[_sort5_index(c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, s >> 2)])
+    suit = c0 & 3
+    ss = s & 3
+    if (c1 & 3) == suit and (c2 & 3) == suit and (c3 & 3) == suit:
+        if ss == suit:
+            pts += rules.CRIB_FLUSH_POINTS
+        elif not crib:
+            pts += rules.HAND_FLUSH_POINTS
+    nob = (rules.JACK << 2) | ss
+    if c0 == nob or c1 == nob or c2 == nob or c3 == nob:
+        pts += rules.NOBS_POINTS
+    return pts
+
+
+@njit(cache=True, parallel=True)
+def _score_batch(hands, starters, crib, table, out):
+    """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); ids of any integer dtype."""
+    for k in prange(hands.shape[0]):
+        i = np.int64(k)
+        out[i] = _score_one(
+            np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2]),
+            np.int64(hands[i, 3]), np.int64(starters[i]), crib, table,
+        )
+
+
+@njit(cache=True, parallel=True)
+def _census(crib, table):
+    """Histogram ``int64[30]`` of the show score over all 270,725 hands x 48 starters.
+
+    Parallel over the starter, so every thread gets the same amount of work.
+    """
+    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
+    for i in prange(52):
+        s = np.int64(i)  # prange indices may be unsigned; mixing them with int64 gives floats
+        hist = by_starter[s]
+        for a in range(52):
+            if a == s:
+                continue
+            for b in range(a + 1, 52):
+                if b == s:
+                    continue
+                for c in range(b + 1, 52):
+                    if c == s:
+                        continue
+                    for d in range(c + 1, 52):
+                        if d != s:
+                            hist[_score_one(a, b, c, d, s, crib, table)] += 1
+    return by_starter.sum(axis=0)
+
+
+# --------------------------------------------------------------------------- pegging kernel
+
+
+@njit(cache=True)
+def _peg_points(ranks, n, count):
+    """Points for the last card laid in the play: 15, 31, pairs and runs (no go, no last card).
+
+    ``ranks``: int array holding the ranks (0..12) of the cards in the current count, in the order
+    laid; only ``ranks[:n]`` is read (``n >= 1``). ``count``: the running count after the last card.
+    """
+    pts = 0
+    if count == rules.FIFTEEN:
+        pts += rules.FIFTEEN_POINTS
+    if count == rules.MAX_COUNT:
+        pts += rules.THIRTY_ONE_POINTS
+    last = ranks[n - 1]
+    same = 1
+    while same < n and same < 4 and ranks[n - 1 - same] == last:
+        same += 1
+    if same > 1:  # a pair at the tail rules out a run through it
+        return pts + rules.PEG_SAME_RANK_POINTS[same]
+    seen = 1 << last
+    lo = last
+    hi = last
+    best = 0
+    for k in range(2, n + 1):
+        r = ranks[n - k]
+        if seen & (1 << r):
+            break  # a repeated rank: no longer window can be a run
+        seen |= 1 << r
+        lo = min(lo, r)
+        hi = max(hi, r)
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+    return pts + best
+
+
+# --------------------------------------------------------------------------- public wrappers
+
+
+def _hand_and_starter(hand, starter) -> tuple[np.ndarray, int]:
+    from .cards import CardError
+
+    hand_ids = as_cards(hand, n=4)
+    starter_ids = as_cards(starter, n=1)
+    s = int(starter_ids[0])
+    if s in hand_ids.tolist():
+        raise CardError(f"starter {format_cards([s])} is also in the hand")
+    return hand_ids, s
+
+
+def score_hand(hand, starter, crib: bool = False) -> int:
+    """Show score of a four-card hand (or crib) with its starter.
+
+    Parameters
+    ----------
+    hand
+        Four cards, as text (``"5H 5C 5S JD"``) or ids.
+    starter
+        The starter, as text (``"5D"``) or an id.
+    crib
+        Count as a crib: a flush needs all five cards.
+
+    Examples
+    --------
+    >>> score_hand("5H 5C 5S JD", "5D")
+    29
+    """
+    h, s = _hand_and_starter(hand, starter)
+    return int(_score_one(int(h[0]), int(h[1]), int(h[2]), int(h[3]), s, bool(crib), rank_table()))
+
+
+def score_hands(hands, starters, crib: bool = False) -> np.ndarray:
+    """Show scores of many hands at once: the vectorized :func:`score_hand`.
+
+    Parameters
+    ----------
+    hands
+        Integer array of card ids, shape (n, 4).
+    starters
+        Integer array of card ids, shape (n,).
+    crib
+        Count as cribs.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` scores, shape (n,). Rows are not checked for duplicated cards (that would cost
+        more than the scoring); ids outside 0..51 raise ``ValueError``.
+
+    Examples
+    --------
+    >>> score_hands(np.array([[16, 18, 19, 41]]), np.array([17])).tolist()  # 5C 5H 5S JD, 5D
+    [29]
+    """
+    hands = np.ascontiguousarray(hands)
+    starters = np.ascontiguousarray(starters)
+    if hands.ndim != 2 or hands.shape[1] != 4:
+        raise ValueError(f"hands must have shape (n, 4), got {hands.shape}")
+    if starters.shape != (hands.shape[0],):
+        raise ValueError(f"starters must have shape ({hands.shape[0]},), got {starters.shape}")
+    for name, arr in (("hands", hands), ("starters", starters)):
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"{name} must hold integer card ids, got dtype {arr.dtype}")
+        if arr.size and (arr.min() < 0 or arr.max() > 51):
+            raise ValueError(f"{name} holds card ids outside 0..51")
+    out = np.empty(hands.shape[0], np.uint8)
+    _score_batch(hands, starters, bool(crib), rank_table(), out)
+    return out
+
+
+def show_census(crib: bool = False) -> np.ndarray:
+    """Exact distribution of show scores over all 12,994,800 (four-card hand, starter) cases.
+
+    Returns ``int64[30]``: ``census[k]`` is how many cases score ``k``.
+
+    Examples
+    --------
+    >>> int(show_census().sum()), int(show_census()[29])
+    (12994800, 4)
+    """
+    return _census(bool(crib), rank_table())
+
+
+def peg_points(cards_in_count) -> int:
+    """Points for the last card laid in the play, from 15, 31, pairs and runs.
+
+    Go and last card are not included (they depend on what the players hold: the engine's business).
+
+    Parameters
+    ----------
+    cards_in_count
+        The cards laid in the current count (since the last reset to 0), oldest first, as text
+        or ids.
+
+    Examples
+    --------
+    >>> peg_points("7S 8D 8C 8H")  # 31 for 2 and a pair royal for 6
+    8
+    """
+    from .cards import CardError
+
+    ids = as_cards(cards_in_count)
+    if ids.size == 0:
+        raise CardError("no cards in the count")
+    values = np.minimum(ids // 4 + 1, 10)
+    count = int(values.sum())
+    if count > rules.MAX_COUNT:
+        raise CardError(f"the count {format_cards(ids)} reaches {count}, past 31")
+    ranks = (ids // 4).astype(np.int64)
+    return int(_peg_points(ranks, ranks.size, count))
+
+
+# --------------------------------------------------------------------------- counted out
+
+
+class ScoreItem(NamedTuple):
+    """One scoring combination of a counted hand: ``kind`` is one of ``fifteen``, ``pair``,
+    ``run``, ``flush``, ``nobs``; ``cards`` are card ids; ``points`` what it scores."""
+
+    kind: str
+    cards: tuple[int, ...]
+    points: int
+
+
+def count_hand(hand, starter, crib: bool = False) -> list[ScoreItem]:
+    """Every scoring combination of a hand (or crib) with its starter, in table order.
+
+    The order is the one used at the table: fifteens, pairs, runs, flush, nobs. The points add up
+    to :func:`score_hand`. This is the explanatory (plain Python) path, not a hot path.
+
+    Examples
+    --------
+    >>> items = count_hand("5H 5C 5S JD", "5D")
+    >>> [i.kind for i in items].count("fifteen"), sum(i.points for i in items)
+    (8, 29)
+    """
+    h, s = _hand_and_starter(hand, starter)
+    five = [*h.tolist(), s]
+    items: list[ScoreItem] = []
+    for size in range(2, 6):
+        for combo in itertools.combinations(five, size):
+            if sum(min(c // 4 + 1, 10) for c in combo) == rules.FIFTEEN:
+                items.append(ScoreItem("fifteen", combo, rules.FIFTEEN_POINTS))
+    for a, b in itertools.combinations(five, 2):
+        if a // 4 == b // 4:
+            items.append(ScoreItem("pair", (a, b), rules.PAIR_POINTS))
+    for size in (5, 4, 3):
+        runs = [
+            combo
+            for combo in itertools.combinations(sorted(five), size)
+            if _is_run([c // 4 for c in combo])
+        ]
+        if runs:
+            items.extend(ScoreItem("run", combo, size) for combo in runs)
+            break
+    suits = {c % 4 for c in h.tolist()}
+    if len(suits) == 1:
+        if s % 4 in suits:
+            items.append(ScoreItem("flush", tuple(five), rules.CRIB_FLUSH_POINTS))
+        elif not crib:
+            items.append(ScoreItem("flush", tuple(h.tolist()), rules.HAND_FLUSH_POINTS))
+    for c in h.tolist():
+        if c // 4 == rules.JACK and c % 4 == s % 4:
+            items.append(ScoreItem("nobs", (c,), rules.NOBS_POINTS))
+    return items
+
+
+def _is_run(ranks: list[int]) -> bool:
+    return len(set(ranks)) == len(ranks) and max(ranks) - min(ranks) == len(ranks) - 1
+
+
+_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
+    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine"
+).split()
+_SAME_RANK = {2: "a pair", 3: "a pair royal", 4: "a double pair royal"}
+_RUN_TIMES = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
+
+
+def say_count(items: list[ScoreItem]) -> str:
+    """The count as said at the table.
+
+    Fifteens are said with their running total ("fifteen two, fifteen four"), pairs of one rank
+    together (a pair, a pair royal, a double pair royal), runs of one length together (a double run
+    of three), and the last phrase ends with the total in figures ("... and one for his nob makes
+    29"). A hand of nothing is "nineteen", as players say.
+
+    Examples
+    --------
+    >>> say_count(count_hand("2S 3D 3H 4S", "9C"))
+    'fifteen two, fifteen four, a pair is six and a double run of three makes 12'
+    """
+    total = 0
+    phrases: list[tuple[str, int]] = []  # (what is said, running total after it)
+    for item in items:
+        if item.kind == "fifteen":
+            total += item.points
+            phrases.append(("fifteen", total))
+    pairs_by_rank: dict[int, set[int]] = {}
+    for item in items:
+        if item.kind == "pair":
+            pairs_by_rank.setdefault(item.cards[0] // 4, set()).update(item.cards)
+    for cards in pairs_by_rank.values():
+        total += rules.PEG_SAME_RANK_POINTS[len(cards)]
+        phrases.append((_SAME_RANK[len(cards)], total))
+    runs = [i for i in items if i.kind == "run"]
+    if runs:
+        total += sum(i.points for i in runs)
+        phrases.append((f"{_RUN_TIMES[len(runs)]} of {_WORDS[len(runs[0].cards)]}", total))
+    for item in items:
+        if item.kind == "flush":
+            total += item.points
+            phrases.append((f"a flush of {_WORDS[item.points]}", total))
+        elif item.kind == "nobs":
+            total += item.points
+            phrases.append(("one for his nob", total))
+    if not phrases:
+        return "nineteen (nothing: 0)"
+    said = [
+        f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} is {_WORDS[t]}"
+        for text, t in phrases[:-1]
+    ]
+    text, t = phrases[-1]
+    said.append(f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} makes {t}")
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]

@@ -1,0 +1,110 @@
+"""The installed ``crib`` command as a user runs it: output, JSON, every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CRIB = Path(sys.executable).parent / "crib"
+
+
+def run(*args: str, command=None) -> subprocess.CompletedProcess:
+    argv = [str(CRIB)] if command is None else command
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    return subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_command_is_installed():
+    assert CRIB.exists(), "pip install -e . should install the crib console script"
+
+
+def test_help_lists_subcommands():
+    result = run("--help")
+    assert result.returncode == 0
+    for sub in ("count", "keep", "bench"):
+        assert sub in result.stdout
+
+
+def test_python_dash_m_is_the_same_command():
+    result = run("count", "5H", "5C", "5S", "JD", "--starter", "5D",
+                 command=[sys.executable, "-m", "analyzer"])
+    assert result.returncode == 0 and "makes 29" in result.stdout
+
+
+def test_count_says_the_hand():
+    result = run("count", "5H", "5C", "5S", "JD", "--starter", "5D")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith("fifteen two, fifteen four,")
+    assert lines[-1].endswith("and one for his nob makes 29")
+    assert sum(line.strip().startswith("fifteen ") for line in lines[:-1]) == 8
+    assert sum(line.strip().startswith("pair ") for line in lines) == 6
+
+
+def test_count_json_and_crib_flush():
+    # A four-card flush counts in a hand (4) but not in a crib (needs all five).
+    hand = json.loads(run("count", "AH,3H,7H,9H", "--starter", "KS", "--json").stdout)
+    crib = json.loads(run("count", "AH,3H,7H,9H", "--starter", "KS", "--crib", "--json").stdout)
+    assert hand["total"] == crib["total"] + 4
+    assert {"kind": "flush", "cards": "AH 3H 7H 9H", "points": 4} in hand["items"]
+    assert hand["hand"] == "AH 3H 7H 9H" and hand["starter"] == "KS" and crib["crib"] is True
+
+
+def test_keep_table_marks_the_best_row():
+    result = run("keep", "5H", "5S", "6D", "JC", "QS", "KH", "--pone", "--top", "3")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("hand 5H 5S 6D JC QS KH as pone")
+    rows = lines[2:-1]
+    assert len(rows) == 3 and sum(row.startswith("  * ") for row in rows) == 1
+    assert rows[0].startswith("  * 5H 5S JC QS  6D KH")
+    assert "best: keep 5H 5S JC QS, throw 6D KH" in result.stdout
+
+
+def test_keep_json_has_every_row_best_first():
+    result = run("keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--json")
+    out = json.loads(result.stdout)
+    assert out["hand"] == "5H 5S 6D JC QS KH" and out["role"] == "dealer"
+    assert out["crib_mode"] == "uniform" and len(out["rows"]) == 15
+    assert list(out["rows"][0]) == ["keep", "discard", "hand_mean", "hand_min", "hand_max",
+                                    "hand_std", "crib_mean", "net"]
+    nets = [row["net"] for row in out["rows"]]
+    assert nets == sorted(nets, reverse=True)
+    from analyzer import keep
+
+    df = keep("5H 5S 6D JC QS KH", dealer=True)
+    assert out["rows"][0]["net"] == pytest.approx(df["net"].iloc[0])
+
+
+BAD = [
+    (["keep", "5H", "5S", "6D", "JC", "QS", "ZH", "--dealer"], "ZH"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KX", "--dealer"], "KX"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "5h", "--dealer"], "duplicate"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "--dealer"], "expected 6 cards"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH"], "--dealer --pone is required"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--pone"], "not allowed"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--top", "0"], "--top"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--top", "x"], "--top"),
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5H"], "also in the hand"),
+    (["count", "5H", "5C", "5S", "--starter", "5D"], "expected 4 cards"),
+    (["count", "5H", "5C", "5S", "JD"], "--starter"),
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "6D"], "6D"),
+    (["count", "5H", "5C", "5S", "JD", "--starter", "11D"], "11D"),
+    (["frobnicate"], "invalid choice"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD)
+def test_bad_input_is_one_line_and_status_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert message in lines[0]
+    assert result.stdout == ""

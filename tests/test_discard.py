@@ -1,0 +1,100 @@
+"""keep(): exact hand statistics against the naive oracle, the crib enumeration, the ordering."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import cards, naive_score
+
+from analyzer import CardError, format_cards, keep, parse_cards, score_hands
+from analyzer.discard import COLUMNS, evaluate_discards
+
+six_cards = st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True)
+
+
+@settings(max_examples=25)
+@given(six_cards, st.booleans())
+def test_hand_statistics_equal_naive_over_46_starters(six, dealer):
+    df = keep(six, dealer=dealer)
+    assert len(df) == 15 and list(df.columns) == list(COLUMNS)
+    for row in df.itertuples(index=False):
+        kept = parse_cards(row.keep).tolist()
+        starters = [c for c in range(52) if c not in six]
+        scores = np.array([naive_score(kept, s) for s in starters])
+        assert len(starters) == 46
+        assert row.hand_mean == pytest.approx(scores.mean(), abs=1e-12)
+        assert (row.hand_min, row.hand_max) == (scores.min(), scores.max())
+        assert row.hand_std == pytest.approx(scores.std(), abs=1e-12)
+        assert sorted(kept + parse_cards(row.discard).tolist()) == sorted(six)
+
+
+def test_crib_mean_is_the_exact_uniform_enumeration():
+    # An independent enumeration: every opponent pair from the 46 unseen cards, every starter from
+    # the 44 left, scored by the vectorized scorer (itself checked against the naive oracle).
+    six = cards("5H 5S 6D JC QS KH")
+    thrown = cards("5H 6D")
+    unseen = [c for c in range(52) if c not in six]
+    cribs, starters = [], []
+    for c, d in itertools.combinations(unseen, 2):
+        for s in unseen:
+            if s not in (c, d):
+                cribs.append([*thrown, c, d])
+                starters.append(s)
+    assert len(cribs) == 45_540
+    want = score_hands(np.array(cribs), np.array(starters), crib=True).mean()
+    df = keep(six, dealer=True)
+    assert df.set_index("discard").loc["5H 6D", "crib_mean"] == pytest.approx(want, abs=1e-12)
+
+
+def test_uniform_crib_mean_averages_to_the_census_crib_mean():
+    # Averaged over random six-card hands and all their discards, the uniform crib expectation is
+    # the mean crib over all (four cards, starter): 4.7348 (RULES.md). Seeded, 40 hands x 15.
+    rng = np.random.default_rng(7)
+    means = [keep(rng.permutation(52)[:6], dealer=True)["crib_mean"].mean() for _ in range(40)]
+    assert np.mean(means) == pytest.approx(4.7348, abs=0.12)
+
+
+def test_net_is_hand_plus_or_minus_crib_and_sorted():
+    hand = "5H 5S 6D JC QS KH"
+    for dealer, sign in ((True, 1), (False, -1)):
+        df = keep(hand, dealer=dealer)
+        np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
+        assert df["net"].is_monotonic_decreasing
+        assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
+                            "crib_mode": "uniform"}
+    # As dealer throw the 5 and 6 into your own crib; as pone keep the pair of 5s.
+    assert keep(hand, dealer=True).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
+    assert keep(hand, dealer=False).iloc[0]["keep"] == "5H 5S JC QS"
+
+
+def test_keep_accepts_text_and_ids_alike():
+    ids = cards("KH QS JC 6D 5S 5H")
+    a, b = keep(ids, dealer=False), keep("5h,5s,6d,jc,qs,kh", dealer=False)
+    assert a.equals(b)
+    assert format_cards(parse_cards(a.attrs["hand"])) == "5H 5S 6D JC QS KH"
+
+
+def test_evaluate_discards_matches_keep():
+    result = evaluate_discards("AS 2D 3C 4H 5S 6D", dealer=False)
+    df = keep("AS 2D 3C 4H 5S 6D", dealer=False)
+    for column in COLUMNS:
+        assert list(df[column]) == list(result[column])
+
+
+@pytest.mark.parametrize(
+    ("hand", "match"),
+    [("5H 5S 6D JC QS", "expected 6 cards"), ("5H 5S 6D JC QS 5H", "duplicate"),
+     ("5H 5S 6D JC QS 1H", "1H")],
+)
+def test_keep_bad_cards(hand, match):
+    with pytest.raises(CardError, match=match):
+        keep(hand, dealer=True)
+
+
+def test_keep_unknown_crib_mode():
+    with pytest.raises(ValueError, match="crib mode"):
+        keep("5H 5S 6D JC QS KH", dealer=True, crib="psychic")
