@@ -24,6 +24,11 @@ _LAZY = {
     "show_census": "scoring",
     "ScoreItem": "scoring",
     "keep": "discard",
+    "simulate": "harness",
+    "play_hands": "harness",
+    "SimulationResult": "harness",
+    "read_records": "records",
+    "format_game": "records",
 }
 
 __all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]

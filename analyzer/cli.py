@@ -16,7 +16,9 @@ from .cards import CardError
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
-  crib bench                                measure the scorer and keep
+  crib simulate --games 100000 --seed 7     AI against AI, full rules
+  crib replay games.jsonl --game 3          a recorded game, counted out
+  crib bench                                measure the scorer, keep and the engine
 """
 
 
@@ -109,6 +111,126 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
+# --------------------------------------------------------------------------- simulate
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _check_writable_dir(path: str, option: str) -> None:
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"crib simulate: {option} {path}: cannot write there "
+                         f"({exc.strerror or exc})") from None
+
+
+def _cmd_simulate(args) -> int:
+    import shlex
+    from pathlib import Path
+
+    from .harness import PlayerError, parse_player
+
+    for name in args.players:
+        try:
+            parse_player(name)
+        except PlayerError as exc:
+            raise UsageError(f"crib simulate: {exc}") from None
+    if args.record_games is not None and args.record is None:
+        raise UsageError("crib simulate: --record-games needs --record FILE")
+    if args.out is not None:
+        _check_writable_dir(args.out, "--out")
+    if args.record is not None:
+        record = Path(args.record)
+        if record.is_dir():
+            raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
+        _check_writable_dir(str(record.parent), "--record")
+    n_record = 0 if args.record is None else (100 if args.record_games is None
+                                               else args.record_games)
+    from .harness import simulate
+
+    show_progress = not args.quiet and sys.stderr.isatty()
+    result = simulate(args.games, seed=args.seed, players=tuple(args.players),
+                      workers=args.workers, record_games=n_record, progress=show_progress)
+    if args.out is not None:
+        result.save(args.out, command=shlex.join(["crib", *sys.argv[1:]]))
+    if args.record is not None:
+        from .records import write_records
+
+        write_records(args.record, result.records)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    d = result.to_dict()
+    low, high = d["first_dealer_win_ci"]
+    ppd = d["points_per_deal"]
+    print(f"{d['games']:,} games, seed {d['seed']}, {d['players'][0]} (seat 0) vs "
+          f"{d['players'][1]} (seat 1), {d['workers']} workers: {d['elapsed_seconds']:.2f} s "
+          f"({d['games_per_second']:,.0f} games/s)")
+    print(f"first dealer wins  {d['first_dealer_win_rate']:7.2%}  (95% CI {low:.2%} to "
+          f"{high:.2%})")
+    print(f"seat 0 wins        {d['seat0_win_rate']:7.2%}")
+    print(f"skunked (<91)      {d['skunk_rate']:7.2%}   double (<61) "
+          f"{d['double_skunk_rate']:.2%}   triple (<31) {d['triple_skunk_rate']:.3%}")
+    print(f"deals per game     {d['mean_deals']:7.2f}")
+    print("points per deal    pegging   hand   crib  heels  total")
+    dealer, pone = ppd["dealer"], ppd["pone"]
+    print(f"  dealer          {dealer['pegging']:8.3f} {dealer['hand']:6.3f} {dealer['crib']:6.3f}"
+          f" {dealer['heels']:6.3f} {sum(dealer.values()):6.3f}")
+    print(f"  pone            {pone['pegging']:8.3f} {pone['hand']:6.3f} {'':6} {'':6}"
+          f" {sum(pone.values()):6.3f}")
+    if args.out is not None:
+        print(f"wrote {args.out}/summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
+    if args.record is not None:
+        print(f"recorded {len(result.records)} games in {args.record}")
+    return 0
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _cmd_replay(args) -> int:
+    from .records import RecordError, format_game, read_records
+
+    try:
+        records = read_records(args.file)
+    except RecordError as exc:
+        raise UsageError(f"crib replay: {exc}") from None
+    games = {r.get("game"): r for r in records}
+    if args.game not in games:
+        raise UsageError(f"crib replay: no game {args.game} in {args.file} "
+                         f"({len(records)} games recorded)")
+    try:
+        print(format_game(games[args.game]))
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise UsageError(f"crib replay: game {args.game} in {args.file} is not a valid "
+                         f"record ({exc!r})") from None
+    return 0
+
+
 # --------------------------------------------------------------------------- bench
 
 
@@ -158,7 +280,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_keep)
 
-    p = sub.add_parser("bench", help="measure throughput (scorer, keep, start-up)")
+    p = sub.add_parser("simulate", help="play AI against AI and report the statistics")
+    p.add_argument("--games", type=_positive_int, required=True, metavar="N",
+                   help="how many games to play")
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="seed (default: fresh entropy, printed); same seed, same result")
+    p.add_argument("--players", nargs=2, metavar=("A", "B"),
+                   default=["ev+lookahead", "ev+lookahead"],
+                   help="DISCARD+PEGGING for seat 0 and seat 1; discard: random, hand, ev; "
+                   "pegging: random, greedy, lookahead (default: ev+lookahead for both)")
+    p.add_argument("--workers", type=_positive_int, metavar="W",
+                   help="threads (default: this machine's cores)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
+    p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
+    p.add_argument("--record-games", type=_positive_int, metavar="K",
+                   help="how many games --record keeps (default 100)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
+    p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
+    p.add_argument("--game", type=int, default=0, metavar="N", help="which game (default 0)")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_bench)
     return parser

@@ -14,9 +14,12 @@ import numpy as np
 from numba import njit, prange
 
 from .cards import as_cards, format_cards
-from .scoring import _score_one, rank_table
+from .rng import _randint
+from .scoring import _score_one, _sort5_index, rank_table
 
-__all__ = ["COLUMNS", "CRIB_MODES", "DISCARDS", "evaluate_discards", "keep"]
+__all__ = [
+    "COLUMNS", "CRIB_MODES", "DISCARDS", "DISCARD_POLICIES", "evaluate_discards", "keep",
+]
 
 #: Ways of valuing the two cards thrown to the crib that :func:`keep` understands.
 CRIB_MODES = ("uniform",)
@@ -24,6 +27,10 @@ CRIB_MODES = ("uniform",)
 #: The 15 discards of a six-card hand as index pairs (i, j), i < j, into the six cards.
 DISCARDS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
 _KEEPS = np.array([[k for k in range(6) if k not in pair] for pair in DISCARDS], dtype=np.int64)
+# Tuples of tuples are compile-time constants in numba (unlike module-level arrays, which the
+# cache would freeze as well, but less visibly).
+_DISCARD_TABLE = tuple(tuple(int(x) for x in row) for row in DISCARDS)
+_KEEP_TABLE = tuple(tuple(int(x) for x in row) for row in _KEEPS)
 
 _UNSEEN = 46
 _CRIBS_PER_DISCARD = 46 * 45 // 2 * 44  # 45,540
@@ -139,3 +146,65 @@ def keep(six_cards, dealer: bool, crib: str = "uniform"):
     df = pd.DataFrame({column: result[column] for column in COLUMNS})
     df.attrs.update(hand=result["hand"], role=result["role"], crib_mode=result["crib_mode"])
     return df
+
+
+# ----------------------------------------------------------------- in-game discard policies
+
+#: Discard policy codes used by the compiled engine, by name.
+DISCARD_POLICIES = {"random": 0, "hand": 1, "ev": 2}
+
+
+@njit(cache=True)
+def _hand_total(k0, k1, k2, k3, avail_rank, avail_suit, n_unseen, table):
+    """Sum of the show scores of the kept hand ``k0..k3`` over every unseen starter.
+
+    Thirteen table look-ups (one per starter rank, weighted by how many of that rank are unseen)
+    instead of 46 scores. ``avail_rank`` int64 (13,) and ``avail_suit`` int64 (4,) count the unseen
+    cards by rank and suit; ``n_unseen`` is their total.
+    """
+    r0, r1, r2, r3 = k0 >> 2, k1 >> 2, k2 >> 2, k3 >> 2
+    total = 0
+    for r in range(13):
+        if avail_rank[r]:
+            total += avail_rank[r] * np.int64(table[_sort5_index(r0, r1, r2, r3, r)])
+    suit = k0 & 3
+    if (k1 & 3) == suit and (k2 & 3) == suit and (k3 & 3) == suit:
+        total += 4 * n_unseen + avail_suit[suit]  # 4 with any starter, 5 with one of the suit
+    for k in (k0, k1, k2, k3):
+        if (k >> 2) == 10:
+            total += avail_suit[k & 3]  # nobs: a starter of the Jack's suit
+    return total
+
+
+@njit(cache=True)
+def _choose_discard(policy, six, dealer, crib_values, table, st):
+    """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
+
+    Policies: 0 ``random`` (uniform over the 15); 1 ``hand`` (maximize the exact hand mean over
+    the 46 unseen starters); 2 ``ev`` (maximize that mean plus, as dealer, or minus, as pone, the
+    crib value of the thrown pair from ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the
+    first discard in ``DISCARDS`` order. ``st`` is the xoshiro256** state.
+    """
+    if policy == 0:
+        return _randint(st, 15)
+    avail_rank = np.full(13, 4, np.int64)
+    avail_suit = np.full(4, 13, np.int64)
+    for i in range(6):
+        avail_rank[six[i] >> 2] -= 1
+        avail_suit[six[i] & 3] -= 1
+    role = 0 if dealer else 1
+    best = 0
+    best_value = -1e300
+    for d in range(15):
+        keep = _KEEP_TABLE[d]
+        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
+                            avail_rank, avail_suit, 46, table) / 46.0
+        if policy == 2:
+            a = six[_DISCARD_TABLE[d][0]]
+            b = six[_DISCARD_TABLE[d][1]]
+            v = crib_values[role, a >> 2, b >> 2, 1 if (a & 3) == (b & 3) else 0]
+            value = value + v if dealer else value - v
+        if value > best_value:
+            best_value = value
+            best = d
+    return best

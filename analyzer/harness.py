@@ -1,0 +1,428 @@
+"""The simulation harness: chunks of games, seeds, parallel runs, and results as pandas.
+
+``simulate(games, seed)`` splits the games by index into chunks of ``chunk_size``, gives each
+chunk its own ``numpy.random.SeedSequence(seed).spawn`` child, plays the chunks on the local cores
+(numba threads, one chunk per thread at a time) and adds up per-chunk accumulators. A chunk's games
+depend only on its seed, so the same seed gives identical results whatever the number of workers.
+Nothing is kept per game unless records are asked for: memory stays flat as games grow.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .crib import crib_values
+from .discard import DISCARD_POLICIES
+from .engine import (
+    ACC,
+    ACC_SIZE,
+    CRIB_ACC_SHAPE,
+    DEAL_FIELDS,
+    GAME_FIELDS,
+    MAX_DEALS_HIST,
+    MAX_MARGIN,
+    MAX_RECORDED_DEALS,
+    PHASES,
+    STANDARD,
+    _play_deal,
+    _run_chunks,
+)
+from .files import atomic_write, atomic_write_text
+from .pegging import PEGGING_POLICIES
+from .rng import chunk_states
+from .scoring import rank_table
+
+__all__ = [
+    "DEFAULT_PLAYER",
+    "PlayerError",
+    "SimulationResult",
+    "parse_player",
+    "play_hands",
+    "simulate",
+]
+
+#: The strongest player: ev discards (crib table) and lookahead pegging.
+DEFAULT_PLAYER = "ev+lookahead"
+DEFAULT_CHUNK = 2048
+
+
+class PlayerError(ValueError):
+    """An unknown player or policy name."""
+
+
+def parse_player(name: str) -> tuple[int, int]:
+    """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``) into the two policy codes.
+
+    Discard policies: ``random``, ``hand``, ``ev``; pegging: ``random``, ``greedy``,
+    ``lookahead`` (and ``ordered``, a scripted player for tests).
+
+    Examples
+    --------
+    >>> parse_player("ev+greedy")
+    (2, 1)
+    """
+    parts = str(name).strip().lower().split("+")
+    if len(parts) != 2:
+        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy")
+    discard, pegging = parts
+    if discard not in DISCARD_POLICIES:
+        raise PlayerError(f"unknown discard policy {discard!r} in {name!r}: choose one of "
+                          f"{', '.join(DISCARD_POLICIES)}")
+    if pegging not in PEGGING_POLICIES:
+        raise PlayerError(f"unknown pegging policy {pegging!r} in {name!r}: choose one of "
+                          f"{', '.join(PEGGING_POLICIES)}")
+    return DISCARD_POLICIES[discard], PEGGING_POLICIES[pegging]
+
+
+def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (centre - half, centre + half)
+
+
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` returns: the reduced counters and their tables.
+
+    Attributes
+    ----------
+    acc
+        int64 (ACC_SIZE,): the summed accumulators (layout :data:`analyzer.engine.ACC`).
+    crib_acc
+        int64 (2, 13, 13, 2, 3): crib outcomes ``[role, rank1, rank2, suited, (n, sum, sumsq)]``.
+    records
+        The recorded games (format v1 dicts), the first ``record_games`` by index.
+    """
+
+    games: int
+    seed: int
+    players: tuple[str, str]
+    workers: int
+    chunk_size: int
+    elapsed_seconds: float
+    acc: np.ndarray
+    crib_acc: np.ndarray
+    records: list[dict] = field(default_factory=list)
+
+    def _count(self, name: str) -> int:
+        return int(self.acc[ACC[name]])
+
+    @property
+    def first_dealer_win_rate(self) -> float:
+        return self._count("first_dealer_wins") / self.games
+
+    @property
+    def points_per_deal(self) -> dict[str, dict[str, float]]:
+        """Mean points per complete deal, ``{"dealer": {phase: mean}, "pone": {...}}``."""
+        n = self._count("complete_deals")
+        out: dict[str, dict[str, float]] = {"dealer": {}, "pone": {}}
+        for k, (role, phase) in enumerate(PHASES):
+            out[role][phase] = float(self.acc[ACC["phase_sum"] + k]) / n if n else math.nan
+        return out
+
+    @property
+    def summary(self):
+        """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
+
+        Rates carry a 95% Wilson interval; mean points per deal a 95% normal interval from the
+        per-deal variance (deals of one game are treated as independent, a close approximation).
+        """
+        import pandas as pd
+
+        rows = [("games", self.games, math.nan, math.nan)]
+        for name, key in (("first_dealer_win_rate", "first_dealer_wins"),
+                          ("seat0_win_rate", "seat0_wins"), ("skunk_rate", "skunk"),
+                          ("double_skunk_rate", "double_skunk"),
+                          ("triple_skunk_rate", "triple_skunk")):
+            k = self._count(key)
+            rows.append((name, k / self.games, *_wilson(k, self.games)))
+        deals_hist = self.acc[ACC["deals_hist"]:ACC["deals_hist"] + MAX_DEALS_HIST]
+        mean_deals = self._count("deals") / self.games
+        sd = math.sqrt(max((deals_hist * np.arange(MAX_DEALS_HIST) ** 2).sum() / self.games
+                           - mean_deals**2, 0.0))
+        half = 1.959964 * sd / math.sqrt(self.games)
+        rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
+        n = self._count("complete_deals")
+        for k, (role, phase) in enumerate(PHASES):
+            s = float(self.acc[ACC["phase_sum"] + k])
+            ss = float(self.acc[ACC["phase_sumsq"] + k])
+            mean = s / n if n else math.nan
+            var = max(ss / n - mean * mean, 0.0) if n else math.nan
+            half = 1.959964 * math.sqrt(var / n) if n else math.nan
+            rows.append((f"points_per_deal.{role}.{phase}", mean, mean - half, mean + half))
+        margins = self.margins
+        mean_margin = float((margins.index * margins).sum() / self.games)
+        rows.append(("mean_margin", mean_margin, math.nan, math.nan))
+        df = pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high"])
+        return df.set_index("figure")
+
+    @property
+    def margins(self):
+        """The final-margin distribution: games by (winner's score - loser's score), a Series."""
+        import pandas as pd
+
+        hist = self.acc[ACC["margin"]:ACC["margin"] + MAX_MARGIN]
+        nz = np.nonzero(hist)[0]
+        top = int(nz.max()) + 1 if nz.size else 1
+        return pd.Series(hist[:top], index=pd.RangeIndex(top, name="margin"), name="games")
+
+    @property
+    def crib_outcomes(self):
+        """Crib outcomes by thrown pair: one row per (role, rank1, rank2, suited) seen.
+
+        ``role`` is whose crib it was for the thrower (``dealer``: his own; ``pone``: the
+        opponent's); ``n``, ``mean`` and ``sem`` (standard error) of the crib score.
+        """
+        import pandas as pd
+
+        from .cards import RANKS
+
+        rows = []
+        for role in (0, 1):
+            for r1 in range(13):
+                for r2 in range(r1, 13):
+                    for suited in (0, 1):
+                        n, s, ss = (int(x) for x in self.crib_acc[role, r1, r2, suited])
+                        if n == 0:
+                            continue
+                        mean = s / n
+                        var = (ss - n * mean * mean) / (n - 1) if n > 1 else math.nan
+                        rows.append(("dealer" if role == 0 else "pone", RANKS[r1], RANKS[r2],
+                                     bool(suited), n, mean, math.sqrt(var / n) if n > 1
+                                     else math.nan))
+        return pd.DataFrame(rows, columns=["role", "card1", "card2", "suited", "n", "mean", "sem"])
+
+    def save(self, out_dir: str | os.PathLike, command: str = "") -> list[Path]:
+        """Write the summary, margins and crib outcomes as CSV, with a JSON provenance file.
+
+        Every file is written to a temporary name and renamed. Returns the paths written.
+        """
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        tables = {
+            "summary.csv": self.summary,
+            "margins.csv": self.margins.to_frame(),
+            "crib_outcomes.csv": self.crib_outcomes,
+        }
+        written = []
+        for name, df in tables.items():
+            path = out / name
+            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp))
+            written.append(path)
+        provenance = {
+            "package_version": __version__,
+            "command": command,
+            "seed": self.seed,
+            "games": self.games,
+            "players": list(self.players),
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+            "elapsed_seconds": self.elapsed_seconds,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "files": [p.name for p in written],
+        }
+        path = out / "provenance.json"
+        atomic_write_text(path, json.dumps(provenance, indent=2) + "\n")
+        return [*written, path]
+
+    def to_dict(self) -> dict:
+        """The JSON summary of ``crib simulate --json``."""
+        low, high = _wilson(self._count("first_dealer_wins"), self.games)
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "players": list(self.players),
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+            "first_dealer_win_rate": self.first_dealer_win_rate,
+            "first_dealer_win_ci": [low, high],
+            "seat0_win_rate": self._count("seat0_wins") / self.games,
+            "skunk_rate": self._count("skunk") / self.games,
+            "double_skunk_rate": self._count("double_skunk") / self.games,
+            "triple_skunk_rate": self._count("triple_skunk") / self.games,
+            "mean_deals": self._count("deals") / self.games,
+            "points_per_deal": self.points_per_deal,
+            "elapsed_seconds": self.elapsed_seconds,
+            "games_per_second": self.games / self.elapsed_seconds if self.elapsed_seconds else None,
+        }
+
+
+def _resolve_workers(workers: int | None) -> int:
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if workers is None:
+        return min(available, os.cpu_count() or 1)
+    workers = int(workers)
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    return min(workers, available)
+
+
+def simulate(
+    games: int,
+    seed: int | None = None,
+    players: tuple[str, str] | list[str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
+    workers: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    record_games: int = 0,
+    progress: bool = False,
+) -> SimulationResult:
+    """Play ``games`` complete games, AI against AI, and summarize them.
+
+    Parameters
+    ----------
+    games
+        How many games (at least 1).
+    seed
+        The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
+        repeated). Same seed and ``chunk_size``, same results, whatever ``workers``.
+    players
+        Two players ``"DISCARD+PEGGING"`` for seats 0 and 1 (see :func:`parse_player`); the first
+        dealer is chosen by the cut.
+    workers
+        Threads to run chunks on; default all of this machine's cores.
+    chunk_size
+        Games per chunk (each chunk has its own seed).
+    record_games
+        Keep the full record (format v1) of the first this many games.
+    progress
+        Show a progress bar (games per second, time left) on stderr.
+
+    Examples
+    --------
+    >>> result = simulate(200, seed=1, players=("ev+greedy", "ev+greedy"))
+    >>> result.games, int(result.summary.loc["games", "value"])
+    (200, 200)
+    """
+    import numba
+
+    from .records import game_records
+
+    games = int(games)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    if record_games < 0:
+        raise ValueError(f"record_games must be at least 0, got {record_games}")
+    if len(players) != 2:
+        raise PlayerError(f"two players are needed, got {len(players)}")
+    codes = [parse_player(p) for p in players]
+    dpol = np.array([c[0] for c in codes], np.int64)
+    ppol = np.array([c[1] for c in codes], np.int64)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    workers = _resolve_workers(workers)
+    n_chunks = -(-games // chunk_size)
+    states = chunk_states(seed, n_chunks)
+    sizes = np.full(n_chunks, chunk_size, np.int64)
+    sizes[-1] = games - chunk_size * (n_chunks - 1)
+    firsts = np.arange(n_chunks, dtype=np.int64) * chunk_size
+    n_record = min(int(record_games), games)
+    rec_games = np.zeros((max(n_record, 1), GAME_FIELDS), np.int64)
+    rec_deals = np.zeros((max(n_record, 1), MAX_RECORDED_DEALS, DEAL_FIELDS), np.int16)
+    table, values = rank_table(), crib_values("uniform")
+    acc = np.zeros(ACC_SIZE, np.int64)
+    crib_acc = np.zeros(CRIB_ACC_SHAPE, np.int64)
+    block = workers * 2
+    bar = _progress_bar(games, progress)
+    previous = numba.get_num_threads()
+    start = time.perf_counter()
+    try:
+        numba.set_num_threads(workers)
+        for lo in range(0, n_chunks, block):
+            hi = min(lo + block, n_chunks)
+            block_acc = np.zeros((hi - lo, ACC_SIZE), np.int64)
+            block_crib = np.zeros((hi - lo, *CRIB_ACC_SHAPE), np.int64)
+            _run_chunks(states[lo:hi], sizes[lo:hi], firsts[lo:hi], STANDARD, dpol, ppol,
+                        values, table, block_acc, block_crib, rec_games, rec_deals, n_record)
+            acc += block_acc.sum(axis=0)
+            crib_acc += block_crib.sum(axis=0)
+            if bar is not None:
+                bar.update(int(sizes[lo:hi].sum()))
+    finally:
+        numba.set_num_threads(previous)
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - start
+    records = game_records(rec_games[:n_record], rec_deals[:n_record])
+    return SimulationResult(games, seed, tuple(players), workers, chunk_size, elapsed, acc,
+                            crib_acc, records)
+
+
+def _progress_bar(total: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr, smoothing=0.1,
+                dynamic_ncols=True)
+
+
+def play_hands(pone, dealer, pegging: tuple[str, str] = ("ordered", "ordered"), seed: int = 0,
+               starter=None) -> dict:
+    """Run the engine's play (pegging) of one deal from given four-card hands.
+
+    Parameters
+    ----------
+    pone, dealer
+        The two kept hands, as text or ids. With the ``ordered`` policy each player lays the first
+        legal card of the hand as given, so a play can be scripted.
+    pegging
+        Pegging policy names for the pone and the dealer.
+    seed
+        Seed for a random policy.
+    starter
+        Optional starter card (the policies then treat it as seen).
+
+    Returns
+    -------
+    dict
+        ``plays``: ``[(who, card, points), ...]`` with who ``"pone"`` or ``"dealer"`` and card
+        text; ``pegged``: ``{"pone": points, "dealer": points}``.
+
+    Examples
+    --------
+    >>> play_hands("JH 7C 6D 4H", "5S 6H 2S 4S")["pegged"]
+    {'pone': 3, 'dealer': 6}
+    """
+    from .cards import as_cards, format_card
+
+    p = as_cards(pone, n=4)
+    d = as_cards(dealer, n=4)
+    s = -1 if starter is None else int(as_cards(starter, n=1)[0])
+    both = np.concatenate([p, d, [s]] if s >= 0 else [p, d])
+    as_cards(both.tolist())  # the hands (and starter) must not share a card
+    codes = [PEGGING_POLICIES[name] if name in PEGGING_POLICIES else None for name in pegging]
+    if None in codes:
+        raise PlayerError(f"unknown pegging policy in {pegging}: choose from "
+                          f"{', '.join(PEGGING_POLICIES)}")
+    kept = np.array([d, p], np.int64)  # seat 0 deals, seat 1 is the pone
+    peg = np.array([codes[1], codes[0]], np.int64)
+    scores = np.zeros(2, np.int64)
+    st = chunk_states(seed, 1)[0]
+    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st)
+    who = ("dealer", "pone")
+    return {
+        "plays": [(who[int(a)], format_card(int(c)), int(pts)) for a, c, pts in plays],
+        "pegged": {"pone": int(pegged[1]), "dealer": int(pegged[0])},
+    }
