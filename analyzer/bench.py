@@ -39,7 +39,7 @@ def _process_seconds(argv: list[str], repeats: int) -> float:
 
 
 def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int = 5) -> dict:
-    """Measure the scorer, ``keep`` and the start-up of a new ``crib`` process.
+    """Measure the scorer, ``keep``, the game engine and the start-up of a new ``crib`` process.
 
     Returns ``{"threads": T, "figures": [{"name", "value", "unit", "note"}, ...]}``.
     """
@@ -81,6 +81,17 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
         per_hand = t / len(sixes)
         add(f"keep, {label}", per_hand * 1e3, "ms a hand", f"{1 / per_hand:.0f} hands/s, exact "
             "uniform crib")
+
+    from .harness import simulate
+
+    for player, games, count in (("ev+greedy", 100_000, threads), ("ev+greedy", 50_000, 1),
+                                 ("ev+lookahead", 100_000, threads)):
+        simulate(2_000, seed=0, players=(player, player), workers=count)  # warm-up
+        rates = [simulate(games, seed=k, players=(player, player), workers=count)
+                 for k in range(3)]
+        rate = statistics.median(r.games / r.elapsed_seconds for r in rates)
+        add(f"games/s, {player} both, {count} thread{'s' if count > 1 else ''}", rate, "games/s",
+            f"{games:,} complete games, median of 3")
 
     crib = [sys.executable, "-m", "analyzer"]
     t = _process_seconds([*crib, "keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer"], repeats)

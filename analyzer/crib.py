@@ -93,7 +93,7 @@ def _to_array(values: dict[tuple[int, int, int], float]) -> np.ndarray:
 
 def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> None:
     lines = ["card1,card2,suited,mean"]
-    lines += [f"{RANKS[r1]},{RANKS[r2]},{s},{v:.10f}" for (r1, r2, s), v in sorted(values.items())]
+    lines += [f"{RANKS[r1]},{RANKS[r2]},{s},{v!r}" for (r1, r2, s), v in sorted(values.items())]
     provenance = {
         "what": "uniform-opponent crib value per thrown pair: exact mean over 58,800 cribs",
         "package_version": __version__,

@@ -92,7 +92,7 @@ def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
+    return (max(centre - half, 0.0), min(centre + half, 1.0))
 
 
 @dataclass

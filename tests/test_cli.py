@@ -108,3 +108,89 @@ def test_bad_input_is_one_line_and_status_2(args, message):
     assert len(lines) == 1, result.stderr
     assert message in lines[0]
     assert result.stdout == ""
+
+
+def test_simulate_json_out_record_and_replay(tmp_path):
+    out, record = tmp_path / "run", tmp_path / "games.jsonl"
+    result = run("simulate", "--games", "300", "--seed", "4", "--players", "ev+greedy",
+                 "random+lookahead", "--workers", "2", "--out", str(out), "--record",
+                 str(record), "--record-games", "7", "--json", "--quiet")
+    assert result.returncode == 0, result.stderr
+    d = json.loads(result.stdout)
+    for key in ("games", "seed", "first_dealer_win_rate", "first_dealer_win_ci", "skunk_rate",
+                "double_skunk_rate", "triple_skunk_rate", "mean_deals", "points_per_deal",
+                "elapsed_seconds", "games_per_second"):
+        assert key in d
+    assert d["games"] == 300 and d["seed"] == 4
+    assert set(d["points_per_deal"]["dealer"]) == {"pegging", "hand", "crib", "heels"}
+    assert set(d["points_per_deal"]["pone"]) == {"pegging", "hand"}
+    low, high = d["first_dealer_win_ci"]
+    assert low <= d["first_dealer_win_rate"] <= high
+    assert sorted(p.name for p in out.iterdir()) == [
+        "crib_outcomes.csv", "margins.csv", "provenance.json", "summary.csv"]
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["seed"] == 4 and provenance["games"] == 300
+    assert provenance["players"] == ["ev+greedy", "random+lookahead"]
+    assert "crib simulate --games 300" in provenance["command"]
+    lines = record.read_text().splitlines()
+    assert len(lines) == 7 and json.loads(lines[6])["game"] == 6
+    # the same seed through the API gives the same games
+    from analyzer import simulate
+
+    again = simulate(300, seed=4, players=("ev+greedy", "random+lookahead"), record_games=7)
+    assert [json.loads(line) for line in lines] == again.records
+    assert again.first_dealer_win_rate == d["first_dealer_win_rate"]
+    shown = run("replay", str(record), "--game", "6")
+    assert shown.returncode == 0, shown.stderr
+    game = json.loads(lines[6])
+    assert shown.stdout.startswith(f"game 6: player {game['first_dealer']} deals first")
+    assert shown.stdout.count("\ndeal ") == len(game["deals"])
+
+
+def test_simulate_readable_summary():
+    result = run("simulate", "--games", "200", "--seed", "1", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "first dealer wins" in result.stdout and "points per deal" in result.stdout
+    assert result.stderr == ""
+
+
+SIMULATE_BAD = [
+    (["simulate", "--games", "0"], "--games"),
+    (["simulate", "--games", "-5"], "--games"),
+    (["simulate", "--games", "ten"], "--games"),
+    (["simulate", "--games", "10", "--workers", "0"], "--workers"),
+    (["simulate", "--games", "10", "--players", "ev+greedy", "psychic+greedy"], "psychic"),
+    (["simulate", "--games", "10", "--players", "ev+greedy", "ev+telepathy"], "telepathy"),
+    (["simulate", "--games", "10", "--players", "ev", "ev+greedy"], "DISCARD+PEGGING"),
+    (["simulate", "--games", "10", "--out", "/proc/no/such/dir"], "--out"),
+    (["simulate", "--games", "10", "--record-games", "3"], "--record"),
+    (["replay", "/no/such/file.jsonl"], "cannot read"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), SIMULATE_BAD)
+def test_simulate_and_replay_bad_input(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_unwritable_out_leaves_nothing(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = run("simulate", "--games", "10", "--out", str(blocker / "sub"), "--quiet")
+    assert result.returncode == 2 and "--out" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_replay_unknown_game_and_bad_file(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    result = run("replay", str(bad))
+    assert result.returncode == 2 and "not JSON" in result.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    result = run("replay", str(empty), "--game", "3")
+    assert result.returncode == 2 and "no game 3" in result.stderr

@@ -1,0 +1,54 @@
+"""The uniform crib-value table: the shipped file against a fresh exact enumeration."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from analyzer import score_hands
+from analyzer.crib import DATA_DIR, UNIFORM_FILE, _read_uniform, build_uniform_crib_values
+from analyzer.crib import crib_values as load_crib_values
+
+
+def test_shipped_uniform_table_equals_recomputation():
+    shipped = _read_uniform(DATA_DIR / UNIFORM_FILE)
+    fresh = build_uniform_crib_values()
+    assert shipped.keys() == fresh.keys() and len(fresh) == 169
+    for key, value in fresh.items():
+        assert shipped[key] == pytest.approx(value, abs=1e-9), key
+
+
+def test_one_throw_by_independent_enumeration():
+    # 5C 5D thrown: every other two of the remaining 50 cards, every starter of the 48 left.
+    a, b = 16, 17
+    rest = [c for c in range(52) if c not in (a, b)]
+    cribs, starters = [], []
+    for c, d in itertools.combinations(rest, 2):
+        for s in rest:
+            if s not in (c, d):
+                cribs.append((a, b, c, d))
+                starters.append(s)
+    want = score_hands(np.array(cribs), np.array(starters), crib=True).mean()
+    table = load_crib_values("uniform")
+    assert table[0, 4, 4, 0] == pytest.approx(want, abs=1e-12)
+    assert table[1, 4, 4, 0] == table[0, 4, 4, 0]  # the uniform table does not depend on role
+
+
+def test_table_layout_is_symmetric_and_the_mean_is_the_census_mean():
+    table = load_crib_values("uniform")
+    assert np.array_equal(table, table.transpose(0, 2, 1, 3))
+    # Averaged over all throws, weighted by how many card pairs each kind has, the crib is the
+    # census crib mean, 4.7348 (RULES.md).
+    total = weight = 0.0
+    for r1 in range(13):
+        for r2 in range(r1, 13):
+            if r1 == r2:
+                total += 6 * table[0, r1, r2, 0]
+                weight += 6
+            else:
+                total += 4 * table[0, r1, r2, 1] + 12 * table[0, r1, r2, 0]
+                weight += 16
+    assert weight == 1326
+    assert total / weight == pytest.approx(4.7348, abs=5e-5)
