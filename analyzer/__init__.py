@@ -1,6 +1,7 @@
 """analyzer: a Monte Carlo strategy analyzer for cribbage.
 
-Exact show scoring, the hand counter, "which four to keep", and (later) self-play simulation.
+Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation, and
+crib-value and discard tables from self-play.
 Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
 on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
@@ -28,6 +29,12 @@ _LAZY = {
     "play_hands": "harness",
     "SimulationResult": "harness",
     "read_records": "records",
+    "crib_values": "crib",
+    "build_crib_table": "tables",
+    "build_discard_table": "tables",
+    "canonical_hands": "tables",
+    "compare_crib_tables": "tables",
+    "load_rank_table": "tables",
     "format_game": "records",
 }
 

@@ -71,16 +71,25 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     t = _median_seconds(lambda: score_hands(hands[:, :4], hands[:, 4]), repeats)
     add(f"score_hands/s, {threads} threads", n / t, "scores/s", f"random batch of {n:,}")
 
+    from .discard import evaluate_discards
+
     sixes = [np.sort(rng.permutation(52)[:6]) for _ in range(20)]
-    for label, count in (("1 thread", 1), (f"{threads} threads", threads)):
+    for label, count, crib in (("uniform crib, 1 thread", 1, "uniform"),
+                               (f"uniform crib, {threads} threads", threads, "uniform"),
+                               (f"weighted crib, {threads} threads", threads, "weighted"),
+                               ("table crib, 1 thread", 1, "table")):
         try:
             numba.set_num_threads(count)
-            t = _median_seconds(lambda: [keep(six, dealer=True) for six in sixes], repeats)
+            t = _median_seconds(
+                lambda crib=crib: [keep(six, dealer=True, crib=crib) for six in sixes], repeats)
+            t_arrays = _median_seconds(
+                lambda crib=crib: [evaluate_discards(six, True, crib) for six in sixes], repeats)
         finally:
             numba.set_num_threads(threads)
         per_hand = t / len(sixes)
-        add(f"keep, {label}", per_hand * 1e3, "ms a hand", f"{1 / per_hand:.0f} hands/s, exact "
-            "uniform crib")
+        add(f"keep, {label}", per_hand * 1e3, "ms a hand",
+            f"{1 / per_hand:.0f} hands/s as a DataFrame; "
+            f"{t_arrays / len(sixes) * 1e3:.3f} ms as arrays (evaluate_discards)")
 
     from .harness import simulate
 
@@ -93,9 +102,10 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
         add(f"games/s, {player} both, {count} thread{'s' if count > 1 else ''}", rate, "games/s",
             f"{games:,} complete games, median of 3")
 
-    crib = [sys.executable, "-m", "analyzer"]
-    t = _process_seconds([*crib, "keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer"], repeats)
+    command = [sys.executable, "-m", "analyzer"]
+    hand = ["5H", "5S", "6D", "JC", "QS", "KH"]
+    t = _process_seconds([*command, "keep", *hand, "--dealer"], repeats)
     add("new `crib keep` process", t, "s", "numba cache warm")
-    t = _process_seconds([*crib, "--help"], repeats)
+    t = _process_seconds([*command, "--help"], repeats)
     add("new `crib --help` process", t, "s")
     return {"threads": threads, "figures": figures}

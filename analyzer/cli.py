@@ -22,6 +22,13 @@ EXAMPLES = """examples:
 """
 
 
+CRIB_MODE_NOTES = {
+    "table": "self-play crib-value table",
+    "uniform": "exact, opponent's throw uniform",
+    "weighted": "exact, opponent's throw weighted by self-play",
+}
+
+
 class UsageError(Exception):
     """A problem with the command line, reported as one line and exit status 2."""
 
@@ -78,7 +85,7 @@ def _cmd_keep(args) -> int:
 
     if args.top is not None and args.top < 1:
         raise UsageError("crib keep: --top must be at least 1")
-    result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer)
+    result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=args.crib)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
         {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))
@@ -93,7 +100,7 @@ def _cmd_keep(args) -> int:
         return 0
     sign = "+" if args.dealer else "-"
     print(f"hand {result['hand']} as {result['role']} (crib: {result['crib_mode']}, "
-          f"net = hand {sign} crib)")
+          f"{CRIB_MODE_NOTES[result['crib_mode']]}; net = hand {sign} crib)")
     print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
           f" {'crib':>6} {'net':>7}")
     for i, row in enumerate(rows):
@@ -134,7 +141,7 @@ def _seed(text: str) -> int:
     return value
 
 
-def _check_writable_dir(path: str, option: str) -> None:
+def _check_writable_dir(path: str, option: str, command: str = "crib simulate") -> None:
     import tempfile
     from pathlib import Path
 
@@ -144,7 +151,7 @@ def _check_writable_dir(path: str, option: str) -> None:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as exc:
-        raise UsageError(f"crib simulate: {option} {path}: cannot write there "
+        raise UsageError(f"{command}: {option} {path}: cannot write there "
                          f"({exc.strerror or exc})") from None
 
 
@@ -174,7 +181,8 @@ def _cmd_simulate(args) -> int:
 
     show_progress = not args.quiet and sys.stderr.isatty()
     result = simulate(args.games, seed=args.seed, players=tuple(args.players),
-                      workers=args.workers, record_games=n_record, progress=show_progress)
+                      workers=args.workers, record_games=n_record, progress=show_progress,
+                      crib=args.crib)
     if args.out is not None:
         result.save(args.out, command=shlex.join(["crib", *sys.argv[1:]]))
     if args.record is not None:
@@ -231,6 +239,102 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- tables
+
+
+def _cmd_tables(args) -> int:
+    if args.table_command is None:
+        raise UsageError("crib tables: choose crib, keep or compare (see crib tables --help)")
+    return {"crib": _tables_crib, "keep": _tables_keep, "compare": _tables_compare}[
+        args.table_command](args)
+
+
+def _tables_crib(args) -> int:
+    import shlex
+
+    from .crib import DATA_DIR
+
+    out = DATA_DIR if args.out is None else args.out
+    _check_writable_dir(str(out), "--out", "crib tables crib")
+    from .tables import build_crib_table
+
+    def report(iteration, delta):
+        if not args.quiet:
+            print(f"iteration {iteration}: largest change {delta:.4f}", file=sys.stderr)
+
+    result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
+                              max_iterations=args.max_iterations, workers=args.workers,
+                              progress=report)
+    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]))
+    state = "converged" if result.converged else "NOT converged"
+    print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
+          f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
+          f"{result.gaps[1]:.4f} over entries with 1,000+ cribs, {result.gaps[0]:.4f} over all; "
+          f"{result.elapsed_seconds:.1f} s")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _tables_keep(args) -> int:
+    import time
+    from pathlib import Path
+
+    from .files import atomic_write
+
+    out = Path(args.out)
+    ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
+    for path, option in ((out, "--out"), (ranks, "--ranks")):
+        if path.is_dir():
+            raise UsageError(f"crib tables keep: {option} {path}: is a folder, not a file")
+        _check_writable_dir(str(path.parent), option, "crib tables keep")
+    from .tables import build_discard_table
+
+    start = time.perf_counter()
+    hands, rank_table = build_discard_table(crib=args.crib, workers=args.workers)
+    built = time.perf_counter() - start
+    atomic_write(out, lambda tmp: hands.to_parquet(tmp, index=False))
+    atomic_write(ranks, lambda tmp: rank_table.to_csv(tmp, index=False, float_format="%.4f"))
+    print(f"{len(hands):,} distinct hands (of {int(hands['n_hands'].sum()):,}) and "
+          f"{len(rank_table):,} rank patterns in {time.perf_counter() - start:.1f} s "
+          f"(tables built in {built:.1f} s, crib values: {args.crib})")
+    print(f"wrote {out} and {ranks}")
+    return 0
+
+
+def _tables_compare(args) -> int:
+    from pathlib import Path
+
+    from .crib import DATA_DIR, RANK_FILE
+
+    table = Path(args.table) if args.table else DATA_DIR / RANK_FILE
+    reference = Path(args.reference)
+    for path, option in ((table, "--table"), (reference, "--reference")):
+        if not path.is_file():
+            raise UsageError(f"crib tables compare: {option} {path}: no such file")
+    from .tables import compare_crib_tables, load_rank_table
+
+    try:
+        ours, ref = load_rank_table(table), load_rank_table(reference)
+        result = compare_crib_tables(ours, ref, top=args.top)
+    except (ValueError, KeyError) as exc:
+        raise UsageError(f"crib tables compare: {exc}") from None
+    biggest = result.pop("biggest")
+    if args.json:
+        result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
+        print(json.dumps(result))
+        return 0
+    print(f"{table} against {reference}: {result['pairs']} rank pairs")
+    for role in ("dealer", "pone"):
+        print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
+              f"largest {result['max_abs_diff'][role]:.3f}")
+    print("biggest differences (ours - reference):")
+    for row in biggest.itertuples(index=False):
+        print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
+              f" ({row.dealer_diff:+.2f})   pone {row.pone:5.2f} vs {row.pone_ref:5.2f}"
+              f" ({row.pone_diff:+.2f})")
+    return 0
+
+
 # --------------------------------------------------------------------------- bench
 
 
@@ -276,6 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the crib is yours: its value is added")
     role.add_argument("--pone", dest="pone", action="store_true",
                       help="the crib is the opponent's: its value is taken off")
+    p.add_argument("--crib", choices=("table", "uniform", "weighted"), default="table",
+                   help="how the thrown cards are valued: the self-play table (default), the "
+                   "exact uniform-opponent enumeration, or the exact enumeration weighted by "
+                   "self-play throw frequencies")
     p.add_argument("--top", type=int, metavar="N", help="show only the N best discards")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_keep)
@@ -291,6 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "pegging: random, greedy, lookahead (default: ev+lookahead for both)")
     p.add_argument("--workers", type=_positive_int, metavar="W",
                    help="threads (default: this machine's cores)")
+    p.add_argument("--crib", choices=("table", "uniform"), default="table",
+                   help="crib values the ev policy reads: the self-play table (default) or the "
+                   "exact uniform-opponent values")
     p.add_argument("--out", metavar="DIR",
                    help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
     p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
@@ -304,6 +415,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
     p.add_argument("--game", type=int, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
+
+
+    p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
+    tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
+    p.set_defaults(func=_cmd_tables)
+    t = tables.add_parser("crib", help="rebuild the self-play crib-value table")
+    t.add_argument("--deals", type=_positive_int, default=4_000_000, metavar="N",
+                   help="deals per iteration (default 4,000,000)")
+    t.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default 0)")
+    t.add_argument("--tol", type=float, default=0.01,
+                   help="stop when no entry moves by more than this (default 0.01)")
+    t.add_argument("--max-iterations", type=_positive_int, default=40, metavar="M",
+                   help="give up after M iterations (default 40)")
+    t.add_argument("--workers", type=_positive_int, metavar="W", help="threads (default: all)")
+    t.add_argument("--out", metavar="DIR", help="where to write (default: the package's data/)")
+    t.add_argument("--quiet", action="store_true", help="no per-iteration report")
+    t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
+    t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
+    t.add_argument("--ranks", metavar="FILE",
+                   help="the rank-only CSV (default: FILE's name with _ranks.csv)")
+    t.add_argument("--crib", choices=("table", "uniform"), default="table",
+                   help="crib values used (default: the self-play table)")
+    t.add_argument("--workers", type=_positive_int, metavar="W", help="threads (default: all)")
+    t = tables.add_parser("compare", help="compare the crib table with a published one")
+    t.add_argument("--table", metavar="FILE",
+                   help="rank-only table (default: the shipped data/crib_values_rank.csv)")
+    t.add_argument("--reference", required=True, metavar="FILE",
+                   help="published rank-only table, e.g. Schell's (card1,card2,dealer,pone)")
+    t.add_argument("--top", type=_positive_int, default=10, metavar="N",
+                   help="how many of the biggest differences to list")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

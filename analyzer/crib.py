@@ -5,15 +5,24 @@ with role 0 = the thrower is the dealer (the crib is his own) and 1 = the throwe
 crib is the opponent's); both rank orders are filled, so a kernel looks up a thrown pair without
 sorting it. Entries with equal ranks and ``suited = 1`` cannot occur and hold the unsuited value.
 
-The one table so far is the **uniform** table: for each of the 169 kinds of throw (91 rank pairs,
-78 of them also suited), the exact mean crib when the other two crib cards are any two of the 50
-cards left and the starter any of the 48 after them (58,800 equally likely cribs), by direct
-enumeration over one representative pair per kind (suits are symmetric). It does not depend on
-the role. It is computed once and cached on disk in ``data/crib_values_uniform.csv``.
+Two tables exist:
+
+* **table** (the default): the project's self-play table, ``data/crib_values.csv``, built by
+  :func:`analyzer.tables.build_crib_table` from deals in which both players discard with the
+  ``ev`` policy using the table itself, iterated to a fixed point. Per kind of throw and role it
+  holds the mean crib, its standard error and how many cribs it rests on.
+* **uniform**: for each of the 169 kinds of throw (91 rank pairs, 78 of them also suited), the
+  exact mean crib when the other two crib cards are any two of the 50 cards left and the starter
+  any of the 48 after them (58,800 equally likely cribs), by direct enumeration over one
+  representative pair per kind (suits are symmetric). It does not depend on the role. It is
+  computed once and cached on disk in ``data/crib_values_uniform.csv``.
+
+Files are read with the ``csv`` module (no pandas), so ``crib keep`` starts quickly.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -27,10 +36,28 @@ from .cards import RANKS
 from .files import atomic_write_text
 from .scoring import _score_one, rank_table
 
-__all__ = ["DATA_DIR", "build_uniform_crib_values", "crib_values", "throw_key"]
+__all__ = [
+    "CRIB_TABLE_COLUMNS",
+    "DATA_DIR",
+    "TABLE_MODES",
+    "build_uniform_crib_values",
+    "crib_values",
+    "read_crib_table",
+    "throw_counts",
+    "throw_key",
+]
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 UNIFORM_FILE = "crib_values_uniform.csv"
+TABLE_FILE = "crib_values.csv"
+RANK_FILE = "crib_values_rank.csv"
+#: Ways :func:`crib_values` can value a throw.
+TABLE_MODES = ("table", "uniform")
+#: Columns of the self-play table file, one row per kind of throw.
+CRIB_TABLE_COLUMNS = ("card1", "card2", "suited", "dealer", "dealer_se", "dealer_n", "pone",
+                      "pone_se", "pone_n")
+#: Rank labels as in published tables (and Schell's): A 2 .. 10 J Q K.
+TABLE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _CRIBS_PER_THROW = 50 * 49 // 2 * 48  # 58,800
 
 
@@ -117,24 +144,86 @@ def _read_uniform(path: Path) -> dict[tuple[int, int, int], float]:
     return values
 
 
+def rank_index(label: str) -> int:
+    """Rank 0..12 of a table label: ``A``, ``2``..``10`` (or ``T``), ``J``, ``Q``, ``K``."""
+    label = str(label).strip().upper()
+    if label in TABLE_RANKS:
+        return TABLE_RANKS.index(label)
+    if len(label) == 1 and label in RANKS:
+        return RANKS.index(label)
+    raise ValueError(f"unknown rank {label!r} in a crib table")
+
+
+def read_crib_table(path: str | Path | None = None) -> dict[str, np.ndarray]:
+    """Read a self-play crib table file (default ``data/crib_values.csv``) into arrays.
+
+    Returns ``{"mean": (2, 13, 13, 2), "se": ..., "n": ...}`` indexed ``[role, r1, r2, suited]``
+    (role 0 dealer, 1 pone; both rank orders filled). Raises ``ValueError`` for a malformed file
+    and ``OSError`` for a missing one.
+    """
+    path = DATA_DIR / TABLE_FILE if path is None else Path(path)
+    mean = np.zeros((2, 13, 13, 2), np.float64)
+    se = np.full((2, 13, 13, 2), np.nan)
+    n = np.zeros((2, 13, 13, 2), np.int64)
+    seen = set()
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = set(CRIB_TABLE_COLUMNS) - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
+        for row in reader:
+            r1, r2, suited = rank_index(row["card1"]), rank_index(row["card2"]), int(row["suited"])
+            seen.add((min(r1, r2), max(r1, r2), suited))
+            for role, name in enumerate(("dealer", "pone")):
+                for s in (0, 1) if r1 == r2 else (suited,):
+                    for a, b in ((r1, r2), (r2, r1)):
+                        mean[role, a, b, s] = float(row[name])
+                        se[role, a, b, s] = float(row[f"{name}_se"] or "nan")
+                        n[role, a, b, s] = int(row[f"{name}_n"])
+    if len(seen) != 169:
+        raise ValueError(f"{path} holds {len(seen)} kinds of throw, not 169")
+    return {"mean": mean, "se": se, "n": n}
+
+
 @lru_cache(maxsize=4)
-def crib_values(mode: str = "uniform") -> np.ndarray:
+def crib_values(mode: str = "table") -> np.ndarray:
     """The crib-value table for ``mode``, ``float64 (2, 13, 13, 2)`` ``[role, r1, r2, suited]``.
 
-    ``"uniform"`` is read from ``data/crib_values_uniform.csv`` (computed and written there, with
-    a JSON provenance file, if missing). Read-only.
+    ``"table"``: the self-play table shipped in ``data/crib_values.csv``. ``"uniform"``: the
+    uniform-opponent expectation, read from ``data/crib_values_uniform.csv`` (computed and written
+    there, with a JSON provenance file, if missing). Read-only.
+
+    Examples
+    --------
+    >>> values = crib_values("uniform")
+    >>> values.shape, bool(values[0, 4, 4, 0] == values[1, 4, 4, 0])  # role-blind
+    ((2, 13, 13, 2), True)
     """
-    if mode != "uniform":
-        raise ValueError(f"unknown crib table {mode!r}: choose 'uniform'")
-    path = DATA_DIR / UNIFORM_FILE
-    try:
-        values = _read_uniform(path)
-    except (OSError, ValueError):
-        values = build_uniform_crib_values()
+    if mode == "table":
+        table = read_crib_table()["mean"]
+    elif mode == "uniform":
+        path = DATA_DIR / UNIFORM_FILE
         try:
-            _write_uniform(path, values)
-        except OSError:
-            pass  # a read-only install: use the computed values without caching them
-    table = _to_array(values)
+            values = _read_uniform(path)
+        except (OSError, ValueError):
+            values = build_uniform_crib_values()
+            try:
+                _write_uniform(path, values)
+            except OSError:
+                pass  # a read-only install: use the computed values without caching them
+        table = _to_array(values)
+    else:
+        raise ValueError(f"unknown crib table {mode!r}: choose one of {', '.join(TABLE_MODES)}")
     table.setflags(write=False)
     return table
+
+
+@lru_cache(maxsize=1)
+def throw_counts() -> np.ndarray:
+    """How often self-play threw each kind of pair, by role: ``int64 (2, 13, 13, 2)``.
+
+    From the counts of the shipped table; used to weight the opponent's possible throws.
+    """
+    counts = read_crib_table()["n"]
+    counts.setflags(write=False)
+    return counts

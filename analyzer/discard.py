@@ -2,10 +2,18 @@
 
 For each of the 15 ways to keep four cards of six, the kept hand is scored against each of the 46
 starters the player cannot see (mean, min, max, standard deviation: exact), and the two cards thrown
-are valued as a crib. With ``crib="uniform"`` that value is the exact expectation when the
-opponent's two crib cards are any two of the 46 unseen cards and the starter any of the 44 left
-(45,540 equally likely cribs per discard), enumerated in numba. The crib value is added to the hand
-when the crib is the player's own (dealer) and taken off when it is the opponent's (pone).
+are valued as a crib, added to the hand when the crib is the player's own (dealer) and taken off
+when it is the opponent's (pone). Three ways to value the crib (``crib=``):
+
+* ``"table"`` (default): the self-play crib-value table shipped in ``data/crib_values.csv``
+  (:mod:`analyzer.crib`), looked up by the kind of throw and the role;
+* ``"uniform"``: the exact expectation when the opponent's two crib cards are any two of the 46
+  unseen cards and the starter any of the 44 left (45,540 equally likely cribs per discard);
+* ``"weighted"``: the same exact enumeration, each possible opponent throw weighted by how often
+  self-play throws that kind of pair in the opponent's role (the method of the best web
+  calculators).
+
+The in-game discard policies of the engine (``random``, ``hand``, ``ev``) are here too.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ __all__ = [
 ]
 
 #: Ways of valuing the two cards thrown to the crib that :func:`keep` understands.
-CRIB_MODES = ("uniform",)
+CRIB_MODES = ("table", "uniform", "weighted")
 
 #: The 15 discards of a six-card hand as index pairs (i, j), i < j, into the six cards.
 DISCARDS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
@@ -33,17 +41,52 @@ _DISCARD_TABLE = tuple(tuple(int(x) for x in row) for row in DISCARDS)
 _KEEP_TABLE = tuple(tuple(int(x) for x in row) for row in _KEEPS)
 
 _UNSEEN = 46
-_CRIBS_PER_DISCARD = 46 * 45 // 2 * 44  # 45,540
+_UNIFORM_WEIGHTS = np.ones((52, 52), np.float64)
+
+
+@njit(cache=True)
+def _hand_stats(six, keeps, table, out):
+    """Exact statistics of each kept hand of ``six`` over the 46 unseen starters.
+
+    ``six`` int64 (6,) distinct ids; ``keeps`` int64 (15, 4) indices into ``six``; ``table`` the
+    rank table. Writes ``out`` float64 (15, 4): mean, min, max and population standard deviation
+    of the show score (the deviation in a second pass, for accuracy).
+    """
+    scores = np.empty(_UNSEEN, np.int64)
+    for d in range(keeps.shape[0]):
+        h0, h1 = six[keeps[d, 0]], six[keeps[d, 1]]
+        h2, h3 = six[keeps[d, 2]], six[keeps[d, 3]]
+        i = 0
+        total = 0
+        lo = 1000
+        hi = -1
+        for s in range(52):
+            if (s != six[0] and s != six[1] and s != six[2] and s != six[3] and s != six[4]
+                    and s != six[5]):
+                x = _score_one(h0, h1, h2, h3, s, False, table)
+                scores[i] = x
+                total += x
+                lo = min(lo, x)
+                hi = max(hi, x)
+                i += 1
+        mean = total / _UNSEEN
+        sq = 0.0
+        for j in range(_UNSEEN):
+            sq += (scores[j] - mean) ** 2
+        out[d, 0] = mean
+        out[d, 1] = lo
+        out[d, 2] = hi
+        out[d, 3] = np.sqrt(sq / _UNSEEN)
 
 
 @njit(cache=True, parallel=True)
-def _evaluate_discards(six, discards, keeps, table, hand_scores, crib_means):
-    """Exact hand scores and uniform-opponent crib means for the 15 discards of ``six``.
+def _crib_means(six, discards, weights, table, out):
+    """Exact mean crib of each discard of ``six`` over the opponent's throw and the starter.
 
-    ``six``: int64 (6,) distinct card ids. ``discards`` (15, 2) and ``keeps`` (15, 4): int64 index
-    pairs and quadruples into ``six``. ``table``: the rank table. Writes ``hand_scores`` int64
-    (15, 46), the kept hand's score with each unseen starter (in id order), and ``crib_means``
-    float64 (15,), the mean crib over every opponent pair and starter from the unseen cards.
+    ``discards`` int64 (15, 2) indices into ``six``. ``weights`` float64 (52, 52): the relative
+    probability that the opponent throws cards c and d (all ones for a uniform opponent). Every
+    pair of the 46 unseen cards is weighted so, and every starter of the 44 left counts equally.
+    Writes ``out`` float64 (15,).
     """
     unseen = np.empty(_UNSEEN, np.int64)
     n = 0
@@ -54,26 +97,45 @@ def _evaluate_discards(six, discards, keeps, table, hand_scores, crib_means):
             n += 1
     for k in prange(discards.shape[0]):
         d = np.int64(k)
-        h0, h1 = six[keeps[d, 0]], six[keeps[d, 1]]
-        h2, h3 = six[keeps[d, 2]], six[keeps[d, 3]]
-        for i in range(_UNSEEN):
-            hand_scores[d, i] = _score_one(h0, h1, h2, h3, unseen[i], False, table)
         a, b = six[discards[d, 0]], six[discards[d, 1]]
-        total = 0
+        total = 0.0
+        weight = 0.0
         for i in range(_UNSEEN):
             c = unseen[i]
             for j in range(i + 1, _UNSEEN):
                 e = unseen[j]
+                w = weights[c, e]
+                if w == 0.0:
+                    continue
+                pair = 0
                 for m in range(_UNSEEN):
                     if m != i and m != j:
-                        total += _score_one(a, b, c, e, unseen[m], True, table)
-        crib_means[d] = total / _CRIBS_PER_DISCARD
+                        pair += _score_one(a, b, c, e, unseen[m], True, table)
+                total += w * pair
+                weight += w
+        out[d] = total / (weight * (_UNSEEN - 2))
+
+
+def _pair_weights(dealer: bool) -> np.ndarray:
+    """Weights (52, 52) of the opponent's possible throws, from self-play throw frequencies."""
+    from .crib import throw_counts
+
+    counts = throw_counts()[1 if dealer else 0]  # the opponent's role
+    cards = np.arange(52)
+    r, s = cards // 4, cards % 4
+    suited = (s[:, None] == s[None, :]).astype(np.int64)
+    same_rank = r[:, None] == r[None, :]
+    # card pairs of each kind in a pack: 6 of a rank pair, 4 suited, 12 unsuited
+    kinds = np.where(same_rank, 6, np.where(suited == 1, 4, 12))
+    weights = counts[r[:, None], r[None, :], np.where(same_rank, 0, suited)] / kinds
+    np.fill_diagonal(weights, 0.0)
+    return weights.astype(np.float64)
 
 
 COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean", "net")
 
 
-def evaluate_discards(six_cards, dealer: bool, crib: str = "uniform") -> dict:
+def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
     """The numbers behind :func:`keep`, as plain numpy columns (no pandas), best first.
 
     Returns a dict with the :data:`COLUMNS` (card text as lists of str, the rest as arrays) and
@@ -83,28 +145,39 @@ def evaluate_discards(six_cards, dealer: bool, crib: str = "uniform") -> dict:
     if crib not in CRIB_MODES:
         raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
     six = np.sort(as_cards(six_cards, n=6)).astype(np.int64)
-    hand_scores = np.empty((15, _UNSEEN), np.int64)
-    crib_means = np.empty(15, np.float64)
-    _evaluate_discards(six, DISCARDS, _KEEPS, rank_table(), hand_scores, crib_means)
-    hand_mean = hand_scores.mean(axis=1)
+    table = rank_table()
+    stats = np.empty((15, 4), np.float64)
+    _hand_stats(six, _KEEPS, table, stats)
+    if crib == "table":
+        from .crib import crib_values
+
+        values = crib_values("table")
+        a, b = six[DISCARDS[:, 0]], six[DISCARDS[:, 1]]
+        crib_means = values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
+    else:
+        weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
+        crib_means = np.empty(15, np.float64)
+        _crib_means(six, DISCARDS, weights, table, crib_means)
+    hand_mean = stats[:, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
     order = np.lexsort((-hand_mean, -net))  # by net, then hand mean, both descending; stable
+    names = format_cards(six).split()
     return {
-        "keep": [format_cards(six[_KEEPS[i]]) for i in order],
-        "discard": [format_cards(six[DISCARDS[i]]) for i in order],
+        "keep": [" ".join([names[k] for k in _KEEP_TABLE[i]]) for i in order],
+        "discard": [" ".join([names[k] for k in _DISCARD_TABLE[i]]) for i in order],
         "hand_mean": hand_mean[order],
-        "hand_min": hand_scores.min(axis=1)[order],
-        "hand_max": hand_scores.max(axis=1)[order],
-        "hand_std": hand_scores.std(axis=1)[order],
+        "hand_min": stats[order, 1].astype(np.int64),
+        "hand_max": stats[order, 2].astype(np.int64),
+        "hand_std": stats[order, 3],
         "crib_mean": crib_means[order],
         "net": net[order],
-        "hand": format_cards(six),
+        "hand": " ".join(names),
         "role": "dealer" if dealer else "pone",
         "crib_mode": crib,
     }
 
 
-def keep(six_cards, dealer: bool, crib: str = "uniform"):
+def keep(six_cards, dealer: bool, crib: str = "table"):
     """Rank the 15 ways to keep four cards of six, best first.
 
     Parameters
@@ -115,9 +188,10 @@ def keep(six_cards, dealer: bool, crib: str = "uniform"):
         True when the crib is the player's own (its value is added), False when it is the
         opponent's (its value is taken off).
     crib
-        How the two thrown cards are valued: ``"uniform"``, the exact expectation with the
-        opponent's two crib cards drawn uniformly from the 46 unseen cards and the starter from
-        the 44 left.
+        How the two thrown cards are valued: ``"table"`` (the self-play crib-value table),
+        ``"uniform"`` (exact, the opponent's two crib cards any two of the 46 unseen cards and the
+        starter any of the 44 left) or ``"weighted"`` (exact, the opponent's throws weighted by
+        how often self-play throws each kind of pair in that role).
 
     Returns
     -------

@@ -118,6 +118,7 @@ class SimulationResult:
     acc: np.ndarray
     crib_acc: np.ndarray
     records: list[dict] = field(default_factory=list)
+    crib: str = "table"
 
     def _count(self, name: str) -> int:
         return int(self.acc[ACC[name]])
@@ -232,6 +233,7 @@ class SimulationResult:
             "players": list(self.players),
             "workers": self.workers,
             "chunk_size": self.chunk_size,
+            "crib_values": self.crib,
             "elapsed_seconds": self.elapsed_seconds,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "files": [p.name for p in written],
@@ -249,6 +251,7 @@ class SimulationResult:
             "players": list(self.players),
             "workers": self.workers,
             "chunk_size": self.chunk_size,
+            "crib_values": self.crib,
             "first_dealer_win_rate": self.first_dealer_win_rate,
             "first_dealer_win_ci": [low, high],
             "seat0_win_rate": self._count("seat0_wins") / self.games,
@@ -282,6 +285,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     record_games: int = 0,
     progress: bool = False,
+    crib: str = "table",
 ) -> SimulationResult:
     """Play ``games`` complete games, AI against AI, and summarize them.
 
@@ -303,6 +307,9 @@ def simulate(
         Keep the full record (format v1) of the first this many games.
     progress
         Show a progress bar (games per second, time left) on stderr.
+    crib
+        The crib-value table the ``ev`` discard policy reads: ``"table"`` (the shipped self-play
+        table) or ``"uniform"`` (the exact uniform-opponent values).
 
     Examples
     --------
@@ -340,7 +347,7 @@ def simulate(
     n_record = min(int(record_games), games)
     rec_games = np.zeros((max(n_record, 1), GAME_FIELDS), np.int64)
     rec_deals = np.zeros((max(n_record, 1), MAX_RECORDED_DEALS, DEAL_FIELDS), np.int16)
-    table, values = rank_table(), crib_values("uniform")
+    table, values = rank_table(), crib_values(crib)
     acc = np.zeros(ACC_SIZE, np.int64)
     crib_acc = np.zeros(CRIB_ACC_SHAPE, np.int64)
     block = workers * 2
@@ -366,7 +373,7 @@ def simulate(
     elapsed = time.perf_counter() - start
     records = game_records(rec_games[:n_record], rec_deals[:n_record])
     return SimulationResult(games, seed, tuple(players), workers, chunk_size, elapsed, acc,
-                            crib_acc, records)
+                            crib_acc, records, crib)
 
 
 def _progress_bar(total: int, enabled: bool):

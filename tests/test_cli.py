@@ -70,7 +70,7 @@ def test_keep_json_has_every_row_best_first():
     result = run("keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--json")
     out = json.loads(result.stdout)
     assert out["hand"] == "5H 5S 6D JC QS KH" and out["role"] == "dealer"
-    assert out["crib_mode"] == "uniform" and len(out["rows"]) == 15
+    assert out["crib_mode"] == "table" and len(out["rows"]) == 15
     assert list(out["rows"][0]) == ["keep", "discard", "hand_mean", "hand_min", "hand_max",
                                     "hand_std", "crib_mean", "net"]
     nets = [row["net"] for row in out["rows"]]
@@ -79,6 +79,10 @@ def test_keep_json_has_every_row_best_first():
 
     df = keep("5H 5S 6D JC QS KH", dealer=True)
     assert out["rows"][0]["net"] == pytest.approx(df["net"].iloc[0])
+    weighted = json.loads(run("keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--json",
+                              "--crib", "weighted").stdout)
+    assert weighted["crib_mode"] == "weighted"
+    assert weighted["rows"][0]["crib_mean"] != out["rows"][0]["crib_mean"]
 
 
 BAD = [
@@ -90,6 +94,7 @@ BAD = [
     (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--pone"], "not allowed"),
     (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--top", "0"], "--top"),
     (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--top", "x"], "--top"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--crib", "guess"], "--crib"),
     (["count", "5H", "5C", "5S", "JD", "--starter", "5H"], "also in the hand"),
     (["count", "5H", "5C", "5S", "--starter", "5D"], "expected 4 cards"),
     (["count", "5H", "5C", "5S", "JD"], "--starter"),

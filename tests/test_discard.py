@@ -46,7 +46,7 @@ def test_crib_mean_is_the_exact_uniform_enumeration():
                 starters.append(s)
     assert len(cribs) == 45_540
     want = score_hands(np.array(cribs), np.array(starters), crib=True).mean()
-    df = keep(six, dealer=True)
+    df = keep(six, dealer=True, crib="uniform")
     assert df.set_index("discard").loc["5H 6D", "crib_mean"] == pytest.approx(want, abs=1e-12)
 
 
@@ -54,18 +54,20 @@ def test_uniform_crib_mean_averages_to_the_census_crib_mean():
     # Averaged over random six-card hands and all their discards, the uniform crib expectation is
     # the mean crib over all (four cards, starter): 4.7348 (RULES.md). Seeded, 40 hands x 15.
     rng = np.random.default_rng(7)
-    means = [keep(rng.permutation(52)[:6], dealer=True)["crib_mean"].mean() for _ in range(40)]
+    means = [keep(rng.permutation(52)[:6], dealer=True, crib="uniform")["crib_mean"].mean()
+             for _ in range(40)]
     assert np.mean(means) == pytest.approx(4.7348, abs=0.12)
 
 
 def test_net_is_hand_plus_or_minus_crib_and_sorted():
     hand = "5H 5S 6D JC QS KH"
     for dealer, sign in ((True, 1), (False, -1)):
-        df = keep(hand, dealer=dealer)
-        np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
-        assert df["net"].is_monotonic_decreasing
-        assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
-                            "crib_mode": "uniform"}
+        for crib in ("table", "uniform", "weighted"):
+            df = keep(hand, dealer=dealer, crib=crib)
+            np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
+            assert df["net"].is_monotonic_decreasing
+            assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
+                                "crib_mode": crib}
     # As dealer throw the 5 and 6 into your own crib; as pone keep the pair of 5s.
     assert keep(hand, dealer=True).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
     assert keep(hand, dealer=False).iloc[0]["keep"] == "5H 5S JC QS"

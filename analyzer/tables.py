@@ -1,0 +1,555 @@
+"""Crib-value tables by self-play, discard tables for every hand, and the comparison with Schell.
+
+**Self-play crib tables** (:func:`build_crib_table`). The value of two cards thrown to a crib
+depends on what the other player throws with them, so the table is built from deals in which both
+players discard with the ``ev`` policy using the table itself. Start from the exact
+uniform-opponent values ``v0``; at iteration ``k`` (from 0) simulate ``deals`` deals (six cards
+each, a starter), record every crib by the kind of throw (rank pair, suited or not) and the
+thrower's role, and move each value toward the mean crib observed, ``T(v)``, by the step
+``1 / (k + 1)``: ``v[k+1] = v[k] + (T(v[k]) - v[k]) / (k + 1)``. The first step replaces the
+uniform values outright; later steps average the tables measured so far (fictitious play), which
+damps the two-cycles that plain replacement falls into (a throw that looks cheap is thrown more,
+measures dearer, is thrown less...). Stop when no entry moves by more than ``tol``. Every iteration
+plays the same deals (one seed: common random numbers), so the only change between iterations is the
+change of the policy. The result reports the self-consistency gap ``max |T(v) - v|`` at the end,
+over all entries and over entries resting on at least 1,000 cribs. A kind of throw that self-play
+never makes in a role keeps its previous value, with a count of 0.
+
+**Discard tables** (:func:`build_discard_table`): the best keep, its hand mean and net for each
+role, for every distinct six-card hand up to suit symmetry (all 20,358,520 hands reduced by
+permuting suits), and a rank-only summary.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from . import __version__
+from .crib import (
+    CRIB_TABLE_COLUMNS,
+    DATA_DIR,
+    RANK_FILE,
+    TABLE_FILE,
+    TABLE_RANKS,
+    crib_values,
+    rank_index,
+)
+from .discard import _DISCARD_TABLE, _KEEP_TABLE, _choose_discard, _hand_total
+from .engine import _add_crib_outcome
+from .files import atomic_write, atomic_write_text
+from .rng import _shuffle_prefix, chunk_states
+from .scoring import _score_one, rank_table
+
+__all__ = [
+    "CribTableResult",
+    "build_crib_table",
+    "build_discard_table",
+    "compare_crib_tables",
+    "load_rank_table",
+]
+
+_EV = 2  # the ev discard policy
+
+
+# --------------------------------------------------------------------------- self-play
+
+
+@njit(cache=True, parallel=True)
+def _selfplay_cribs(states, n_deals, values, table, acc):
+    """Deal, discard with ``ev`` on both sides, and tally the crib by throw and role.
+
+    ``states`` uint64 (B, 4) per-chunk generator states; ``n_deals`` int64 (B,); ``values`` the
+    crib-value table the players use; ``acc`` int64 (B, 2, 13, 13, 2, 3), zeroed: per chunk,
+    ``[role, r1, r2, suited] -> (count, sum, sum of squares)`` of the crib score.
+    """
+    for k in prange(states.shape[0]):
+        b = np.int64(k)
+        st = states[b].copy()
+        deck = np.arange(52, dtype=np.int64)
+        for _ in range(n_deals[b]):
+            _shuffle_prefix(st, deck, 13)
+            dd = _choose_discard(_EV, deck[0:6], True, values, table, st)
+            dp = _choose_discard(_EV, deck[6:12], False, values, table, st)
+            a = deck[_DISCARD_TABLE[dd][0]]
+            c = deck[_DISCARD_TABLE[dd][1]]
+            e = deck[6 + _DISCARD_TABLE[dp][0]]
+            f = deck[6 + _DISCARD_TABLE[dp][1]]
+            points = _score_one(a, c, e, f, deck[12], True, table)
+            _add_crib_outcome(acc[b], 0, a, c, points)
+            _add_crib_outcome(acc[b], 1, e, f, points)
+
+
+def _throw_rows():
+    """The 169 kinds of throw in table order: (r1, r2, suited), unsuited before suited."""
+    return [(r1, r2, s) for r1 in range(13) for r2 in range(r1, 13) for s in (0, 1)
+            if not (r1 == r2 and s)]
+
+
+@dataclass
+class CribTableResult:
+    """A self-play crib table and how it was made.
+
+    ``mean``, ``se`` float64 and ``n`` int64 are ``(2, 13, 13, 2)`` ``[role, r1, r2, suited]``
+    (role 0: thrown into one's own crib as dealer; 1: into the opponent's as pone).
+    ``deltas`` holds the largest change of any entry at each iteration.
+    """
+
+    mean: np.ndarray
+    se: np.ndarray
+    n: np.ndarray
+    deals: int
+    seed: int
+    tol: float
+    deltas: list[float] = field(default_factory=list)
+    converged: bool = False
+    elapsed_seconds: float = 0.0
+    #: The self-consistency gap max |T(v) - v| at the last iteration: over all entries, and over
+    #: entries resting on at least 1,000 cribs.
+    gaps: tuple[float, float] = (math.nan, math.nan)
+
+    @property
+    def iterations(self) -> int:
+        return len(self.deltas)
+
+    @property
+    def table(self):
+        """The full table: one row per kind of throw (169), the columns of ``crib_values.csv``."""
+        import pandas as pd
+
+        rows = []
+        for r1, r2, s in _throw_rows():
+            row = [TABLE_RANKS[r1], TABLE_RANKS[r2], s]
+            for role in (0, 1):
+                row += [self.mean[role, r1, r2, s], self.se[role, r1, r2, s],
+                        int(self.n[role, r1, r2, s])]
+            rows.append(row)
+        return pd.DataFrame(rows, columns=list(CRIB_TABLE_COLUMNS))
+
+    @property
+    def rank_table(self):
+        """Rank-only values (91 rows, ``card1, card2, dealer, pone``): suited and unsuited throws
+        of a rank pair pooled, weighted by how often each was thrown."""
+        import pandas as pd
+
+        rows = []
+        for r1 in range(13):
+            for r2 in range(r1, 13):
+                row = [TABLE_RANKS[r1], TABLE_RANKS[r2]]
+                for role in (0, 1):
+                    n = self.n[role, r1, r2, :].astype(float)
+                    if r1 == r2:
+                        n = np.array([n[0], 0.0])
+                    m = self.mean[role, r1, r2, :]
+                    row.append(float((n * m).sum() / n.sum()) if n.sum() else float(m[0]))
+                rows.append(row)
+        return pd.DataFrame(rows, columns=["card1", "card2", "dealer", "pone"])
+
+    def save(self, out_dir: str | os.PathLike = DATA_DIR, command: str = "") -> list[Path]:
+        """Write ``crib_values.csv`` and ``crib_values_rank.csv``, each with a JSON provenance
+        file, atomically. Returns the paths written."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        provenance = {
+            "package_version": __version__,
+            "command": command,
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": None,
+            "policies": "ev+ev discards on both sides, using the table being built",
+            "method": "fictitious-play iteration from the uniform-opponent table, v += "
+                      "(measured - v) / (k + 1) at iteration k; the same deals every iteration",
+            "tol": self.tol,
+            "iterations": self.iterations,
+            "max_change_per_iteration": self.deltas,
+            "converged": self.converged,
+            "self_consistency_gap": {"all_entries": self.gaps[0],
+                                     "entries_with_1000_cribs_or_more": self.gaps[1]},
+            "elapsed_seconds": self.elapsed_seconds,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        written = []
+        for name, df in ((TABLE_FILE, self.table), (RANK_FILE, self.rank_table)):
+            path = out / name
+            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp, index=False,
+                                                            float_format="%.6f"))
+            meta = path.with_suffix(".json")
+            atomic_write_text(meta, json.dumps({**provenance, "file": name}, indent=2) + "\n")
+            written += [path, meta]
+        return written
+
+
+def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
+                     max_iterations: int = 40, workers: int | None = None,
+                     chunk_size: int = 50_000, progress=None) -> CribTableResult:
+    """Build the self-play crib-value table (see the module docstring).
+
+    Parameters
+    ----------
+    deals
+        Deals simulated per iteration.
+    seed
+        Seed of the deals (the same deals every iteration). Same seed, same table, whatever
+        ``workers``.
+    tol
+        Stop when no entry moves by more than this.
+    max_iterations
+        Stop after this many iterations even if not converged (``result.converged`` says).
+    workers
+        Threads; default all cores.
+    progress
+        Optional callable ``progress(iteration, delta)`` called after each iteration.
+
+    Examples
+    --------
+    >>> result = build_crib_table(deals=20_000, seed=1, max_iterations=2)
+    >>> result.iterations, int(result.table["dealer_n"].sum())  # one dealer throw per deal
+    (2, 20000)
+    """
+    import numba
+
+    from .harness import _resolve_workers
+
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, got {deals}")
+    workers = _resolve_workers(workers)
+    n_chunks = -(-deals // chunk_size)
+    states = chunk_states(seed, n_chunks)
+    sizes = np.full(n_chunks, chunk_size, np.int64)
+    sizes[-1] = deals - chunk_size * (n_chunks - 1)
+    table = rank_table()
+    values = np.array(crib_values("uniform"))  # a writable copy
+    deltas: list[float] = []
+    start = time.perf_counter()
+    previous = numba.get_num_threads()
+    converged = False
+    try:
+        numba.set_num_threads(workers)
+        for _ in range(max_iterations):
+            acc = np.zeros((n_chunks, 2, 13, 13, 2, 3), np.int64)
+            _selfplay_cribs(states, sizes, values, table, acc)
+            total = acc.sum(axis=0)
+            n, s, ss = total[..., 0], total[..., 1].astype(float), total[..., 2].astype(float)
+            n = _symmetric(n)
+            measured = np.where(n > 0, _symmetric(s) / np.maximum(n, 1), values)
+            measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
+            gap = np.abs(measured - values)
+            step = (measured - values) / (len(deltas) + 1)
+            delta = float(np.abs(step).max())
+            deltas.append(delta)
+            gaps = (float(gap.max()), float(gap[n >= 1000].max()) if (n >= 1000).any() else 0.0)
+            values = values + step
+            if progress is not None:
+                progress(len(deltas), delta)
+            if delta <= tol:
+                converged = True
+                break
+    finally:
+        numba.set_num_threads(previous)
+    ss = _symmetric(ss)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = (ss - n * values**2) / (n - 1)
+        se = np.where(n > 1, np.sqrt(np.maximum(var, 0) / np.maximum(n, 1)), np.nan)
+    n[:, range(13), range(13), 1] = 0
+    return CribTableResult(values, se, n, int(deals), int(seed), float(tol), deltas, converged,
+                           time.perf_counter() - start, gaps)
+
+
+def _symmetric(a: np.ndarray) -> np.ndarray:
+    """Fill ``[.., r2, r1, ..]`` from the ``r1 <= r2`` tallies (the kernels store r1 <= r2)."""
+    out = a.copy()
+    lower = np.tril_indices(13, -1)
+    out[:, lower[0], lower[1], :] = a[:, lower[1], lower[0], :]
+    return out
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def load_rank_table(path: str | os.PathLike | None = None):
+    """A rank-only crib table CSV (``card1, card2, dealer, pone``) as a DataFrame, ranks as
+    ``A 2 .. 10 J Q K``, one row per rank pair with ``card1`` the lower rank.
+
+    Without ``path``, the project's shipped self-play table ``data/crib_values_rank.csv``.
+
+    Examples
+    --------
+    >>> table = load_rank_table()
+    >>> len(table), list(table.columns)
+    (91, ['card1', 'card2', 'dealer', 'pone'])
+    """
+    import pandas as pd
+
+    path = DATA_DIR / RANK_FILE if path is None else path
+    df = pd.read_csv(path, dtype={"card1": str, "card2": str})
+    missing = {"card1", "card2", "dealer", "pone"} - set(df.columns)
+    if missing:
+        raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
+    r1 = df["card1"].map(rank_index)
+    r2 = df["card2"].map(rank_index)
+    df["card1"] = [TABLE_RANKS[min(a, b)] for a, b in zip(r1, r2, strict=True)]
+    df["card2"] = [TABLE_RANKS[max(a, b)] for a, b in zip(r1, r2, strict=True)]
+    return df[["card1", "card2", "dealer", "pone"]]
+
+
+def compare_crib_tables(ours, reference, top: int = 10) -> dict:
+    """Compare two rank-only crib tables (``card1, card2, dealer, pone``).
+
+    Returns ``{"mean_abs_diff": {"dealer", "pone"}, "max_abs_diff": {...},
+    "biggest": DataFrame}``: the per-role mean and largest absolute difference (ours minus
+    reference) over the rank pairs both hold, and the ``top`` biggest differences.
+    """
+    merged = ours.merge(reference, on=["card1", "card2"], suffixes=("", "_ref"))
+    if merged.empty:
+        raise ValueError("the two tables share no rank pair")
+    out = {"pairs": len(merged), "mean_abs_diff": {}, "max_abs_diff": {}}
+    for role in ("dealer", "pone"):
+        merged[f"{role}_diff"] = merged[role] - merged[f"{role}_ref"]
+        out["mean_abs_diff"][role] = float(merged[f"{role}_diff"].abs().mean())
+        out["max_abs_diff"][role] = float(merged[f"{role}_diff"].abs().max())
+    merged["biggest"] = merged[["dealer_diff", "pone_diff"]].abs().max(axis=1)
+    out["biggest"] = merged.sort_values("biggest", ascending=False).head(top).drop(
+        columns="biggest").reset_index(drop=True)
+    return out
+
+
+# --------------------------------------------------------------------------- discard tables
+
+
+_SUIT_PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
+_SUIT_BITS = np.uint64(sum(1 << (4 * r) for r in range(13)))
+
+
+@njit(cache=True)
+def _image(mask, perm, suit_bits):
+    """The 52-bit hand ``mask`` with suit s relabelled perm[s]."""
+    out = np.uint64(0)
+    for s in range(4):
+        out |= ((mask >> np.uint64(s)) & suit_bits) << np.uint64(perm[s])
+    return out
+
+
+@njit(cache=True)
+def _canonical_in(a, b, perms, suit_bits, out_masks, out_mult, start):
+    """Canonical six-card hands whose two lowest cards are ``a < b``; returns how many.
+
+    A hand is canonical when its card mask is the smallest of its 24 suit relabellings; its
+    multiplicity is the number of distinct relabellings (how many of all hands it stands for).
+    Writes from ``start`` when ``out_masks`` is long enough (a first pass only counts).
+    """
+    count = 0
+    write = out_masks.shape[0] > 0
+    for c in range(b + 1, 52):
+        for d in range(c + 1, 52):
+            for e in range(d + 1, 52):
+                for f in range(e + 1, 52):
+                    mask = ((np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+                            | (np.uint64(1) << np.uint64(c)) | (np.uint64(1) << np.uint64(d))
+                            | (np.uint64(1) << np.uint64(e)) | (np.uint64(1) << np.uint64(f)))
+                    fixed = 0
+                    canonical = True
+                    for p in range(24):
+                        img = _image(mask, perms[p], suit_bits)
+                        if img < mask:
+                            canonical = False
+                            break
+                        if img == mask:
+                            fixed += 1
+                    if canonical:
+                        if write:
+                            out_masks[start + count] = mask
+                            out_mult[start + count] = 24 // fixed
+                        count += 1
+    return count
+
+
+@njit(cache=True, parallel=True)
+def _canonical_hands(pairs, perms, suit_bits, counts, offsets, out_masks, out_mult):
+    """Both passes over the (a, b) prefixes in ``pairs`` int64 (P, 2): count, or write."""
+    for k in prange(pairs.shape[0]):
+        i = np.int64(k)
+        counts[i] = _canonical_in(pairs[i, 0], pairs[i, 1], perms, suit_bits, out_masks,
+                                  out_mult, offsets[i])
+
+
+@njit(cache=True, parallel=True)
+def _best_keeps(masks, values, table, best_d, best_hand, best_net):
+    """For each hand (a 52-bit mask of six cards), the best discard for each role.
+
+    Writes ``best_d`` int8 (n, 2), ``best_hand`` and ``best_net`` float64 (n, 2), role 0 dealer
+    and 1 pone; ``values`` is the crib-value table. Ties go to the first discard.
+    """
+    for k in prange(masks.shape[0]):
+        i = np.int64(k)
+        six = np.empty(6, np.int64)
+        j = 0
+        for c in range(52):
+            if (masks[i] >> np.uint64(c)) & np.uint64(1):
+                six[j] = c
+                j += 1
+        avail_rank = np.full(13, 4, np.int64)
+        avail_suit = np.full(4, 13, np.int64)
+        for c in range(6):
+            avail_rank[six[c] >> 2] -= 1
+            avail_suit[six[c] & 3] -= 1
+        for role in range(2):
+            best_net[i, role] = -1e300
+        for d in range(15):
+            keep = _KEEP_TABLE[d]
+            hand = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
+                               avail_rank, avail_suit, 46, table) / 46.0
+            a = six[_DISCARD_TABLE[d][0]]
+            b = six[_DISCARD_TABLE[d][1]]
+            suited = 1 if (a & 3) == (b & 3) else 0
+            for role in range(2):
+                v = values[role, a >> 2, b >> 2, suited]
+                net = hand + v if role == 0 else hand - v
+                if net > best_net[i, role]:
+                    best_net[i, role] = net
+                    best_hand[i, role] = hand
+                    best_d[i, role] = d
+
+
+def _prefix_pairs() -> np.ndarray:
+    """(a, b) prefixes of six-card hands, heavy and light interleaved to balance the threads."""
+    pairs = [(a, b) for a in range(47) for b in range(a + 1, 48)]
+    pairs.sort(key=lambda p: -math.comb(51 - p[1], 4))
+    order = []
+    lo, hi = 0, len(pairs) - 1
+    while lo <= hi:
+        order.append(pairs[lo])
+        if lo != hi:
+            order.append(pairs[hi])
+        lo, hi = lo + 1, hi - 1
+    return np.array(order, np.int64)
+
+
+def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
+    """Every six-card hand up to suit symmetry: ``(cards uint8 (n, 6), multiplicity int64)``.
+
+    Multiplicities add up to all 20,358,520 hands. Sorted by card ids.
+
+    Examples
+    --------
+    >>> hands, mult = canonical_hands()
+    >>> int(mult.sum())
+    20358520
+    """
+    pairs = _prefix_pairs()
+    counts = np.zeros(len(pairs), np.int64)
+    empty_m, empty_u = np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, counts, empty_m, empty_u)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    masks = np.zeros(int(counts.sum()), np.uint64)
+    mult = np.zeros(int(counts.sum()), np.int64)
+    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, offsets, masks, mult)
+    bits = (masks[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)
+    cards = np.nonzero(bits)[1].reshape(-1, 6).astype(np.uint8)
+    order = np.lexsort(cards.T[::-1])
+    return cards[order], mult[order]
+
+
+def _card_text(cards: np.ndarray) -> np.ndarray:
+    """Vectorized card text: (n, k) ids -> (n,) strings like ``"5H 5S 6D JC"``."""
+    from .cards import format_card
+
+    names = np.array([format_card(c) for c in range(52)])
+    text = names[cards[:, 0]]
+    for j in range(1, cards.shape[1]):
+        text = np.char.add(np.char.add(text, " "), names[cards[:, j]])
+    return text
+
+
+def build_discard_table(crib: str = "table", workers: int | None = None):
+    """The best keep of every six-card hand up to suit symmetry, for each role.
+
+    Returns ``(hands, ranks)``: ``hands`` a DataFrame, one row per distinct hand (its cards in id
+    order, ``n_hands`` how many of all 20,358,520 hands it stands for, and for each role
+    ``dealer_keep``, ``dealer_discard``, ``dealer_hand_mean``, ``dealer_net``, likewise
+    ``pone_*``); ``ranks`` the rank-only summary, one row per rank pattern (18,395): for each role
+    the rank keep that is best for the most hands of the pattern (``*_keep``, with ``*_share`` of
+    the pattern's hands), and the hand-weighted mean of the best hand mean and net.
+    """
+    import numba
+    import pandas as pd
+
+    from .harness import _resolve_workers
+
+    workers = _resolve_workers(workers)
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(workers)
+        cards, mult = canonical_hands()
+        ids = cards.astype(np.int64)
+        masks = (np.uint64(1) << ids.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+        n = len(cards)
+        best_d = np.zeros((n, 2), np.int8)
+        best_hand = np.zeros((n, 2))
+        best_net = np.zeros((n, 2))
+        _best_keeps(masks, crib_values(crib), rank_table(), best_d, best_hand, best_net)
+    finally:
+        numba.set_num_threads(previous)
+    keeps = np.array(_KEEP_TABLE)
+    discards = np.array(_DISCARD_TABLE)
+    rows = np.arange(n)[:, None]
+    columns = {"hand": _card_text(cards), "n_hands": mult.astype(np.int32)}
+    rank_columns = {"ranks": _rank_text(cards // 4)}
+    for role, name in enumerate(("dealer", "pone")):
+        d = best_d[:, role].astype(np.int64)
+        kept = cards[rows, keeps[d]]
+        columns[f"{name}_keep"] = _card_text(kept)
+        columns[f"{name}_discard"] = _card_text(cards[rows, discards[d]])
+        columns[f"{name}_hand_mean"] = best_hand[:, role]
+        columns[f"{name}_net"] = best_net[:, role]
+        rank_columns[f"{name}_keep"] = _rank_text(kept // 4)
+    hands = pd.DataFrame(columns)
+    ranks = _rank_summary(pd.DataFrame(rank_columns), hands)
+    return hands, ranks
+
+
+def _rank_text(ranks: np.ndarray) -> np.ndarray:
+    """(n, k) ranks in ascending order -> strings like ``"5 5 J Q"``."""
+    labels = np.array(TABLE_RANKS)
+    text = labels[ranks[:, 0]]
+    for j in range(1, ranks.shape[1]):
+        text = np.char.add(np.char.add(text, " "), labels[ranks[:, j]])
+    return text
+
+
+def _rank_summary(rank_keys, hands):
+    import pandas as pd
+
+    weight = hands["n_hands"].to_numpy()
+    parts = []
+    for role in ("dealer", "pone"):
+        df = pd.DataFrame({
+            "ranks": rank_keys["ranks"], "keep": rank_keys[f"{role}_keep"], "w": weight,
+            "hand": hands[f"{role}_hand_mean"] * weight, "net": hands[f"{role}_net"] * weight,
+        })
+        per_keep = df.groupby(["ranks", "keep"], sort=False)["w"].sum().reset_index()
+        per_keep = per_keep.sort_values(["ranks", "w", "keep"], ascending=[True, False, True])
+        top = per_keep.drop_duplicates("ranks").set_index("ranks")
+        sums = df.groupby("ranks")[["w", "hand", "net"]].sum()
+        parts.append(pd.DataFrame({
+            f"{role}_keep": top["keep"],
+            f"{role}_share": top["w"] / sums["w"],
+            f"{role}_hand_mean": sums["hand"] / sums["w"],
+            f"{role}_net": sums["net"] / sums["w"],
+        }))
+        if role == "dealer":
+            parts.insert(0, sums[["w"]].rename(columns={"w": "n_hands"}))
+    out = pd.concat(parts, axis=1).reset_index()
+    return out.sort_values("ranks", key=lambda s: s.map(_rank_sort_key), ignore_index=True)
+
+
+def _rank_sort_key(text: str) -> tuple[int, ...]:
+    return tuple(TABLE_RANKS.index(t) for t in text.split())

@@ -1,0 +1,208 @@
+"""Self-play crib tables, the shipped data, keep's crib modes and the discard tables."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import keep, parse_cards, score_hands
+from analyzer.crib import DATA_DIR, crib_values
+from analyzer.discard import _pair_weights
+from analyzer.tables import (
+    build_crib_table,
+    canonical_hands,
+    compare_crib_tables,
+    load_rank_table,
+)
+
+SCHELL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "schell_crib_values.csv"
+
+
+@pytest.fixture(scope="module")
+def small_tables():
+    a = build_crib_table(deals=30_000, seed=5, max_iterations=3, workers=2, chunk_size=5_000)
+    b = build_crib_table(deals=30_000, seed=5, max_iterations=3, workers=1, chunk_size=5_000)
+    return a, b
+
+
+def test_same_seed_same_table_whatever_the_workers(small_tables):
+    a, b = small_tables
+    assert np.array_equal(a.mean, b.mean) and np.array_equal(a.n, b.n)
+    assert a.deltas == b.deltas and a.iterations == 3
+
+
+def test_table_is_symmetric_and_counts_every_crib(small_tables):
+    a, _ = small_tables
+    for arr in (a.mean, a.n):
+        assert np.array_equal(arr, arr.transpose(0, 2, 1, 3))
+    table = a.table
+    assert len(table) == 169
+    assert table["dealer_n"].sum() == 30_000 and table["pone_n"].sum() == 30_000
+    # the first step replaces the uniform values by what was measured: it moves far
+    assert a.deltas[0] > 0.5 and a.deltas[1] < a.deltas[0]
+
+
+def test_standard_errors_shrink_with_more_deals():
+    small = build_crib_table(deals=20_000, seed=3, max_iterations=1, chunk_size=5_000)
+    large = build_crib_table(deals=320_000, seed=3, max_iterations=1, chunk_size=5_000)
+    ok = (small.n >= 50) & (large.n >= 50)
+    ratio = np.median(small.se[ok] / large.se[ok])
+    assert 3.0 < ratio < 5.5  # sqrt(16) = 4
+
+
+def test_shipped_table_files_and_provenance():
+    full = pd.read_csv(DATA_DIR / "crib_values.csv")
+    assert list(full.columns) == ["card1", "card2", "suited", "dealer", "dealer_se", "dealer_n",
+                                  "pone", "pone_se", "pone_n"]
+    assert len(full) == 169
+    rank = pd.read_csv(DATA_DIR / "crib_values_rank.csv", dtype={"card1": str, "card2": str})
+    assert list(rank.columns) == list(pd.read_csv(SCHELL, nrows=0).columns)
+    assert len(rank) == 91
+    for name in ("crib_values.json", "crib_values_rank.json"):
+        provenance = json.loads((DATA_DIR / name).read_text())
+        assert provenance["converged"] is True and provenance["deals"] >= 1_000_000
+        assert {"seed", "package_version", "command", "date", "iterations"} <= set(provenance)
+    # the rank table pools suited and unsuited throws by how often each was thrown
+    row = full[(full.card1 == "5") & (full.card2 == "6")].set_index("suited")
+    pooled = (row["dealer"] * row["dealer_n"]).sum() / row["dealer_n"].sum()
+    five_six = rank[(rank.card1 == "5") & (rank.card2 == "6")]["dealer"].item()
+    assert five_six == pytest.approx(pooled, abs=1e-5)
+    # well-sampled entries are precise
+    assert full.loc[full.dealer_n > 100_000, "dealer_se"].max() < 0.02
+
+
+def test_shipped_table_is_close_to_schells_published_one():
+    ours, schell = load_rank_table(DATA_DIR / "crib_values_rank.csv"), load_rank_table(SCHELL)
+    result = compare_crib_tables(ours, schell)
+    assert result["pairs"] == 91
+    for role in ("dealer", "pone"):
+        assert result["mean_abs_diff"][role] < 0.35, result
+    # a pair of fives is the most valuable throw into one's own crib, as in Schell's table
+    assert ours.sort_values("dealer").iloc[-1][["card1", "card2"]].tolist() == ["5", "5"]
+
+
+def test_keep_table_mode_looks_up_the_table():
+    values = crib_values("table")
+    for dealer, role in ((True, 0), (False, 1)):
+        df = keep("5H 5S 6D JC QS KH", dealer=dealer)
+        assert df.attrs["crib_mode"] == "table"
+        for row in df.itertuples(index=False):
+            a, b = parse_cards(row.discard).tolist()
+            assert row.crib_mean == values[role, a // 4, b // 4, int(a % 4 == b % 4)]
+
+
+def test_weighted_mode_by_independent_enumeration():
+    six = parse_cards("5H 5S 6D JC QS KH").tolist()
+    thrown = parse_cards("6D KH").tolist()
+    weights = _pair_weights(dealer=False)  # the opponent (dealer) throws as self-play does
+    unseen = [c for c in range(52) if c not in six]
+    cribs, starters, w = [], [], []
+    for c, d in itertools.combinations(unseen, 2):
+        for s in unseen:
+            if s not in (c, d):
+                cribs.append([*thrown, c, d])
+                starters.append(s)
+                w.append(weights[c, d])
+    points = score_hands(np.array(cribs), np.array(starters), crib=True)
+    want = np.average(points, weights=w)
+    df = keep(six, dealer=False, crib="weighted").set_index("discard")
+    assert df.loc["6D KH", "crib_mean"] == pytest.approx(want, abs=1e-9)
+    assert df.attrs["crib_mode"] == "weighted"
+    # weights come from the table's throw counts: a 5-5 is thrown by the dealer far more often
+    # than J-K unsuited, card pair for card pair
+    assert weights[16, 17] > weights[40, 49]
+
+
+def _orbits_of_six_card_hands() -> int:
+    """Burnside: hands fixed by a suit permutation are unions of its card cycles."""
+    total = 0
+    for perm in itertools.permutations(range(4)):
+        seen, lengths = set(), []
+        for s in range(4):
+            if s not in seen:
+                n, t = 0, s
+                while t not in seen:
+                    seen.add(t)
+                    t = perm[t]
+                    n += 1
+                lengths.append(n)
+        poly = np.zeros(7, dtype=object)
+        poly[0] = 1
+        for length in lengths:  # each rank contributes (1 + x^length) per suit cycle
+            for _ in range(13):
+                new = poly.copy()
+                for k in range(7 - length):
+                    new[k + length] += poly[k]
+                poly = new
+        total += poly[6]
+    assert total % 24 == 0
+    return total // 24
+
+
+def test_canonical_hands_cover_every_hand_once():
+    hands, mult = canonical_hands()
+    assert int(mult.sum()) == math.comb(52, 6)
+    assert len(hands) == _orbits_of_six_card_hands()
+    assert set(np.unique(mult).tolist()) <= {1, 4, 6, 12, 24}
+
+
+def test_discard_table_cli_against_keep(tmp_path):
+    # The whole table through the installed command, then a seeded sample of hands checked
+    # against keep() with the same crib table: same best net and hand mean for each role.
+    import subprocess
+    import sys
+
+    out = tmp_path / "keeps.parquet"
+    crib = Path(sys.executable).parent / "crib"
+    result = subprocess.run([str(crib), "tables", "keep", "--out", str(out)], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    hands = pd.read_parquet(out)
+    ranks = pd.read_csv(tmp_path / "keeps_ranks.csv")
+    assert len(ranks) == 18_395 and ranks["n_hands"].sum() == math.comb(52, 6)
+    assert hands["n_hands"].sum() == math.comb(52, 6)
+    sample = hands.sample(40, random_state=1)
+    for row in sample.itertuples(index=False):
+        for role, dealer in (("dealer", True), ("pone", False)):
+            best = keep(row.hand, dealer=dealer).iloc[0]
+            assert getattr(row, f"{role}_net") == pytest.approx(best["net"], abs=1e-9)
+            kept = keep(row.hand, dealer=dealer).set_index("keep").loc[
+                getattr(row, f"{role}_keep")]
+            assert kept["net"] == pytest.approx(best["net"], abs=1e-9)
+            assert getattr(row, f"{role}_hand_mean") == pytest.approx(kept["hand_mean"],
+                                                                       abs=1e-9)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keeps.parquet", "keeps_ranks.csv"]
+
+
+def test_tables_crib_and_compare_cli(tmp_path):
+    import subprocess
+    import sys
+
+    crib = Path(sys.executable).parent / "crib"
+    run = subprocess.run([str(crib), "tables", "crib", "--deals", "20000", "--seed", "3",
+                          "--max-iterations", "2", "--out", str(tmp_path), "--quiet"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "crib_values.csv", "crib_values.json", "crib_values_rank.csv", "crib_values_rank.json"]
+    provenance = json.loads((tmp_path / "crib_values.json").read_text())
+    assert provenance["seed"] == 3 and provenance["deals"] == 20_000
+    assert provenance["iterations"] == 2 and provenance["converged"] is False
+    compare = subprocess.run([str(crib), "tables", "compare", "--reference", str(SCHELL),
+                              "--json"], capture_output=True, text=True, timeout=120)
+    assert compare.returncode == 0, compare.stderr
+    result = json.loads(compare.stdout)
+    assert result["pairs"] == 91 and set(result["mean_abs_diff"]) == {"dealer", "pone"}
+    for args, message in ((["tables", "crib", "--deals", "0"], "--deals"),
+                          (["tables", "compare", "--reference", "/no/such.csv"], "no such file"),
+                          (["tables", "keep", "--out", "/proc/nope/x.parquet"], "--out"),
+                          (["tables"], "choose crib, keep or compare")):
+        bad = subprocess.run([str(crib), *args], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
