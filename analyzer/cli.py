@@ -18,6 +18,7 @@ EXAMPLES = """examples:
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib replay games.jsonl --game 3          a recorded game, counted out
+  crib plot census --out census.png         draw a figure (census, keep, crib, games) to a PNG
   crib bench                                measure the scorer, keep and the engine
 """
 
@@ -239,6 +240,101 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- plot
+
+PLOT_KINDS = ("census", "keep", "crib", "games")
+
+
+def _check_writable_file(path: str, command: str) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{command}: --out {path}: is a folder, not a file")
+    folder = target.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{command}: --out {path}: cannot write there "
+                         f"({exc.strerror or exc})") from None
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"{command}: --out {path}: cannot write there (permission denied)")
+
+
+def _read_crib_csv(path: str, option: str, command: str):
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, dtype={"card1": str, "card2": str})
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise UsageError(f"{command}: {option} {path}: cannot read it ({reason})") from None
+
+
+def _cmd_plot(args) -> int:
+    command = f"crib plot {args.kind}"
+    _check_writable_file(args.out, command)
+    if args.kind == "keep":
+        if not args.hand:
+            raise UsageError(f"{command}: --hand CARDS is needed (six cards)")
+        if not (args.dealer or args.pone):
+            raise UsageError(f"{command}: say whose crib it is: --dealer or --pone")
+    elif args.kind == "crib":
+        if args.table is None:
+            raise UsageError(f"{command}: --table FILE is needed (a rank-only crib-value CSV: "
+                             "card1, card2, dealer, pone)")
+        table = _read_crib_csv(args.table, "--table", command)
+        reference = (None if args.reference is None
+                     else _read_crib_csv(args.reference, "--reference", command))
+    elif args.kind == "games":
+        from .harness import PlayerError, parse_player
+
+        for name in args.players:
+            try:
+                parse_player(name)
+            except PlayerError as exc:
+                raise UsageError(f"{command}: {exc}") from None
+
+    from . import plots
+
+    if args.kind == "census":
+        fig = plots.show_distribution(log=args.log)
+    elif args.kind == "keep":
+        from .discard import keep
+
+        fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer))
+    elif args.kind == "crib":
+        from pathlib import Path
+
+        try:
+            label = "reference" if args.reference is None else Path(args.reference).stem
+            fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
+                                     reference=reference, reference_label=label)
+        except (ValueError, KeyError) as exc:
+            raise UsageError(f"{command}: {exc}") from None
+    else:
+        from .harness import simulate
+
+        show_progress = not args.quiet and sys.stderr.isatty()
+        result = simulate(args.games, seed=args.seed, players=tuple(args.players),
+                          progress=show_progress)
+        fig = plots.game_report(result)
+
+    from .files import atomic_write
+
+    try:
+        atomic_write(args.out, lambda tmp: fig.savefig(tmp, format="png", dpi=args.dpi))
+    except OSError as exc:
+        raise UsageError(f"{command}: --out {args.out}: cannot write there "
+                         f"({exc.strerror or exc})") from None
+    width, height = (round(x * args.dpi) for x in fig.get_size_inches())
+    print(f"wrote {args.out} ({width} x {height} pixels)")
+    return 0
+
+
 # --------------------------------------------------------------------------- tables
 
 
@@ -319,6 +415,16 @@ def _tables_compare(args) -> int:
     except (ValueError, KeyError) as exc:
         raise UsageError(f"crib tables compare: {exc}") from None
     biggest = result.pop("biggest")
+    if args.plot is not None:
+        from pathlib import Path
+
+        from . import plots
+        from .files import atomic_write
+
+        _check_writable_dir(str(Path(args.plot).parent), "--plot", "crib tables compare")
+        fig = plots.crib_comparison(ours, ref, table_label=table.stem,
+                                    reference_label=reference.stem)
+        atomic_write(args.plot, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     if args.json:
         result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
         print(json.dumps(result))
@@ -327,6 +433,8 @@ def _tables_compare(args) -> int:
     for role in ("dealer", "pone"):
         print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
               f"largest {result['max_abs_diff'][role]:.3f}")
+    if args.plot is not None:
+        print(f"drew {args.plot}")
     print("biggest differences (ours - reference):")
     for row in biggest.itertuples(index=False):
         print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
@@ -416,6 +524,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
 
+    p = sub.add_parser(
+        "plot", help="draw a figure to a PNG file: census, keep, crib or games",
+        description="Draw one figure to a PNG file. census: the exact show-score distribution; "
+        "keep: the 15 discards of --hand as --dealer or --pone; crib: a rank-only crib-value "
+        "table (--table FILE, optionally --reference FILE for the difference); games: simulate "
+        "--games N and plot the first dealer's edge, skunks, points per deal and margins.")
+    p.add_argument("kind", choices=PLOT_KINDS, metavar="KIND",
+                   help=f"one of {', '.join(PLOT_KINDS)}")
+    p.add_argument("--out", required=True, metavar="FILE.png", help="the PNG file to write")
+    p.add_argument("--dpi", type=_positive_int, default=120, help="resolution (default 120)")
+    p.add_argument("--log", action="store_true", help="census: a logarithmic share axis")
+    p.add_argument("--hand", nargs="+", metavar="CARD",
+                   help="keep: six cards, e.g. 5H 5S 6D JC QS KH")
+    role = p.add_mutually_exclusive_group()
+    role.add_argument("--dealer", action="store_true", help="keep: the crib is yours")
+    role.add_argument("--pone", action="store_true", help="keep: the crib is the opponent's")
+    p.add_argument("--table", metavar="FILE",
+                   help="crib: a CSV with columns card1, card2, dealer, pone "
+                   "(ranks A, 2..10, J, Q, K)")
+    p.add_argument("--reference", metavar="FILE",
+                   help="crib: a second table of that form; the difference is drawn too")
+    p.add_argument("--games", type=_positive_int, default=10_000, metavar="N",
+                   help="games: how many games to simulate (default 10000)")
+    p.add_argument("--seed", type=_seed, metavar="S", help="games: the seed (default: fresh)")
+    p.add_argument("--players", nargs=2, metavar=("A", "B"),
+                   default=["ev+lookahead", "ev+lookahead"],
+                   help="games: DISCARD+PEGGING for seat 0 and seat 1 (default ev+lookahead)")
+    p.add_argument("--quiet", action="store_true", help="games: no progress bar")
+    p.set_defaults(func=_cmd_plot)
 
     p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
@@ -445,6 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="published rank-only table, e.g. Schell's (card1,card2,dealer,pone)")
     t.add_argument("--top", type=_positive_int, default=10, metavar="N",
                    help="how many of the biggest differences to list")
+    t.add_argument("--plot", metavar="FILE.png",
+                   help="also draw both tables and their difference as heatmaps")
     t.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
