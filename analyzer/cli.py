@@ -156,6 +156,26 @@ def _check_writable_dir(path: str, option: str, command: str = "crib simulate") 
                          f"({exc.strerror or exc})") from None
 
 
+def _saved_seed(out: str) -> int | None:
+    """The seed a checkpointed run was started with (for --resume without --seed)."""
+    from pathlib import Path
+
+    try:
+        return int(json.loads((Path(out) / "run.json").read_text())["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # simulate() reports what is wrong with the folder
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
 def _cmd_simulate(args) -> int:
     import shlex
     from pathlib import Path
@@ -178,18 +198,34 @@ def _cmd_simulate(args) -> int:
         _check_writable_dir(str(record.parent), "--record")
     n_record = 0 if args.record is None else (100 if args.record_games is None
                                                else args.record_games)
+    if args.resume and args.out is None:
+        raise UsageError("crib simulate: --resume needs --out DIR, the folder of the run")
+    seed = args.seed
+    if args.resume and seed is None:
+        seed = _saved_seed(args.out)
     from .harness import simulate
+    from .runs import RunError
 
     show_progress = not args.quiet and sys.stderr.isatty()
-    result = simulate(args.games, seed=args.seed, players=tuple(args.players),
-                      workers=args.workers, record_games=n_record, progress=show_progress,
-                      crib=args.crib)
+    backend = "local" if args.scheduler is None else "dask"
+    try:
+        result = simulate(args.games, seed=seed, players=tuple(args.players),
+                          workers=args.workers, record_games=n_record, progress=show_progress,
+                          crib=args.crib, backend=backend, scheduler=args.scheduler,
+                          checkpoint=args.out, resume=args.resume, time_limit=args.time_limit)
+    except RunError as exc:
+        raise UsageError(f"crib simulate: {exc}") from None
     if args.out is not None:
         result.save(args.out, command=shlex.join(["crib", *sys.argv[1:]]))
     if args.record is not None:
         from .records import write_records
 
         write_records(args.record, result.records)
+    if not result.complete:
+        print(f"crib simulate: stopped at the time limit after {result.games:,} of "
+              f"{result.games_requested:,} games"
+              + (f"; continue with --resume --out {args.out}" if args.out else ""),
+              file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
@@ -511,7 +547,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="crib values the ev policy reads: the self-play table (default) or the "
                    "exact uniform-opponent values")
     p.add_argument("--out", metavar="DIR",
-                   help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
+                   help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json; "
+                   "finished chunks are checkpointed there as they complete (run.json, chunks/)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run checkpointed in --out DIR: only missing chunks are "
+                   "played; a different seed, players or games is refused")
+    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                   help="stop at the first chunk boundary after this long; the partial result "
+                   "is valid and can be resumed")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
+                   "LocalCluster on this machine (needs pip install 'analyzer[dask]')")
     p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
     p.add_argument("--record-games", type=_positive_int, metavar="K",
                    help="how many games --record keeps (default 100)")
@@ -599,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
-            return 2
+            raise UsageError("crib: no command given (see crib --help)")
         return args.func(args)
     except (UsageError, CardError) as exc:
         message = str(exc) if isinstance(exc, UsageError) else f"crib: {exc}"

@@ -316,25 +316,25 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
         rec_game[5] = deals
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, table, acc,
-                crib_acc, rec_games, rec_deals, n_record):
+                crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
     ``n_games`` and ``first_game`` int64 (B,): the chunk's size and the index of its first game;
     ``acc`` int64 (B, ACC_SIZE) and ``crib_acc`` int64 (B, *CRIB_ACC_SHAPE): per-chunk
-    accumulators, zeroed by the caller. Games with index below ``n_record`` are recorded into
-    ``rec_games`` (n_record, GAME_FIELDS) and ``rec_deals`` (n_record, MAX_RECORDED_DEALS,
-    DEAL_FIELDS). The result of a chunk depends only on its state and size.
+    accumulators, zeroed by the caller. Games with index in ``[rec_lo, rec_hi)`` are recorded
+    into row ``index - rec_lo`` of ``rec_games`` (rows, GAME_FIELDS) and ``rec_deals`` (rows,
+    MAX_RECORDED_DEALS, DEAL_FIELDS). The result of a chunk depends only on its state and size.
     """
     for k in prange(states.shape[0]):
         b = np.int64(k)
         st = states[b].copy()
         for g in range(n_games[b]):
             index = first_game[b] + g
-            record = index < n_record
-            slot = index if record else 0
+            record = rec_lo <= index < rec_hi
+            slot = index - rec_lo if record else 0
             _play_game(st, game, dpol, ppol, crib_values, table, acc[b], crib_acc[b],
                        rec_games[slot], rec_deals[slot], record)
 

@@ -25,17 +25,10 @@ from .crib import crib_values
 from .discard import DISCARD_POLICIES
 from .engine import (
     ACC,
-    ACC_SIZE,
-    CRIB_ACC_SHAPE,
-    DEAL_FIELDS,
-    GAME_FIELDS,
     MAX_DEALS_HIST,
     MAX_MARGIN,
-    MAX_RECORDED_DEALS,
     PHASES,
-    STANDARD,
     _play_deal,
-    _run_chunks,
 )
 from .files import atomic_write, atomic_write_text
 from .pegging import PEGGING_POLICIES
@@ -119,6 +112,18 @@ class SimulationResult:
     crib_acc: np.ndarray
     records: list[dict] = field(default_factory=list)
     crib: str = "table"
+    games_requested: int | None = None
+    backend: str = "local"
+    played: int | None = None  # games played by this call (the rest came from a checkpoint)
+
+    def __post_init__(self):
+        if self.played is None:
+            self.played = self.games
+
+    @property
+    def complete(self) -> bool:
+        """Whether every requested game was played (False after a time limit)."""
+        return self.games_requested is None or self.games == self.games_requested
 
     def _count(self, name: str) -> int:
         return int(self.acc[ACC[name]])
@@ -234,6 +239,9 @@ class SimulationResult:
             "workers": self.workers,
             "chunk_size": self.chunk_size,
             "crib_values": self.crib,
+            "backend": self.backend,
+            "complete": self.complete,
+            "games_requested": self.games_requested,
             "elapsed_seconds": self.elapsed_seconds,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "files": [p.name for p in written],
@@ -252,6 +260,9 @@ class SimulationResult:
             "workers": self.workers,
             "chunk_size": self.chunk_size,
             "crib_values": self.crib,
+            "backend": self.backend,
+            "complete": self.complete,
+            "games_requested": self.games_requested,
             "first_dealer_win_rate": self.first_dealer_win_rate,
             "first_dealer_win_ci": [low, high],
             "seat0_win_rate": self._count("seat0_wins") / self.games,
@@ -261,11 +272,13 @@ class SimulationResult:
             "mean_deals": self._count("deals") / self.games,
             "points_per_deal": self.points_per_deal,
             "elapsed_seconds": self.elapsed_seconds,
-            "games_per_second": self.games / self.elapsed_seconds if self.elapsed_seconds else None,
+            "games_per_second": (self.played / self.elapsed_seconds if self.elapsed_seconds
+                                 else None),
         }
 
 
-def _resolve_workers(workers: int | None) -> int:
+def _resolve_workers(workers: int | None, backend: str = "local") -> int:
+    """Workers to use: by default the cores; threads are capped at what numba can start."""
     import numba
 
     available = numba.config.NUMBA_NUM_THREADS
@@ -274,7 +287,15 @@ def _resolve_workers(workers: int | None) -> int:
     workers = int(workers)
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    return min(workers, available)
+    return workers if backend == "dask" else min(workers, available)
+
+
+def policy_arrays(players) -> tuple[np.ndarray, np.ndarray]:
+    """The discard and pegging policy codes of two players, as the engine takes them."""
+    if len(players) != 2:
+        raise PlayerError(f"two players are needed, got {len(players)}")
+    codes = [parse_player(p) for p in players]
+    return (np.array([c[0] for c in codes], np.int64), np.array([c[1] for c in codes], np.int64))
 
 
 def simulate(
@@ -286,6 +307,11 @@ def simulate(
     record_games: int = 0,
     progress: bool = False,
     crib: str = "table",
+    backend: str = "local",
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    resume: bool = False,
+    time_limit: float | None = None,
 ) -> SimulationResult:
     """Play ``games`` complete games, AI against AI, and summarize them.
 
@@ -295,21 +321,41 @@ def simulate(
         How many games (at least 1).
     seed
         The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
-        repeated). Same seed and ``chunk_size``, same results, whatever ``workers``.
+        repeated). Same seed and ``chunk_size``, same results, whatever ``workers`` or backend.
     players
         Two players ``"DISCARD+PEGGING"`` for seats 0 and 1 (see :func:`parse_player`); the first
         dealer is chosen by the cut.
     workers
-        Threads to run chunks on; default all of this machine's cores.
+        Threads to run chunks on (or, with a local Dask cluster, its worker processes); default
+        all of this machine's cores.
     chunk_size
         Games per chunk (each chunk has its own seed).
     record_games
         Keep the full record (format v1) of the first this many games.
     progress
-        Show a progress bar (games per second, time left) on stderr.
+        Show a progress bar (games per second, time left) on stderr, or in Jupyter.
     crib
         The crib-value table the ``ev`` discard policy reads: ``"table"`` (the shipped self-play
         table) or ``"uniform"`` (the exact uniform-opponent values).
+    backend
+        ``"local"`` (this machine's cores) or ``"dask"`` (a Dask distributed cluster at
+        ``scheduler``: an address such as ``"tcp://host:8786"``, or ``"local"`` to start a
+        ``LocalCluster`` here). Needs ``pip install 'analyzer[dask]'``.
+    checkpoint
+        A folder where finished chunks are saved as they complete (with the run's plan), so an
+        interrupted run can be continued with ``resume=True``.
+    resume
+        Continue the run checkpointed in ``checkpoint``: only missing chunks are played. A
+        different plan (games, seed, players, chunk size, crib table, records) is refused.
+    time_limit
+        Stop at the first chunk boundary after this many seconds; the result then covers the games
+        finished (``result.complete`` is False) and the checkpoint can be resumed.
+
+    Raises
+    ------
+    PlayerError, ValueError
+        Bad players or numbers. :class:`analyzer.runs.RunError` for a refused resume or an
+        unreachable cluster.
 
     Examples
     --------
@@ -317,9 +363,16 @@ def simulate(
     >>> result.games, int(result.summary.loc["games", "value"])
     (200, 200)
     """
-    import numba
-
     from .records import game_records
+    from .runs import (
+        BACKENDS,
+        Checkpoint,
+        ChunkResult,
+        RunError,
+        RunPlan,
+        dask_backend,
+        local_backend,
+    )
 
     games = int(games)
     if games < 1:
@@ -328,61 +381,72 @@ def simulate(
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
     if record_games < 0:
         raise ValueError(f"record_games must be at least 0, got {record_games}")
-    if len(players) != 2:
-        raise PlayerError(f"two players are needed, got {len(players)}")
-    codes = [parse_player(p) for p in players]
-    dpol = np.array([c[0] for c in codes], np.int64)
-    ppol = np.array([c[1] for c in codes], np.int64)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if backend == "dask":
+        if not scheduler:
+            raise ValueError("the dask backend needs a scheduler address (or 'local')")
+        from .runs import check_scheduler
+
+        check_scheduler(scheduler)
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    if resume and checkpoint is None:
+        raise RunError("resume needs the checkpoint folder of the run")
+    policies = policy_arrays(players)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    workers = _resolve_workers(workers)
-    n_chunks = -(-games // chunk_size)
-    states = chunk_states(seed, n_chunks)
-    sizes = np.full(n_chunks, chunk_size, np.int64)
-    sizes[-1] = games - chunk_size * (n_chunks - 1)
-    firsts = np.arange(n_chunks, dtype=np.int64) * chunk_size
-    n_record = min(int(record_games), games)
-    rec_games = np.zeros((max(n_record, 1), GAME_FIELDS), np.int64)
-    rec_deals = np.zeros((max(n_record, 1), MAX_RECORDED_DEALS, DEAL_FIELDS), np.int16)
-    table, values = rank_table(), crib_values(crib)
-    acc = np.zeros(ACC_SIZE, np.int64)
-    crib_acc = np.zeros(CRIB_ACC_SHAPE, np.int64)
-    block = workers * 2
-    bar = _progress_bar(games, progress)
-    previous = numba.get_num_threads()
+    workers = _resolve_workers(workers, backend)
+    plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
+                   min(int(record_games), games))
+    values, table = crib_values(crib), rank_table()
+    store = Checkpoint(checkpoint) if checkpoint is not None else None
+    total = store.start(plan, resume) if store is not None else ChunkResult.empty()
+    sizes = plan.chunk_sizes()
+    todo = np.setdiff1d(np.arange(plan.n_chunks), total.chunks)
+    resumed = int(sizes[total.chunks].sum())
     start = time.perf_counter()
+
+    def out_of_time() -> bool:
+        return time_limit is not None and time.perf_counter() - start >= time_limit
+
+    bar = _progress_bar(games, progress, initial=resumed)
+    if backend == "local":
+        parts = local_backend(plan, todo, workers, policies, values, table)
+    else:
+        parts = dask_backend(plan, todo, scheduler, workers, out_of_time)
     try:
-        numba.set_num_threads(workers)
-        for lo in range(0, n_chunks, block):
-            hi = min(lo + block, n_chunks)
-            block_acc = np.zeros((hi - lo, ACC_SIZE), np.int64)
-            block_crib = np.zeros((hi - lo, *CRIB_ACC_SHAPE), np.int64)
-            _run_chunks(states[lo:hi], sizes[lo:hi], firsts[lo:hi], STANDARD, dpol, ppol,
-                        values, table, block_acc, block_crib, rec_games, rec_deals, n_record)
-            acc += block_acc.sum(axis=0)
-            crib_acc += block_crib.sum(axis=0)
+        for part in parts:
+            if store is not None:
+                store.save(part)
+            total.add(part)
             if bar is not None:
-                bar.update(int(sizes[lo:hi].sum()))
+                bar.update(int(sizes[part.chunks].sum()))
+            if out_of_time():
+                break
     finally:
-        numba.set_num_threads(previous)
+        parts.close()
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
-    records = game_records(rec_games[:n_record], rec_deals[:n_record])
-    return SimulationResult(games, seed, tuple(players), workers, chunk_size, elapsed, acc,
-                            crib_acc, records, crib)
+    done = int(sizes[total.chunks].sum())
+    rec_games, rec_deals = total.sorted_records()
+    records = game_records(rec_games, rec_deals)
+    return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
+                            total.acc, total.crib_acc, records, crib, games, backend,
+                            done - resumed)
 
 
-def _progress_bar(total: int, enabled: bool):
+def _progress_bar(total: int, enabled: bool, initial: int = 0):
     if not enabled:
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr, smoothing=0.1,
-                dynamic_ncols=True)
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, file=sys.stderr,
+                smoothing=0.1, dynamic_ncols=True)
 
 
 def play_hands(pone, dealer, pegging: tuple[str, str] = ("ordered", "ordered"), seed: int = 0,

@@ -1,7 +1,8 @@
 """Explicit random streams for the compiled game loop: xoshiro256** with per-chunk seeds.
 
 Randomness is handled at the boundary: :func:`chunk_states` turns a user's seed into one
-independent 256-bit state per chunk of games through ``numpy.random.SeedSequence(seed).spawn``;
+independent 256-bit state per chunk of games, the chunk's ``numpy.random.SeedSequence(seed)``
+spawned child;
 kernels receive a state array and advance it themselves (no hidden global generator, no state
 shared between threads). The same seed gives the same games whatever the number of workers.
 
@@ -18,21 +19,27 @@ from numba import njit
 __all__ = ["chunk_states"]
 
 
-def chunk_states(seed: int, n_chunks: int) -> np.ndarray:
-    """One xoshiro256** state per chunk, ``uint64`` (n_chunks, 4), from ``SeedSequence(seed)``.
+def chunk_states(seed: int, chunks) -> np.ndarray:
+    """The xoshiro256** states of the given chunks, ``uint64`` (len(chunks), 4).
+
+    Chunk ``i`` is seeded by ``SeedSequence(seed).spawn(n)[i]`` for any ``n > i``, built directly
+    as ``SeedSequence(seed, spawn_key=(i,))`` (the same sequence), so one chunk's state costs the
+    same whatever the size of the run. ``chunks`` is a count (chunks ``0..chunks-1``) or indices.
 
     Examples
     --------
     >>> chunk_states(7, 3).shape
     (3, 4)
+    >>> bool((chunk_states(7, [2]) == chunk_states(7, 3)[2]).all())
+    True
     """
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
-    states = np.empty((n_chunks, 4), np.uint64)
-    for i, child in enumerate(children):
-        state = child.generate_state(4, np.uint64)
+    indices = range(chunks) if np.isscalar(chunks) else np.asarray(chunks).tolist()
+    states = np.empty((len(indices), 4), np.uint64)
+    for row, i in enumerate(indices):
+        state = np.random.SeedSequence(seed, spawn_key=(int(i),)).generate_state(4, np.uint64)
         if not state.any():  # the all-zero state is the one fixed point of the generator
             state[0] = 1
-        states[i] = state
+        states[row] = state
     return states
 
 

@@ -132,7 +132,8 @@ def test_simulate_json_out_record_and_replay(tmp_path):
     low, high = d["first_dealer_win_ci"]
     assert low <= d["first_dealer_win_rate"] <= high
     assert sorted(p.name for p in out.iterdir()) == [
-        "crib_outcomes.csv", "margins.csv", "provenance.json", "summary.csv"]
+        "chunks", "crib_outcomes.csv", "margins.csv", "provenance.json", "run.json",
+        "summary.csv"]
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["seed"] == 4 and provenance["games"] == 300
     assert provenance["players"] == ["ev+greedy", "random+lookahead"]

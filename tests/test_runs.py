@@ -1,0 +1,145 @@
+"""Backends, checkpoints and resume: the same seed gives the same result however the run goes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer import simulate
+from analyzer.runs import RunError
+
+CRIB = Path(sys.executable).parent / "crib"
+PLAYERS = ("ev+greedy", "ev+lookahead")
+VOLATILE = {"elapsed_seconds", "games_per_second", "workers", "backend"}
+
+
+def same_result(a, b) -> None:
+    assert np.array_equal(a.acc, b.acc)
+    assert np.array_equal(a.crib_acc, b.crib_acc)
+    assert a.records == b.records
+    assert a.games == b.games
+
+
+def stable(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in VOLATILE}
+
+
+def test_local_dask_cluster_equals_the_local_backend():
+    pytest.importorskip("dask.distributed")
+    local = simulate(6_000, seed=21, players=PLAYERS, chunk_size=1_000, record_games=30)
+    dask = simulate(6_000, seed=21, players=PLAYERS, chunk_size=1_000, record_games=30,
+                    backend="dask", scheduler="local", workers=2)
+    same_result(local, dask)
+    assert dask.backend == "dask" and stable(dask.to_dict()) == stable(local.to_dict())
+
+
+def test_dask_backend_refuses_a_bad_address():
+    with pytest.raises(RunError, match="not a Dask scheduler address"):
+        simulate(10, seed=1, backend="dask", scheduler="not an address")
+
+
+def test_time_limit_then_resume_equals_an_uninterrupted_run(tmp_path):
+    whole = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20)
+    part = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
+                    checkpoint=tmp_path, time_limit=0.05)
+    assert not part.complete and 0 < part.games < 30_000
+    assert part.games % 1_000 == 0  # stopped at a chunk boundary
+    rest = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
+                    checkpoint=tmp_path, resume=True)
+    assert rest.complete and rest.played == 30_000 - part.games
+    same_result(whole, rest)
+
+
+def test_mismatched_or_missing_resume_is_refused(tmp_path):
+    simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path)
+    with pytest.raises(RunError, match="already holds a run"):
+        simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path)
+    with pytest.raises(RunError, match="seed 4 there, 5 now"):
+        simulate(2_000, seed=5, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                 resume=True)
+    with pytest.raises(RunError, match="players"):
+        simulate(2_000, seed=4, players=("ev+greedy", "ev+greedy"), chunk_size=1_000,
+                 checkpoint=tmp_path, resume=True)
+    with pytest.raises(RunError, match="games"):
+        simulate(3_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                 resume=True)
+    with pytest.raises(RunError, match="nothing to resume"):
+        simulate(2_000, seed=4, checkpoint=tmp_path / "empty", resume=True)
+    # resuming a finished run plays nothing and gives the same result
+    again = simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                     resume=True)
+    assert again.played == 0 and again.games == 2_000
+
+
+def run_cli(*args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(CRIB), *args], capture_output=True, text=True, timeout=600,
+                          **kwargs)
+
+
+def test_kill_9_part_way_and_resume_equals_an_uninterrupted_run(tmp_path):
+    # A real process, killed with SIGKILL once some chunks are checkpointed, then resumed.
+    args = ["simulate", "--games", "150000", "--seed", "77", "--players", *PLAYERS, "--quiet",
+            "--json", "--record-games", "10"]
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+    proc = subprocess.Popen([str(CRIB), *args, "--out", str(killed), "--record",
+                             str(tmp_path / "killed.jsonl")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not list((killed / "chunks").glob("part-*.npz")):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    parts = list((killed / "chunks").glob("part-*.npz"))
+    assert parts, "no chunk was checkpointed before the kill"
+    assert not (killed / "summary.csv").exists()  # the run did not finish
+    resumed = run_cli(*args, "--out", str(killed), "--record", str(tmp_path / "killed.jsonl"),
+                      "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    straight = run_cli(*args, "--out", str(whole), "--record", str(tmp_path / "whole.jsonl"))
+    assert straight.returncode == 0, straight.stderr
+    a, b = json.loads(resumed.stdout), json.loads(straight.stdout)
+    assert stable(a) == stable(b) and a["games"] == 150_000
+    for name in ("summary.csv", "margins.csv", "crib_outcomes.csv"):
+        assert (killed / name).read_text() == (whole / name).read_text(), name
+    assert (tmp_path / "killed.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_cli_resume_refusals_and_time_limit(tmp_path):
+    out = tmp_path / "run"
+    first = run_cli("simulate", "--games", "40000", "--seed", "3", "--out", str(out),
+                    "--time-limit", "0.01", "--quiet", "--json")
+    assert first.returncode == 0, first.stderr
+    partial = json.loads(first.stdout)
+    assert partial["complete"] is False and partial["games"] < 40_000
+    assert "--resume" in first.stderr
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert provenance["complete"] is False
+    for args, message in (
+        (["--seed", "4", "--resume"], "seed 3 there, 4 now"),
+        (["--seed", "3"], "already holds a run"),
+        (["--seed", "3", "--resume", "--players", "random+random", "ev+greedy"], "players"),
+    ):
+        bad = run_cli("simulate", "--games", "40000", "--out", str(out), "--quiet", *args)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
+    done = run_cli("simulate", "--games", "40000", "--out", str(out), "--resume", "--quiet",
+                   "--json")  # the seed comes from the run's folder
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["complete"] is True
+    for args, message in ((["--resume"], "--resume needs --out"),
+                          (["--scheduler", "nowhere"], "not a Dask scheduler address"),
+                          (["--time-limit", "0"], "--time-limit"),
+                          (["--time-limit", "soon"], "--time-limit")):
+        bad = run_cli("simulate", "--games", "10", "--quiet", *args)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
