@@ -188,6 +188,16 @@ class SimulationResult:
         return pd.Series(hist[:top], index=pd.RangeIndex(top, name="margin"), name="games")
 
     @property
+    def game_lengths(self):
+        """Games by the number of deals they lasted, a Series (the last bin: that many or more)."""
+        import pandas as pd
+
+        hist = self.acc[ACC["deals_hist"]:ACC["deals_hist"] + MAX_DEALS_HIST]
+        nz = np.nonzero(hist)[0]
+        top = int(nz.max()) + 1 if nz.size else 1
+        return pd.Series(hist[:top], index=pd.RangeIndex(top, name="deals"), name="games")
+
+    @property
     def crib_outcomes(self):
         """Crib outcomes by thrown pair: one row per (role, rank1, rank2, suited) seen.
 
@@ -233,15 +243,7 @@ class SimulationResult:
         provenance = {
             "package_version": __version__,
             "command": command,
-            "seed": self.seed,
-            "games": self.games,
-            "players": list(self.players),
-            "workers": self.workers,
-            "chunk_size": self.chunk_size,
-            "crib_values": self.crib,
-            "backend": self.backend,
-            "complete": self.complete,
-            "games_requested": self.games_requested,
+            **self._run_fields(),
             "elapsed_seconds": self.elapsed_seconds,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "files": [p.name for p in written],
@@ -250,9 +252,8 @@ class SimulationResult:
         atomic_write_text(path, json.dumps(provenance, indent=2) + "\n")
         return [*written, path]
 
-    def to_dict(self) -> dict:
-        """The JSON summary of ``crib simulate --json``."""
-        low, high = _wilson(self._count("first_dealer_wins"), self.games)
+    def _run_fields(self) -> dict:
+        """What the run was: in the JSON summary and the provenance file alike."""
         return {
             "games": self.games,
             "seed": self.seed,
@@ -263,6 +264,13 @@ class SimulationResult:
             "backend": self.backend,
             "complete": self.complete,
             "games_requested": self.games_requested,
+        }
+
+    def to_dict(self) -> dict:
+        """The JSON summary of ``crib simulate --json``."""
+        low, high = _wilson(self._count("first_dealer_wins"), self.games)
+        return {
+            **self._run_fields(),
             "first_dealer_win_rate": self.first_dealer_win_rate,
             "first_dealer_win_ci": [low, high],
             "seat0_win_rate": self._count("seat0_wins") / self.games,

@@ -619,8 +619,7 @@ def margin_distribution(result) -> Figure:
 def game_length(result) -> Figure:
     """How many games lasted each number of deals.
 
-    Read from ``result.acc`` (layout :data:`analyzer.engine.ACC`, ``deals_hist``; its last bin
-    holds that many deals or more).
+    From ``result.game_lengths`` (its last bin holds that many deals or more).
 
     Parameters
     ----------
@@ -639,9 +638,7 @@ def game_length(result) -> Figure:
     >>> fig.axes[0].get_xlabel()
     'deals in the game'
     """
-    from .engine import ACC, MAX_DEALS_HIST
-
-    hist = np.asarray(result.acc[ACC["deals_hist"]:ACC["deals_hist"] + MAX_DEALS_HIST])
+    hist = result.game_lengths.to_numpy()
     seen = np.flatnonzero(hist)
     lo, hi = (int(seen.min()), int(seen.max())) if seen.size else (0, 0)
     deals = np.arange(lo, hi + 1)
