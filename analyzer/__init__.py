@@ -25,6 +25,7 @@ _LAZY = {
     "show_census": "scoring",
     "ScoreItem": "scoring",
     "keep": "discard",
+    "keep_many": "discard",
     "simulate": "harness",
     "play_hands": "harness",
     "SimulationResult": "harness",

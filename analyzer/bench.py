@@ -91,6 +91,13 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
             f"{1 / per_hand:.0f} hands/s as a DataFrame; "
             f"{t_arrays / len(sixes) * 1e3:.3f} ms as arrays (evaluate_discards)")
 
+    from .discard import keep_many
+
+    many = np.array([rng.permutation(52)[:6] for _ in range(10_000)])
+    t = _median_seconds(lambda: keep_many(many, dealer=True), repeats)
+    add(f"keep_many, table crib, {threads} threads", t / len(many) * 1e3, "ms a hand",
+        f"{len(many) / t:,.0f} hands/s, {len(many):,} hands in one DataFrame")
+
     from .harness import simulate
 
     for player, games, count in (("ev+greedy", 100_000, threads), ("ev+greedy", 50_000, 1),

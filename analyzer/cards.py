@@ -30,6 +30,7 @@ __all__ = [
     "card_value",
     "format_card",
     "format_cards",
+    "format_card_rows",
     "parse_card",
     "parse_cards",
     "as_cards",
@@ -156,3 +157,25 @@ def format_card(card: int) -> str:
 def format_cards(cards: Iterable[int]) -> str:
     """Text of card ids, space separated: ``format_cards([18, 19, 21, 40]) == "5H 5S 6D JC"``."""
     return " ".join(format_card(c) for c in np.asarray(cards).ravel().tolist())
+
+
+_NAMES = np.array([RANKS[c // 4] + SUITS[c % 4] for c in range(52)])
+
+
+def format_card_rows(cards: np.ndarray) -> np.ndarray:
+    """Card text of each row of an (n, k) id array, vectorized: (n,) strings like ``"5H 5S"``.
+
+    Examples
+    --------
+    >>> format_card_rows(np.array([[18, 19], [37, 40]])).tolist()
+    ['5H 5S', 'TD JC']
+    """
+    cards = np.asarray(cards)
+    if cards.ndim != 2 or cards.shape[1] == 0:
+        raise ValueError(f"expected an (n, k) array of card ids, got shape {cards.shape}")
+    if cards.size and (cards.min() < 0 or cards.max() > 51):
+        raise CardError("card ids must be 0..51")
+    text = _NAMES[cards[:, 0]]
+    for j in range(1, cards.shape[1]):
+        text = np.char.add(np.char.add(text, " "), _NAMES[cards[:, j]])
+    return text

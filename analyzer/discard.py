@@ -21,12 +21,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .cards import as_cards, format_cards
+from .cards import CardError, as_cards, format_card_rows, format_cards
 from .rng import _randint
 from .scoring import _score_one, _sort5_index, rank_table
 
 __all__ = [
     "COLUMNS", "CRIB_MODES", "DISCARDS", "DISCARD_POLICIES", "evaluate_discards", "keep",
+    "keep_many",
 ]
 
 #: Ways of valuing the two cards thrown to the crib that :func:`keep` understands.
@@ -77,6 +78,14 @@ def _hand_stats(six, keeps, table, out):
         out[d, 1] = lo
         out[d, 2] = hi
         out[d, 3] = np.sqrt(sq / _UNSEEN)
+
+
+@njit(cache=True, parallel=True)
+def _hand_stats_many(sixes, keeps, table, out):
+    """:func:`_hand_stats` for each row of ``sixes`` int64 (n, 6) into ``out`` (n, 15, 4)."""
+    for k in prange(sixes.shape[0]):
+        i = np.int64(k)
+        _hand_stats(sixes[i], keeps, table, out[i])
 
 
 @njit(cache=True, parallel=True)
@@ -175,6 +184,81 @@ def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
         "role": "dealer" if dealer else "pone",
         "crib_mode": crib,
     }
+
+
+def keep_many(hands, dealer: bool, crib: str = "table"):
+    """:func:`keep` for many hands at once: one compiled call, one DataFrame.
+
+    Parameters
+    ----------
+    hands
+        An integer array of card ids, shape (n, 6), each row six distinct cards; or a list of
+        six-card hands as text or ids.
+    dealer, crib
+        As for :func:`keep`. ``"table"`` is vectorized end to end; ``"uniform"`` and
+        ``"weighted"`` enumerate each hand's cribs exactly (milliseconds a hand).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``15 * n`` rows: ``hand`` (the six cards, in id order) and ``rank`` (1 = best) before the
+        columns of :func:`keep`, each hand's rows best first in the same order :func:`keep` gives.
+
+    Examples
+    --------
+    >>> df = keep_many(np.array([[18, 19, 21, 40, 47, 50], [0, 4, 8, 12, 16, 20]]), dealer=False)
+    >>> df.groupby("hand", sort=False)["keep"].first().tolist()
+    ['5H 5S JC QS', '3C 4C 5C 6C']
+    """
+    import pandas as pd
+
+    if crib not in CRIB_MODES:
+        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
+    if isinstance(hands, np.ndarray) and np.issubdtype(hands.dtype, np.integer):
+        sixes = np.sort(hands, axis=1).astype(np.int64)
+        if sixes.ndim != 2 or sixes.shape[1] != 6:
+            raise CardError(f"expected hands of six cards, shape (n, 6), got {hands.shape}")
+        if sixes.size and (sixes.min() < 0 or sixes.max() > 51):
+            raise CardError("card ids must be 0..51")
+        if (np.diff(sixes, axis=1) == 0).any():
+            raise CardError("a hand holds the same card twice")
+    else:
+        sixes = np.array([np.sort(as_cards(h, n=6)) for h in hands], np.int64).reshape(-1, 6)
+    n = len(sixes)
+    table = rank_table()
+    stats = np.empty((n, 15, 4), np.float64)
+    _hand_stats_many(sixes, _KEEPS, table, stats)
+    a, b = sixes[:, DISCARDS[:, 0]], sixes[:, DISCARDS[:, 1]]
+    if crib == "table":
+        from .crib import crib_values
+
+        values = crib_values("table")
+        crib_means = values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
+    else:
+        weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
+        crib_means = np.empty((n, 15), np.float64)
+        for i in range(n):
+            _crib_means(sixes[i], DISCARDS, weights, table, crib_means[i])
+    hand_mean = stats[:, :, 0]
+    net = hand_mean + crib_means if dealer else hand_mean - crib_means
+    hand_index = np.repeat(np.arange(n), 15)
+    order = np.lexsort((-hand_mean.ravel(), -net.ravel(), hand_index))
+    rows, disc = hand_index[order], np.tile(np.arange(15), n)[order]
+    flat = stats.reshape(-1, 4)[order]
+    df = pd.DataFrame({
+        "hand": format_card_rows(sixes)[rows],
+        "rank": np.tile(np.arange(1, 16), n),
+        "keep": format_card_rows(sixes[rows[:, None], _KEEPS[disc]]),
+        "discard": format_card_rows(sixes[rows[:, None], DISCARDS[disc]]),
+        "hand_mean": flat[:, 0],
+        "hand_min": flat[:, 1].astype(np.int64),
+        "hand_max": flat[:, 2].astype(np.int64),
+        "hand_std": flat[:, 3],
+        "crib_mean": crib_means.ravel()[order],
+        "net": net.ravel()[order],
+    })
+    df.attrs.update(role="dealer" if dealer else "pone", crib_mode=crib)
+    return df
 
 
 def keep(six_cards, dealer: bool, crib: str = "table"):

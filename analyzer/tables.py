@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import __version__
+from .cards import format_card_rows
 from .crib import (
     CRIB_TABLE_COLUMNS,
     DATA_DIR,
@@ -458,17 +459,6 @@ def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
     return cards[order], mult[order]
 
 
-def _card_text(cards: np.ndarray) -> np.ndarray:
-    """Vectorized card text: (n, k) ids -> (n,) strings like ``"5H 5S 6D JC"``."""
-    from .cards import format_card
-
-    names = np.array([format_card(c) for c in range(52)])
-    text = names[cards[:, 0]]
-    for j in range(1, cards.shape[1]):
-        text = np.char.add(np.char.add(text, " "), names[cards[:, j]])
-    return text
-
-
 def build_discard_table(crib: str = "table", workers: int | None = None):
     """The best keep of every six-card hand up to suit symmetry, for each role.
 
@@ -501,13 +491,13 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
     keeps = np.array(_KEEP_TABLE)
     discards = np.array(_DISCARD_TABLE)
     rows = np.arange(n)[:, None]
-    columns = {"hand": _card_text(cards), "n_hands": mult.astype(np.int32)}
+    columns = {"hand": format_card_rows(cards), "n_hands": mult.astype(np.int32)}
     rank_columns = {"ranks": _rank_text(cards // 4)}
     for role, name in enumerate(("dealer", "pone")):
         d = best_d[:, role].astype(np.int64)
         kept = cards[rows, keeps[d]]
-        columns[f"{name}_keep"] = _card_text(kept)
-        columns[f"{name}_discard"] = _card_text(cards[rows, discards[d]])
+        columns[f"{name}_keep"] = format_card_rows(kept)
+        columns[f"{name}_discard"] = format_card_rows(cards[rows, discards[d]])
         columns[f"{name}_hand_mean"] = best_hand[:, role]
         columns[f"{name}_net"] = best_net[:, role]
         rank_columns[f"{name}_keep"] = _rank_text(kept // 4)

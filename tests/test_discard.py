@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import cards, naive_score
 
-from analyzer import CardError, format_cards, keep, parse_cards, score_hands
+from analyzer import CardError, format_cards, keep, keep_many, parse_cards, score_hands
 from analyzer.discard import COLUMNS, evaluate_discards
 
 six_cards = st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True)
@@ -100,3 +100,21 @@ def test_keep_bad_cards(hand, match):
 def test_keep_unknown_crib_mode():
     with pytest.raises(ValueError, match="crib mode"):
         keep("5H 5S 6D JC QS KH", dealer=True, crib="psychic")
+
+
+def test_keep_many_equals_keep_hand_by_hand():
+    rng = np.random.default_rng(12)
+    sixes = np.array([rng.permutation(52)[:6] for _ in range(60)])
+    for dealer in (True, False):
+        many = keep_many(sixes, dealer=dealer)
+        assert len(many) == 15 * 60 and many.attrs["crib_mode"] == "table"
+        for i, (hand, rows) in enumerate(many.groupby("hand", sort=False)):
+            one = keep(sixes[i], dealer=dealer)
+            assert hand == one.attrs["hand"]
+            assert rows["rank"].tolist() == list(range(1, 16))
+            assert rows.drop(columns=["hand", "rank"]).reset_index(drop=True).equals(one)
+    texts = keep_many(["5H 5S 6D JC QS KH", "AC 2C 3C 4C 5C 6C"], dealer=True, crib="uniform")
+    assert texts.groupby("hand", sort=False).ngroups == 2
+    assert texts["net"].iloc[0] == keep("5H 5S 6D JC QS KH", True, crib="uniform")["net"].iloc[0]
+    with pytest.raises(CardError, match="twice"):
+        keep_many(np.array([[1, 1, 2, 3, 4, 5]]), dealer=True)
