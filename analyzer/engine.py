@@ -14,9 +14,8 @@ RULES.md (three players, four in partnership, five-card to 61) add a description
 a discard policy for their hand sizes rather than a new engine. Only the standard game is enabled.
 
 Per-chunk accumulators (:data:`ACC_SIZE` int64 counters and a crib-outcome array) are filled
-here and reduced by :mod:`analyzer.harness`. The first ``n_record`` games by index can also be
-written into record arrays (:data:`DEAL_FIELDS` per deal), turned into JSON by
-:mod:`analyzer.records`.
+here and summed by :mod:`analyzer.runs`. Games in a given range of indices can also be written
+into record arrays (:data:`DEAL_FIELDS` per deal), turned into JSON by :mod:`analyzer.records`.
 """
 
 from __future__ import annotations
