@@ -51,8 +51,8 @@ ACC = {
     "double_skunk": 4,   # loser under 61
     "triple_skunk": 5,   # loser under 31
     "deals": 6,          # every deal started
-    "complete_deals": 7,  # deals played to the end of the crib count
-    "phase_sum": 8,      # 6 phases: points summed over complete deals
+    "complete_deals": 7,  # deals the game played to the end of the crib count
+    "phase_sum": 8,      # 6 phases: points summed over every deal, played out whole
     "phase_sumsq": 14,   # 6 phases: squares, for standard errors
     "margin": 20,        # MAX_MARGIN bins: winner's minus loser's final score
     "deals_hist": 20 + MAX_MARGIN,  # MAX_DEALS_HIST bins: deals per game (last bin: that or more)
@@ -206,6 +206,11 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
     plays = np.zeros((n_players * n_kept, 3), np.int64)
     pegged = np.zeros(n_players, np.int64)
     phase = np.zeros(6, np.int64)
+    st_saved = np.empty_like(st)
+    st_stats = np.empty_like(st)
+    unseen_saved = np.empty_like(unseen_rank)
+    stat_scores = np.zeros(n_players, np.int64)
+    stat_plays = np.zeros_like(plays)
     first_dealer = _cut_for_deal(st)
     dealer = first_dealer
     winner = -1
@@ -232,6 +237,8 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
         shown = 0
         show = np.zeros(3, np.int64)
         heels = 0
+        st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
+        unseen_saved[:, :] = unseen_rank
         if (starter >> 2) == rules.JACK:  # his heels
             heels = rules.HEELS_POINTS
             scores[dealer] += heels
@@ -240,40 +247,45 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
                                     pegged)
-        if winner < 0:  # the show: pone, dealer, crib
-            for who in range(3):
-                if who == 0:
-                    p = pone
-                    pts = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter,
-                                     False, table)
-                elif who == 1:
-                    p = dealer
-                    pts = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter,
-                                     False, table)
-                else:
-                    p = dealer
-                    pts = _score_one(thrown[0, 0], thrown[0, 1], thrown[1, 0], thrown[1, 1],
-                                     starter, True, table)
-                show[who] = pts
+            play_complete = winner < 0
+        else:
+            play_complete = False
+        for who in range(3):  # the show: pone, dealer, crib (all three, for the statistics)
+            p = dealer if who else pone
+            if who < 2:
+                show[who] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter,
+                                       False, table)
+            else:
+                show[who] = _score_one(thrown[0, 0], thrown[0, 1], thrown[1, 0], thrown[1, 1],
+                                       starter, True, table)
+            if winner < 0:  # the game: counted in order, stopping at the winning moment
                 shown += 1
-                scores[p] += pts
+                scores[p] += show[who]
                 if scores[p] >= target:
                     winner = p
-                    break
         deals += 1
-        if shown == 3:  # a complete deal
-            phase[0] = pegged[dealer]
-            phase[1] = show[1]
-            phase[2] = show[2]
-            phase[3] = heels
-            phase[4] = pegged[pone]
-            phase[5] = show[0]
-            acc[7] += 1
-            for k in range(6):
-                acc[8 + k] += phase[k]
-                acc[14 + k] += phase[k] * phase[k]
-            _add_crib_outcome(crib_acc, 0, thrown[dealer, 0], thrown[dealer, 1], show[2])
-            _add_crib_outcome(crib_acc, 1, thrown[pone, 0], thrown[pone, 1], show[2])
+        if shown == 3:
+            acc[7] += 1  # a deal the game played to its end
+        # The statistics see every deal whole. When the game ends in the cut or the play, the play
+        # is played out again past the winning moment, from the same generator state, on copies
+        # (the game itself, its generator and its record are untouched).
+        if not play_complete:
+            st_stats[:] = st_saved
+            stat_scores[:] = 0
+            pegged[:] = 0
+            _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats,
+                  stat_plays, pegged)
+        phase[0] = pegged[dealer]
+        phase[1] = show[1]
+        phase[2] = show[2]
+        phase[3] = heels
+        phase[4] = pegged[pone]
+        phase[5] = show[0]
+        for k in range(6):
+            acc[8 + k] += phase[k]
+            acc[14 + k] += phase[k] * phase[k]
+        _add_crib_outcome(crib_acc, 0, thrown[dealer, 0], thrown[dealer, 1], show[2])
+        _add_crib_outcome(crib_acc, 1, thrown[pone, 0], thrown[pone, 1], show[2])
         if record and deals <= MAX_RECORDED_DEALS:
             row = rec_deals[deals - 1]
             row[F_DEALER] = dealer

@@ -134,8 +134,12 @@ class SimulationResult:
 
     @property
     def points_per_deal(self) -> dict[str, dict[str, float]]:
-        """Mean points per complete deal, ``{"dealer": {phase: mean}, "pone": {...}}``."""
-        n = self._count("complete_deals")
+        """Mean points per deal, ``{"dealer": {phase: mean}, "pone": {...}}``.
+
+        Every deal counts whole: the deal a game ends in is played out past the winning moment for
+        these statistics (not for the game), so the means are not biased by which deals end games.
+        """
+        n = self._count("deals")
         out: dict[str, dict[str, float]] = {"dealer": {}, "pone": {}}
         for k, (role, phase) in enumerate(PHASES):
             out[role][phase] = float(self.acc[ACC["phase_sum"] + k]) / n if n else math.nan
@@ -145,8 +149,9 @@ class SimulationResult:
     def summary(self):
         """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
 
-        Rates carry a 95% Wilson interval; mean points per deal a 95% normal interval from the
-        per-deal variance (deals of one game are treated as independent, a close approximation).
+        Rates carry a 95% Wilson interval; mean points per deal (every deal, played out whole) a 95%
+        normal interval from the per-deal variance (deals of one game are treated as independent,
+        a close approximation).
         """
         import pandas as pd
 
@@ -163,7 +168,7 @@ class SimulationResult:
                            - mean_deals**2, 0.0))
         half = 1.959964 * sd / math.sqrt(self.games)
         rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
-        n = self._count("complete_deals")
+        n = self._count("deals")
         for k, (role, phase) in enumerate(PHASES):
             s = float(self.acc[ACC["phase_sum"] + k])
             ss = float(self.acc[ACC["phase_sumsq"] + k])

@@ -548,7 +548,7 @@ def _draw_role_totals(ax, result) -> None:
 
 
 def points_per_deal(result) -> Figure:
-    """Mean points per complete deal by role (dealer, pone) and phase, with 95% intervals.
+    """Mean points per deal by role (dealer, pone) and phase, with 95% intervals.
 
     Parameters
     ----------
@@ -573,7 +573,7 @@ def points_per_deal(result) -> Figure:
     ax_phase, ax_total = fig.subplots(1, 2, width_ratios=(1.6, 1))
     _draw_phase_bars(ax_phase, result)
     _draw_role_totals(ax_total, result)
-    fig.suptitle(f"Points per complete deal: {_players_label(result)}, {result.games:,} games",
+    fig.suptitle(f"Points per deal: {_players_label(result)}, {result.games:,} games",
                  fontsize=13)
     return fig
 
@@ -683,7 +683,7 @@ def game_report(result) -> Figure:
     _draw_first_dealer(a, results, labels)
     _draw_skunks(b, results, labels)
     _draw_phase_bars(c, result)
-    c.set_title("points per complete deal by phase and role (95% CI)")
+    c.set_title("points per deal by phase and role (95% CI)")
     _draw_margins(d, result)
     fig.suptitle(f"{_players_label(result)}: {result.games:,} games, seed {result.seed}",
                  fontsize=14)
