@@ -68,7 +68,8 @@ def throw_key(a: int, b: int) -> tuple[int, int, int]:
 
 
 def _throw_kinds() -> np.ndarray:
-    """The 169 kinds of throw as (low rank, high rank, suited), int64 (169, 3)."""
+    """The 169 kinds of throw as (low rank, high rank, suited), int64 (169, 3), in table order
+    (by ranks, unsuited before suited)."""
     kinds = [(r1, r2, s) for r1 in range(13) for r2 in range(r1, 13) for s in (0, 1)
              if not (r1 == r2 and s)]
     return np.array(kinds, dtype=np.int64)

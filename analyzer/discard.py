@@ -141,6 +141,25 @@ def _pair_weights(dealer: bool) -> np.ndarray:
     return weights.astype(np.float64)
 
 
+def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np.ndarray:
+    """Crib value (n, 15) of each discard of each six-card hand (int64 (n, 6), sorted rows).
+
+    ``"table"`` looks each throw up, vectorized; ``"uniform"`` and ``"weighted"`` enumerate each
+    hand's cribs exactly (milliseconds a hand, so the loop over hands costs nothing by comparison).
+    """
+    if crib == "table":
+        from .crib import crib_values
+
+        values = crib_values("table")
+        a, b = sixes[:, DISCARDS[:, 0]], sixes[:, DISCARDS[:, 1]]
+        return values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
+    weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
+    out = np.empty((len(sixes), 15), np.float64)
+    for i in range(len(sixes)):
+        _crib_means(sixes[i], DISCARDS, weights, table, out[i])
+    return out
+
+
 COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean", "net")
 
 
@@ -157,16 +176,7 @@ def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
     table = rank_table()
     stats = np.empty((15, 4), np.float64)
     _hand_stats(six, _KEEPS, table, stats)
-    if crib == "table":
-        from .crib import crib_values
-
-        values = crib_values("table")
-        a, b = six[DISCARDS[:, 0]], six[DISCARDS[:, 1]]
-        crib_means = values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
-    else:
-        weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
-        crib_means = np.empty(15, np.float64)
-        _crib_means(six, DISCARDS, weights, table, crib_means)
+    crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
     hand_mean = stats[:, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
     order = np.lexsort((-hand_mean, -net))  # by net, then hand mean, both descending; stable
@@ -228,17 +238,7 @@ def keep_many(hands, dealer: bool, crib: str = "table"):
     table = rank_table()
     stats = np.empty((n, 15, 4), np.float64)
     _hand_stats_many(sixes, _KEEPS, table, stats)
-    a, b = sixes[:, DISCARDS[:, 0]], sixes[:, DISCARDS[:, 1]]
-    if crib == "table":
-        from .crib import crib_values
-
-        values = crib_values("table")
-        crib_means = values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
-    else:
-        weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
-        crib_means = np.empty((n, 15), np.float64)
-        for i in range(n):
-            _crib_means(sixes[i], DISCARDS, weights, table, crib_means[i])
+    crib_means = _discard_crib_means(sixes, dealer, crib, table)
     hand_mean = stats[:, :, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
     hand_index = np.repeat(np.arange(n), 15)

@@ -162,9 +162,9 @@ class SimulationResult:
                           ("triple_skunk_rate", "triple_skunk")):
             k = self._count(key)
             rows.append((name, k / self.games, *_wilson(k, self.games)))
-        deals_hist = self.acc[ACC["deals_hist"]:ACC["deals_hist"] + MAX_DEALS_HIST]
+        lengths = self.game_lengths
         mean_deals = self._count("deals") / self.games
-        sd = math.sqrt(max((deals_hist * np.arange(MAX_DEALS_HIST) ** 2).sum() / self.games
+        sd = math.sqrt(max((lengths * lengths.index.to_numpy() ** 2).sum() / self.games
                            - mean_deals**2, 0.0))
         half = 1.959964 * sd / math.sqrt(self.games)
         rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))

@@ -42,6 +42,7 @@ from .crib import (
     RANK_FILE,
     TABLE_FILE,
     TABLE_RANKS,
+    _throw_kinds,
     crib_values,
     rank_index,
 )
@@ -90,12 +91,6 @@ def _selfplay_cribs(states, n_deals, values, table, acc):
             _add_crib_outcome(acc[b], 1, e, f, points)
 
 
-def _throw_rows():
-    """The 169 kinds of throw in table order: (r1, r2, suited), unsuited before suited."""
-    return [(r1, r2, s) for r1 in range(13) for r2 in range(r1, 13) for s in (0, 1)
-            if not (r1 == r2 and s)]
-
-
 @dataclass
 class CribTableResult:
     """A self-play crib table and how it was made.
@@ -128,7 +123,7 @@ class CribTableResult:
         import pandas as pd
 
         rows = []
-        for r1, r2, s in _throw_rows():
+        for r1, r2, s in _throw_kinds().tolist():
             row = [TABLE_RANKS[r1], TABLE_RANKS[r2], s]
             for role in (0, 1):
                 row += [self.mean[role, r1, r2, s], self.se[role, r1, r2, s],
