@@ -89,6 +89,14 @@ def parse_card(token: str) -> int:
     return RANKS.index(rank_text) * 4 + suit
 
 
+# Every spelling parse_card accepts, looked up rather than parsed on the common path.
+_TOKEN_IDS = {
+    rank + suit: parse_card(rank + suit)
+    for rank in (*RANKS, *RANKS.lower(), "10")
+    for suit in (*SUITS, *SUITS.lower(), *_SUIT_SYMBOLS)
+}
+
+
 def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None) -> np.ndarray:
     """Parse cards given as text or ids into a ``uint8`` array of distinct card ids.
 
@@ -113,7 +121,7 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
     """
     if isinstance(cards, str):
         tokens = [t for t in _SPLIT.split(cards.strip()) if t]
-        ids = [parse_card(t) for t in tokens]
+        ids = [_TOKEN_IDS[t] if t in _TOKEN_IDS else parse_card(t) for t in tokens]
         names = tokens
     else:
         ids, names = [], []

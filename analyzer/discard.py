@@ -18,10 +18,12 @@ The in-game discard policies of the engine (``random``, ``hand``, ``ev``) are he
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit, prange
 
-from .cards import CardError, as_cards, format_card_rows, format_cards
+from .cards import CardError, as_cards, format_card, format_card_rows
 from .rng import _randint
 from .scoring import _score_one, _sort5_index, rank_table
 
@@ -40,8 +42,12 @@ _KEEPS = np.array([[k for k in range(6) if k not in pair] for pair in DISCARDS],
 # cache would freeze as well, but less visibly).
 _DISCARD_TABLE = tuple(tuple(int(x) for x in row) for row in DISCARDS)
 _KEEP_TABLE = tuple(tuple(int(x) for x in row) for row in _KEEPS)
+# Text of each keep and discard as a format of the six card names, e.g. "{0} {1} {2} {4}".
+_KEEP_TEXT = [" ".join(f"{{{k}}}" for k in row) for row in _KEEP_TABLE]
+_DISCARD_TEXT = [" ".join(f"{{{k}}}" for k in row) for row in _DISCARD_TABLE]
 
 _UNSEEN = 46
+_CARD_NAMES = [format_card(c) for c in range(52)]
 _UNIFORM_WEIGHTS = np.ones((52, 52), np.float64)
 
 
@@ -141,26 +147,103 @@ def _pair_weights(dealer: bool) -> np.ndarray:
     return weights.astype(np.float64)
 
 
+@njit(cache=True)
+def _table_crib_means(sixes, discards, values, role, out):
+    """Crib value of each discard of each hand, looked up in a crib-value table.
+
+    ``sixes`` int64 (n, 6); ``discards`` int64 (15, 2) indices into a hand; ``values`` float64
+    (2, 13, 13, 2) ``[role, r1, r2, suited]`` (:func:`analyzer.crib.crib_values`); ``role`` 0 for
+    the dealer, 1 for the pone. Writes ``out`` float64 (n, 15).
+    """
+    for h in range(sixes.shape[0]):
+        for d in range(discards.shape[0]):
+            a, b = sixes[h, discards[d, 0]], sixes[h, discards[d, 1]]
+            out[h, d] = values[role, a // 4, b // 4, 1 if a % 4 == b % 4 else 0]
+
+
 def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np.ndarray:
     """Crib value (n, 15) of each discard of each six-card hand (int64 (n, 6), sorted rows).
 
-    ``"table"`` looks each throw up, vectorized; ``"uniform"`` and ``"weighted"`` enumerate each
-    hand's cribs exactly (milliseconds a hand, so the loop over hands costs nothing by comparison).
+    ``"table"`` looks each throw up; ``"uniform"`` and ``"weighted"`` enumerate each hand's cribs
+    exactly (milliseconds a hand, so the loop over hands costs nothing by comparison).
     """
+    out = np.empty((len(sixes), 15), np.float64)
     if crib == "table":
         from .crib import crib_values
 
-        values = crib_values("table")
-        a, b = sixes[:, DISCARDS[:, 0]], sixes[:, DISCARDS[:, 1]]
-        return values[0 if dealer else 1, a // 4, b // 4, (a % 4 == b % 4).astype(int)]
+        _table_crib_means(sixes, DISCARDS, crib_values("table"), 0 if dealer else 1, out)
+        return out
     weights = _UNIFORM_WEIGHTS if crib == "uniform" else _pair_weights(bool(dealer))
-    out = np.empty((len(sixes), 15), np.float64)
     for i in range(len(sixes)):
         _crib_means(sixes[i], DISCARDS, weights, table, out[i])
     return out
 
 
 COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean", "net")
+# Where the float and the integer columns of COLUMNS sit (the blocks :func:`keep` builds from).
+_FLOAT_COLUMNS = np.array([2, 5, 6, 7])
+_INT_COLUMNS = np.array([3, 4])
+
+
+def _check_crib_mode(crib: str) -> None:
+    if crib not in CRIB_MODES:
+        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
+
+
+@njit(cache=True)
+def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
+    """Value the 15 discards of one hand and write them best first; return the order.
+
+    ``six`` int64 (6,) sorted ids; ``keeps`` int64 (15, 4) indices into ``six``; ``crib_means``
+    float64 (15,) the crib value of each discard. Sorts by net, then hand mean, both descending,
+    ties kept in discard order. Writes ``floats`` (4, 15): hand_mean, hand_std, crib_mean, net;
+    ``ints`` (2, 15): hand_min, hand_max; column j the j-th best discard.
+    """
+    stats = np.empty((15, 4), np.float64)
+    _hand_stats(six, keeps, table, stats)
+    net = np.empty(15, np.float64)
+    order = np.arange(15)
+    for d in range(15):
+        net[d] = stats[d, 0] + crib_means[d] if dealer else stats[d, 0] - crib_means[d]
+    for i in range(1, 15):  # insertion sort: stable, and 15 items
+        d = order[i]
+        j = i
+        while j > 0:
+            e = order[j - 1]
+            if net[d] > net[e] or (net[d] == net[e] and stats[d, 0] > stats[e, 0]):
+                order[j] = e
+                j -= 1
+            else:
+                break
+        order[j] = d
+    for i in range(15):
+        d = order[i]
+        floats[0, i] = stats[d, 0]
+        floats[1, i] = stats[d, 3]
+        floats[2, i] = crib_means[d]
+        floats[3, i] = net[d]
+        ints[0, i] = stats[d, 1]
+        ints[1, i] = stats[d, 2]
+    return order
+
+
+def _evaluate(six_cards, dealer: bool, crib: str):
+    """One hand's discards, best first: card names, keep and discard text, and two blocks.
+
+    ``floats`` (4, 15) holds hand_mean, hand_std, crib_mean and net; ``ints`` (2, 15) hand_min
+    and hand_max (see :func:`_rank_discards`).
+    """
+    _check_crib_mode(crib)
+    six = np.sort(as_cards(six_cards, n=6)).astype(np.int64)
+    table = rank_table()
+    crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
+    floats = np.empty((4, 15), np.float64)
+    ints = np.empty((2, 15), np.int64)
+    order = _rank_discards(six, _KEEPS, crib_means, bool(dealer), table, floats, ints).tolist()
+    names = [_CARD_NAMES[c] for c in six.tolist()]
+    keeps = [_KEEP_TEXT[i].format(*names) for i in order]
+    discards = [_DISCARD_TEXT[i].format(*names) for i in order]
+    return names, keeps, discards, floats, ints
 
 
 def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
@@ -170,30 +253,12 @@ def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
     the metadata ``hand``, ``role`` and ``crib_mode``. Used where importing pandas would cost
     more than the answer (the ``crib keep`` command).
     """
-    if crib not in CRIB_MODES:
-        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
-    six = np.sort(as_cards(six_cards, n=6)).astype(np.int64)
-    table = rank_table()
-    stats = np.empty((15, 4), np.float64)
-    _hand_stats(six, _KEEPS, table, stats)
-    crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
-    hand_mean = stats[:, 0]
-    net = hand_mean + crib_means if dealer else hand_mean - crib_means
-    order = np.lexsort((-hand_mean, -net))  # by net, then hand mean, both descending; stable
-    names = format_cards(six).split()
-    return {
-        "keep": [" ".join([names[k] for k in _KEEP_TABLE[i]]) for i in order],
-        "discard": [" ".join([names[k] for k in _DISCARD_TABLE[i]]) for i in order],
-        "hand_mean": hand_mean[order],
-        "hand_min": stats[order, 1].astype(np.int64),
-        "hand_max": stats[order, 2].astype(np.int64),
-        "hand_std": stats[order, 3],
-        "crib_mean": crib_means[order],
-        "net": net[order],
-        "hand": " ".join(names),
-        "role": "dealer" if dealer else "pone",
-        "crib_mode": crib,
-    }
+    names, keeps, discards, floats, ints = _evaluate(six_cards, dealer, crib)
+    result = {"keep": keeps, "discard": discards}
+    result.update(zip((COLUMNS[j] for j in _FLOAT_COLUMNS), floats, strict=True))
+    result.update(zip((COLUMNS[j] for j in _INT_COLUMNS), ints, strict=True))
+    result.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib)
+    return result
 
 
 def keep_many(hands, dealer: bool, crib: str = "table"):
@@ -222,8 +287,7 @@ def keep_many(hands, dealer: bool, crib: str = "table"):
     """
     import pandas as pd
 
-    if crib not in CRIB_MODES:
-        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
+    _check_crib_mode(crib)
     if isinstance(hands, np.ndarray) and np.issubdtype(hands.dtype, np.integer):
         sixes = np.sort(hands, axis=1).astype(np.int64)
         if sixes.ndim != 2 or sixes.shape[1] != 6:
@@ -298,12 +362,41 @@ def keep(six_cards, dealer: bool, crib: str = "table"):
     >>> best["keep"], best["discard"], round(float(best["hand_mean"]), 3)
     ('5H 5S JC QS', '6D KH', 12.543)
     """
+    names, keeps, discards, floats, ints = _evaluate(six_cards, dealer, crib)
+    df = _keep_frame(keeps, discards, floats, ints)
+    df.attrs.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib)
+    return df
+
+
+@lru_cache(maxsize=1)
+def _keep_columns():
     import pandas as pd
 
-    result = evaluate_discards(six_cards, dealer, crib)
-    df = pd.DataFrame({column: result[column] for column in COLUMNS})
-    df.attrs.update(hand=result["hand"], role=result["role"], crib_mode=result["crib_mode"])
-    return df
+    return pd.Index(COLUMNS)
+
+
+def _keep_frame(keeps: list[str], discards: list[str], floats: np.ndarray, ints: np.ndarray):
+    """The :func:`keep` DataFrame, assembled from its blocks.
+
+    The same frame as ``pd.DataFrame(dict)`` builds (a test checks it; text in pandas' default
+    Arrow-backed ``str`` dtype) in about a quarter of the time: for 15 rows the dict
+    constructor's type inference costs several times the answer itself.
+    """
+    import pandas as pd
+    import pyarrow as pa
+    from pandas.api.internals import create_dataframe_from_blocks
+
+    n = len(keeps)
+    text = pa.array(keeps + discards, pa.large_string())
+    text_dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+
+    def column(start):
+        return pd.arrays.ArrowStringArray(text.slice(start, n), dtype=text_dtype)
+
+    return create_dataframe_from_blocks(
+        [(column(0), np.array([0])), (column(n), np.array([1])),
+         (floats, _FLOAT_COLUMNS), (ints, _INT_COLUMNS)],
+        index=pd.RangeIndex(n), columns=_keep_columns().copy())
 
 
 # ----------------------------------------------------------------- in-game discard policies

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,6 +86,22 @@ def test_evaluate_discards_matches_keep():
     df = keep("AS 2D 3C 4H 5S 6D", dealer=False)
     for column in COLUMNS:
         assert list(df[column]) == list(result[column])
+
+
+@pytest.mark.parametrize("crib", ["table", "uniform", "weighted"])
+def test_keep_frame_is_the_one_the_public_constructor_builds(crib):
+    """keep() assembles its DataFrame from blocks, for speed; it must be pandas' own frame."""
+    for hand, dealer in (("5H 5S 6D JC QS KH", True), ("AS 2D 3C 4H 5S 6D", False)):
+        result = evaluate_discards(hand, dealer=dealer, crib=crib)
+        expected = pd.DataFrame({column: result[column] for column in COLUMNS})
+        df = keep(hand, dealer=dealer, crib=crib)
+        pd.testing.assert_frame_equal(df, expected, check_exact=True)
+        # Each call's frame is its own: renaming or writing one leaves the next untouched.
+        df.columns.name = "renamed"
+        df.loc[0, "net"] = -1.0
+        again = keep(hand, dealer=dealer, crib=crib)
+        assert again.columns.name is None
+        pd.testing.assert_frame_equal(again, expected, check_exact=True)
 
 
 @pytest.mark.parametrize(
