@@ -349,7 +349,8 @@ def keep(six_cards, dealer: bool, crib: str = "table"):
         ``hand_max``, ``hand_std`` (population standard deviation; all exact over the 46
         starters), ``crib_mean`` and ``net`` (``hand_mean + crib_mean`` as dealer,
         ``hand_mean - crib_mean`` as pone). ``df.attrs`` records ``hand``, ``role`` and
-        ``crib_mode``.
+        ``crib_mode``. About 0.15 ms a hand with the table crib; for many hands
+        :func:`keep_many` is faster still.
 
     Raises
     ------
