@@ -6,17 +6,15 @@ from __future__ import annotations
 import contextlib
 import io
 import string
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import SCHELL
 
 from analyzer import CardError, format_cards, parse_cards
 from analyzer.cli import main
-
-SCHELL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "schell_crib_values.csv"
 
 # --------------------------------------------------------------------------- parse_cards
 
@@ -110,7 +108,6 @@ def test_cli_fuzz_is_an_answer_or_one_line_and_status_2(command, args, tmp_path,
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")], argv
 
 
-@pytest.mark.skipif(not SCHELL.exists(), reason="Schell's table is not beside the repository")
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.text(alphabet=SAFE + " \t", max_size=30), max_size=6))

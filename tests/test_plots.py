@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from reference import SCHELL
 
 from analyzer import keep, plots, show_census, simulate
 
 CRIB = Path(sys.executable).parent / "crib"
-SCHELL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "schell_crib_values.csv"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -48,8 +48,6 @@ def legend_labels(legend) -> list[str]:
 
 @pytest.fixture(scope="module")
 def schell() -> pd.DataFrame:
-    if not SCHELL.exists():
-        pytest.skip("shared/reference/schell_crib_values.csv is not beside the repository")
     return pd.read_csv(SCHELL, dtype={"card1": str, "card2": str})
 
 

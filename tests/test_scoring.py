@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from naive import naive_items, naive_peg_points, naive_score
+from reference import SHOW_CENSUS
 
 from analyzer import count_hand, peg_points, say_count, score_hand, score_hands, show_census
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "show_census.csv"
 IMPOSSIBLE = {19, 25, 26, 27}
 
 five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
@@ -21,7 +20,7 @@ suit_perms = st.permutations(range(4))
 
 
 def _census_reference() -> dict[str, np.ndarray]:
-    with REFERENCE.open() as f:
+    with SHOW_CENSUS.open() as f:
         rows = list(csv.DictReader(f))
     assert [int(r["points"]) for r in rows] == list(range(30))
     return {k: np.array([int(r[k]) for r in rows]) for k in ("hand", "crib")}

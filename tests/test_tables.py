@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from reference import SCHELL
 
 from analyzer import keep, parse_cards, score_hands
 from analyzer.crib import DATA_DIR, crib_values
@@ -20,8 +21,6 @@ from analyzer.tables import (
     compare_crib_tables,
     load_rank_table,
 )
-
-SCHELL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "schell_crib_values.csv"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,12 @@
+"""The published truth the tests compare against, kept beside the repository in ../shared/reference.
+
+``show_census.csv`` is the exact census of show scores; ``schell_crib_values.csv`` is Schell's
+published crib-value table. A test that needs one and does not find it fails, naming the path: a
+check against missing truth is not a pass.
+"""
+
+from pathlib import Path
+
+REFERENCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference"
+SHOW_CENSUS = REFERENCE_DIR / "show_census.csv"
+SCHELL = REFERENCE_DIR / "schell_crib_values.csv"
