@@ -136,11 +136,12 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
             else:
                 raise CardError(f"cannot read card {item!r}")
             names.append(str(item))
-    seen: dict[int, str] = {}
-    for card, name in zip(ids, names, strict=True):
-        if card in seen:
-            raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
-        seen[card] = name
+    if len(set(ids)) != len(ids):
+        seen: dict[int, str] = {}
+        for card, name in zip(ids, names, strict=True):
+            if card in seen:
+                raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
+            seen[card] = name
     if n is not None and len(ids) != n:
         given = " ".join(names) if names else "nothing"
         raise CardError(f"expected {n} cards, got {len(ids)}: {given}")

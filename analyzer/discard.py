@@ -234,7 +234,8 @@ def _evaluate(six_cards, dealer: bool, crib: str):
     and hand_max (see :func:`_rank_discards`).
     """
     _check_crib_mode(crib)
-    six = np.sort(as_cards(six_cards, n=6)).astype(np.int64)
+    six = as_cards(six_cards, n=6).astype(np.int64)
+    six.sort()
     table = rank_table()
     crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
     floats = np.empty((4, 15), np.float64)
@@ -370,10 +371,14 @@ def keep(six_cards, dealer: bool, crib: str = "table"):
 
 
 @lru_cache(maxsize=1)
-def _keep_columns():
+def _keep_frame_parts():
+    """The columns of every :func:`keep` frame, and the dtype of its text.
+
+    The text dtype is pandas' default ``str``, Arrow-backed (pyarrow is a dependency).
+    """
     import pandas as pd
 
-    return pd.Index(COLUMNS)
+    return pd.Index(COLUMNS), pd.StringDtype("pyarrow", na_value=np.nan)
 
 
 def _keep_frame(keeps: list[str], discards: list[str], floats: np.ndarray, ints: np.ndarray):
@@ -387,9 +392,9 @@ def _keep_frame(keeps: list[str], discards: list[str], floats: np.ndarray, ints:
     import pyarrow as pa
     from pandas.api.internals import create_dataframe_from_blocks
 
+    columns, text_dtype = _keep_frame_parts()
     n = len(keeps)
     text = pa.array(keeps + discards, pa.large_string())
-    text_dtype = pd.StringDtype("pyarrow", na_value=np.nan)
 
     def column(start):
         return pd.arrays.ArrowStringArray(text.slice(start, n), dtype=text_dtype)
@@ -397,7 +402,7 @@ def _keep_frame(keeps: list[str], discards: list[str], floats: np.ndarray, ints:
     return create_dataframe_from_blocks(
         [(column(0), np.array([0])), (column(n), np.array([1])),
          (floats, _FLOAT_COLUMNS), (ints, _INT_COLUMNS)],
-        index=pd.RangeIndex(n), columns=_keep_columns().copy())
+        index=pd.RangeIndex(n), columns=columns.copy())
 
 
 # ----------------------------------------------------------------- in-game discard policies

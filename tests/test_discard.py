@@ -96,9 +96,13 @@ def test_keep_frame_is_the_one_the_public_constructor_builds(crib):
         expected = pd.DataFrame({column: result[column] for column in COLUMNS})
         df = keep(hand, dealer=dealer, crib=crib)
         pd.testing.assert_frame_equal(df, expected, check_exact=True)
-        # Each call's frame is its own: renaming or writing one leaves the next untouched.
+        # Each call's frame is its own: renaming, writing or reshaping one leaves the next
+        # untouched.
         df.columns.name = "renamed"
         df.loc[0, "net"] = -1.0
+        df.insert(0, "first", 1)
+        del df["hand_std"]
+        df[["hand_mean", "crib_mean"]] = 0.5
         again = keep(hand, dealer=dealer, crib=crib)
         assert again.columns.name is None
         pd.testing.assert_frame_equal(again, expected, check_exact=True)
