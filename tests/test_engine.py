@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -115,6 +117,14 @@ def test_records_agree_with_the_counters():
     for r in records:
         assert max(r["scores"]) >= 121 and min(r["scores"]) < 121
         assert r["scores"][r["winner"]] >= 121
+    # The margin and game-length histograms are the records' own, bin by bin.
+    margins = Counter(max(r["scores"]) - min(r["scores"]) for r in records)
+    assert result.margins.index.name == "margin"
+    assert {m: n for m, n in result.margins.items() if n} == margins
+    assert len(result.margins) == max(margins) + 1
+    lengths = Counter(len(r["deals"]) for r in records)
+    assert result.game_lengths.index.name == "deals"
+    assert {d: n for d, n in result.game_lengths.items() if n} == lengths
 
 
 def test_same_seed_same_result_whatever_the_workers():
