@@ -182,25 +182,24 @@ class SimulationResult:
         df = pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high"])
         return df.set_index("figure")
 
+    def _histogram(self, field: str, size: int, index_name: str):
+        """Accumulator histogram ``field`` as a Series of games, up to its last nonzero bin."""
+        import pandas as pd
+
+        hist = self.acc[ACC[field]:ACC[field] + size]
+        nz = np.nonzero(hist)[0]
+        top = int(nz.max()) + 1 if nz.size else 1
+        return pd.Series(hist[:top], index=pd.RangeIndex(top, name=index_name), name="games")
+
     @property
     def margins(self):
         """The final-margin distribution: games by (winner's score - loser's score), a Series."""
-        import pandas as pd
-
-        hist = self.acc[ACC["margin"]:ACC["margin"] + MAX_MARGIN]
-        nz = np.nonzero(hist)[0]
-        top = int(nz.max()) + 1 if nz.size else 1
-        return pd.Series(hist[:top], index=pd.RangeIndex(top, name="margin"), name="games")
+        return self._histogram("margin", MAX_MARGIN, "margin")
 
     @property
     def game_lengths(self):
         """Games by the number of deals they lasted, a Series (the last bin: that many or more)."""
-        import pandas as pd
-
-        hist = self.acc[ACC["deals_hist"]:ACC["deals_hist"] + MAX_DEALS_HIST]
-        nz = np.nonzero(hist)[0]
-        top = int(nz.max()) + 1 if nz.size else 1
-        return pd.Series(hist[:top], index=pd.RangeIndex(top, name="deals"), name="games")
+        return self._histogram("deals_hist", MAX_DEALS_HIST, "deals")
 
     @property
     def crib_outcomes(self):
