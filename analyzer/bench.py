@@ -16,6 +16,8 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from .choices import numba_threads
+
 __all__ = ["run_benchmarks"]
 
 CENSUS_CASES = 12_994_800
@@ -55,13 +57,10 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
 
     threads = numba.get_num_threads()
     table = rank_table()
-    try:
-        numba.set_num_threads(1)
+    with numba_threads(1):
         t = _median_seconds(lambda: _census(False, table), repeats)
         add("census, 1 thread", t, "s", f"{t / CENSUS_CASES * 1e9:.1f} ns a case")
         add("show scores/s, 1 thread", CENSUS_CASES / t, "scores/s", "full census")
-    finally:
-        numba.set_num_threads(threads)
     t = _median_seconds(lambda: _census(False, table), repeats)
     add(f"show scores/s, {threads} threads", CENSUS_CASES / t, "scores/s", "full census")
 
@@ -78,14 +77,11 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
                                (f"uniform crib, {threads} threads", threads, "uniform"),
                                (f"weighted crib, {threads} threads", threads, "weighted"),
                                ("table crib, 1 thread", 1, "table")):
-        try:
-            numba.set_num_threads(count)
+        with numba_threads(count):
             t = _median_seconds(
                 lambda crib=crib: [keep(six, dealer=True, crib=crib) for six in sixes], repeats)
             t_arrays = _median_seconds(
                 lambda crib=crib: [evaluate_discards(six, True, crib) for six in sixes], repeats)
-        finally:
-            numba.set_num_threads(threads)
         per_hand = t / len(sixes)
         add(f"keep, {label}", per_hand * 1e3, "ms a hand",
             f"{1 / per_hand:.0f} hands/s as a DataFrame; "

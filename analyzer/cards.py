@@ -23,6 +23,7 @@ import numpy as np
 
 __all__ = [
     "RANKS",
+    "RANK_LABELS",
     "SUITS",
     "CardError",
     "card_rank",
@@ -34,10 +35,15 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "as_cards",
+    "rank_label_index",
+    "rank_value",
+    "throw_key",
 ]
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+#: Rank labels as published tables write them (Schell's, and the project's rank-only tables).
+RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -49,19 +55,65 @@ class CardError(ValueError):
     """
 
 
-def card_rank(card: int) -> int:
-    """Rank 0..12 (A..K) of a card id."""
-    return int(card) // 4
+# The definitions below are plain Python written so that numba compiles them as they are: kernels
+# use the compiled twins in :mod:`analyzer.scoring` (``_rank``, ``_suit``, ``_value``,
+# ``_throw_key``), so each rule of the card ids is written once, here.
 
 
-def card_suit(card: int) -> int:
+def card_rank(card):
+    """Rank 0..12 (A..K) of a card id.
+
+    >>> card_rank(40)  # JC
+    10
+    """
+    return card >> 2
+
+
+def card_suit(card):
     """Suit 0..3 (C, D, H, S) of a card id."""
-    return int(card) % 4
+    return card & 3
 
 
-def card_value(card: int) -> int:
-    """Counting value of a card id: A=1, 2..10, J/Q/K=10."""
-    return min(int(card) // 4 + 1, 10)
+def card_value(card):
+    """Counting value of a card id (for 15s and the count): A=1, 2..10, J/Q/K=10.
+
+    >>> card_value(0), card_value(19), card_value(51)
+    (1, 5, 10)
+    """
+    return min((card >> 2) + 1, 10)
+
+
+def rank_value(rank):
+    """Counting value of a rank 0..12: ``card_value`` of any card of that rank.
+
+    >>> rank_value(0), rank_value(9), rank_value(12)
+    (1, 10, 10)
+    """
+    return min(rank + 1, 10)
+
+
+def throw_key(a, b):
+    """The crib tables' key of two cards thrown together: ``(low rank, high rank, suited)``.
+
+    >>> throw_key(51, 18)  # KS and 5H
+    (4, 12, 0)
+    """
+    ra, rb = a >> 2, b >> 2
+    return min(ra, rb), max(ra, rb), 1 if (a & 3) == (b & 3) else 0
+
+
+def rank_label_index(label) -> int:
+    """Rank 0..12 of a table's rank label: ``A``, ``2``..``10`` (or ``T``), ``J``, ``Q``, ``K``.
+
+    >>> rank_label_index("10"), rank_label_index("t"), rank_label_index(" Q")
+    (9, 9, 11)
+    """
+    text = str(label).strip().upper()
+    if text in RANK_LABELS:
+        return RANK_LABELS.index(text)
+    if len(text) == 1 and text in RANKS:
+        return RANKS.index(text)
+    raise CardError(f"unknown rank {label!r}: ranks are A 2-10 (or T) J Q K")
 
 
 def parse_card(token: str) -> int:

@@ -179,7 +179,7 @@ def _cmd_simulate(args) -> int:
     import shlex
     from pathlib import Path
 
-    from .harness import PlayerError, parse_player
+    from .choices import PlayerError, parse_player
 
     for name in args.players:
         try:
@@ -325,7 +325,7 @@ def _cmd_plot(args) -> int:
         reference = (None if args.reference is None
                      else _read_crib_csv(args.reference, "--reference", command))
     elif args.kind == "games":
-        from .harness import PlayerError, parse_player
+        from .choices import PlayerError, parse_player
 
         for name in args.players:
             try:

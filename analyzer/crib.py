@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import __version__
-from .cards import RANKS
+from .cards import RANKS, rank_label_index
 from .files import atomic_write_text
 from .scoring import _score_one, rank_table
 
@@ -44,7 +44,6 @@ __all__ = [
     "crib_values",
     "read_crib_table",
     "throw_counts",
-    "throw_key",
 ]
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -56,15 +55,7 @@ TABLE_MODES = ("table", "uniform")
 #: Columns of the self-play table file, one row per kind of throw.
 CRIB_TABLE_COLUMNS = ("card1", "card2", "suited", "dealer", "dealer_se", "dealer_n", "pone",
                       "pone_se", "pone_n")
-#: Rank labels as in published tables (and Schell's): A 2 .. 10 J Q K.
-TABLE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _CRIBS_PER_THROW = 50 * 49 // 2 * 48  # 58,800
-
-
-def throw_key(a: int, b: int) -> tuple[int, int, int]:
-    """The table key ``(low rank, high rank, suited)`` of two thrown card ids."""
-    ra, rb = int(a) // 4, int(b) // 4
-    return min(ra, rb), max(ra, rb), int(int(a) % 4 == int(b) % 4)
 
 
 def _throw_kinds() -> np.ndarray:
@@ -145,16 +136,6 @@ def _read_uniform(path: Path) -> dict[tuple[int, int, int], float]:
     return values
 
 
-def rank_index(label: str) -> int:
-    """Rank 0..12 of a table label: ``A``, ``2``..``10`` (or ``T``), ``J``, ``Q``, ``K``."""
-    label = str(label).strip().upper()
-    if label in TABLE_RANKS:
-        return TABLE_RANKS.index(label)
-    if len(label) == 1 and label in RANKS:
-        return RANKS.index(label)
-    raise ValueError(f"unknown rank {label!r} in a crib table")
-
-
 def read_crib_table(path: str | Path | None = None) -> dict[str, np.ndarray]:
     """Read a self-play crib table file (default ``data/crib_values.csv``) into arrays.
 
@@ -173,7 +154,8 @@ def read_crib_table(path: str | Path | None = None) -> dict[str, np.ndarray]:
         if missing:
             raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
         for row in reader:
-            r1, r2, suited = rank_index(row["card1"]), rank_index(row["card2"]), int(row["suited"])
+            r1, r2 = rank_label_index(row["card1"]), rank_label_index(row["card2"])
+            suited = int(row["suited"])
             seen.add((min(r1, r2), max(r1, r2), suited))
             for role, name in enumerate(("dealer", "pone")):
                 for s in (0, 1) if r1 == r2 else (suited,):

@@ -13,7 +13,7 @@ when it is the opponent's (pone). Three ways to value the crib (``crib=``):
   self-play throws that kind of pair in the opponent's role (the method of the best web
   calculators).
 
-The in-game discard policies of the engine (``random``, ``hand``, ``ev``) are here too.
+The engine's in-game discard policies are in :mod:`analyzer.players`.
 """
 
 from __future__ import annotations
@@ -23,17 +23,11 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
-from .cards import CardError, as_cards, format_card, format_card_rows
-from .rng import _randint
-from .scoring import _score_one, _sort5_index, rank_table
+from .cards import CardError, as_cards, card_rank, card_suit, format_card, format_card_rows
+from .choices import CRIB_MODES
+from .scoring import _score_one, _throw_key, rank_table
 
-__all__ = [
-    "COLUMNS", "CRIB_MODES", "DISCARDS", "DISCARD_POLICIES", "evaluate_discards", "keep",
-    "keep_many",
-]
-
-#: Ways of valuing the two cards thrown to the crib that :func:`keep` understands.
-CRIB_MODES = ("table", "uniform", "weighted")
+__all__ = ["COLUMNS", "CRIB_MODES", "DISCARDS", "evaluate_discards", "keep", "keep_many"]
 
 #: The 15 discards of a six-card hand as index pairs (i, j), i < j, into the six cards.
 DISCARDS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
@@ -137,7 +131,7 @@ def _pair_weights(dealer: bool) -> np.ndarray:
 
     counts = throw_counts()[1 if dealer else 0]  # the opponent's role
     cards = np.arange(52)
-    r, s = cards // 4, cards % 4
+    r, s = card_rank(cards), card_suit(cards)
     suited = (s[:, None] == s[None, :]).astype(np.int64)
     same_rank = r[:, None] == r[None, :]
     # card pairs of each kind in a pack: 6 of a rank pair, 4 suited, 12 unsuited
@@ -157,8 +151,8 @@ def _table_crib_means(sixes, discards, values, role, out):
     """
     for h in range(sixes.shape[0]):
         for d in range(discards.shape[0]):
-            a, b = sixes[h, discards[d, 0]], sixes[h, discards[d, 1]]
-            out[h, d] = values[role, a // 4, b // 4, 1 if a % 4 == b % 4 else 0]
+            r1, r2, suited = _throw_key(sixes[h, discards[d, 0]], sixes[h, discards[d, 1]])
+            out[h, d] = values[role, r1, r2, suited]
 
 
 def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np.ndarray:
@@ -403,65 +397,3 @@ def _keep_frame(keeps: list[str], discards: list[str], floats: np.ndarray, ints:
         [(column(0), np.array([0])), (column(n), np.array([1])),
          (floats, _FLOAT_COLUMNS), (ints, _INT_COLUMNS)],
         index=pd.RangeIndex(n), columns=columns.copy())
-
-
-# ----------------------------------------------------------------- in-game discard policies
-
-#: Discard policy codes used by the compiled engine, by name.
-DISCARD_POLICIES = {"random": 0, "hand": 1, "ev": 2}
-
-
-@njit(cache=True)
-def _hand_total(k0, k1, k2, k3, avail_rank, avail_suit, n_unseen, table):
-    """Sum of the show scores of the kept hand ``k0..k3`` over every unseen starter.
-
-    Thirteen table look-ups (one per starter rank, weighted by how many of that rank are unseen)
-    instead of 46 scores. ``avail_rank`` int64 (13,) and ``avail_suit`` int64 (4,) count the unseen
-    cards by rank and suit; ``n_unseen`` is their total.
-    """
-    r0, r1, r2, r3 = k0 >> 2, k1 >> 2, k2 >> 2, k3 >> 2
-    total = 0
-    for r in range(13):
-        if avail_rank[r]:
-            total += avail_rank[r] * np.int64(table[_sort5_index(r0, r1, r2, r3, r)])
-    suit = k0 & 3
-    if (k1 & 3) == suit and (k2 & 3) == suit and (k3 & 3) == suit:
-        total += 4 * n_unseen + avail_suit[suit]  # 4 with any starter, 5 with one of the suit
-    for k in (k0, k1, k2, k3):
-        if (k >> 2) == 10:
-            total += avail_suit[k & 3]  # nobs: a starter of the Jack's suit
-    return total
-
-
-@njit(cache=True)
-def _choose_discard(policy, six, dealer, crib_values, table, st):
-    """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
-
-    Policies: 0 ``random`` (uniform over the 15); 1 ``hand`` (maximize the exact hand mean over
-    the 46 unseen starters); 2 ``ev`` (maximize that mean plus, as dealer, or minus, as pone, the
-    crib value of the thrown pair from ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the
-    first discard in ``DISCARDS`` order. ``st`` is the xoshiro256** state.
-    """
-    if policy == 0:
-        return _randint(st, 15)
-    avail_rank = np.full(13, 4, np.int64)
-    avail_suit = np.full(4, 13, np.int64)
-    for i in range(6):
-        avail_rank[six[i] >> 2] -= 1
-        avail_suit[six[i] & 3] -= 1
-    role = 0 if dealer else 1
-    best = 0
-    best_value = -1e300
-    for d in range(15):
-        keep = _KEEP_TABLE[d]
-        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
-                            avail_rank, avail_suit, 46, table) / 46.0
-        if policy == 2:
-            a = six[_DISCARD_TABLE[d][0]]
-            b = six[_DISCARD_TABLE[d][1]]
-            v = crib_values[role, a >> 2, b >> 2, 1 if (a & 3) == (b & 3) else 0]
-            value = value + v if dealer else value - v
-        if value > best_value:
-            best_value = value
-            best = d
-    return best

@@ -24,15 +24,15 @@ import numpy as np
 from numba import njit, prange
 
 from . import rules
-from .discard import _DISCARD_TABLE, _KEEP_TABLE, _choose_discard
-from .pegging import _choose_play
+from .discard import _DISCARD_TABLE, _KEEP_TABLE
+from .players import _choose_discard, _choose_play
 from .rng import _randint, _shuffle_prefix
 from .scoring import _peg_points, _score_one
 
 __all__ = ["ACC", "ACC_SIZE", "DEAL_FIELDS", "MAX_RECORDED_DEALS", "PHASES", "STANDARD"]
 
 #: The standard game: 2 players, 6 dealt, 4 kept, to 121.
-STANDARD = np.array([2, rules.HAND_CARDS, rules.KEEP_CARDS, rules.GAME_POINTS], dtype=np.int64)
+STANDARD = np.array([2, 6, 4, rules.GAME_POINTS], dtype=np.int64)
 
 #: Scoring phases by role, in accumulator order.
 PHASES = (

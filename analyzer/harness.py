@@ -21,8 +21,15 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .choices import (
+    DEFAULT_PLAYER,
+    PEGGING_POLICIES,
+    PEGGING_POLICY_NAMES,
+    PlayerError,
+    policy_arrays,
+    resolve_workers,
+)
 from .crib import crib_values
-from .discard import DISCARD_POLICIES
 from .engine import (
     ACC,
     MAX_DEALS_HIST,
@@ -31,50 +38,12 @@ from .engine import (
     _play_deal,
 )
 from .files import atomic_write, atomic_write_text
-from .pegging import PEGGING_POLICIES
 from .rng import chunk_states
 from .scoring import rank_table
 
-__all__ = [
-    "DEFAULT_PLAYER",
-    "PlayerError",
-    "SimulationResult",
-    "parse_player",
-    "play_hands",
-    "simulate",
-]
+__all__ = ["SimulationResult", "play_hands", "simulate"]
 
-#: The strongest player: ev discards (crib table) and lookahead pegging.
-DEFAULT_PLAYER = "ev+lookahead"
 DEFAULT_CHUNK = 2048
-
-
-class PlayerError(ValueError):
-    """An unknown player or policy name."""
-
-
-def parse_player(name: str) -> tuple[int, int]:
-    """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``) into the two policy codes.
-
-    Discard policies: ``random``, ``hand``, ``ev``; pegging: ``random``, ``greedy``,
-    ``lookahead`` (and ``ordered``, a scripted player for tests).
-
-    Examples
-    --------
-    >>> parse_player("ev+greedy")
-    (2, 1)
-    """
-    parts = str(name).strip().lower().split("+")
-    if len(parts) != 2:
-        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy")
-    discard, pegging = parts
-    if discard not in DISCARD_POLICIES:
-        raise PlayerError(f"unknown discard policy {discard!r} in {name!r}: choose one of "
-                          f"{', '.join(DISCARD_POLICIES)}")
-    if pegging not in PEGGING_POLICIES:
-        raise PlayerError(f"unknown pegging policy {pegging!r} in {name!r}: choose one of "
-                          f"{', '.join(PEGGING_POLICIES)}")
-    return DISCARD_POLICIES[discard], PEGGING_POLICIES[pegging]
 
 
 def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -289,27 +258,6 @@ class SimulationResult:
         }
 
 
-def _resolve_workers(workers: int | None, backend: str = "local") -> int:
-    """Workers to use: by default the cores; threads are capped at what numba can start."""
-    import numba
-
-    available = numba.config.NUMBA_NUM_THREADS
-    if workers is None:
-        return min(available, os.cpu_count() or 1)
-    workers = int(workers)
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    return workers if backend == "dask" else min(workers, available)
-
-
-def policy_arrays(players) -> tuple[np.ndarray, np.ndarray]:
-    """The discard and pegging policy codes of two players, as the engine takes them."""
-    if len(players) != 2:
-        raise PlayerError(f"two players are needed, got {len(players)}")
-    codes = [parse_player(p) for p in players]
-    return (np.array([c[0] for c in codes], np.int64), np.array([c[1] for c in codes], np.int64))
-
-
 def simulate(
     games: int,
     seed: int | None = None,
@@ -335,7 +283,8 @@ def simulate(
         The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
         repeated). Same seed and ``chunk_size``, same results, whatever ``workers`` or backend.
     players
-        Two players ``"DISCARD+PEGGING"`` for seats 0 and 1 (see :func:`parse_player`); the first
+        Two players ``"DISCARD+PEGGING"`` for seats 0 and 1 (see
+        :func:`analyzer.choices.parse_player`); the first
         dealer is chosen by the cut.
     workers
         Threads to run chunks on (or, with a local Dask cluster, its worker processes); default
@@ -411,7 +360,7 @@ def simulate(
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    workers = _resolve_workers(workers, backend)
+    workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
                    min(int(record_games), games))
     values, table = crib_values(crib), rank_table()
@@ -498,7 +447,7 @@ def play_hands(pone, dealer, pegging: tuple[str, str] = ("ordered", "ordered"), 
     codes = [PEGGING_POLICIES[name] if name in PEGGING_POLICIES else None for name in pegging]
     if None in codes:
         raise PlayerError(f"unknown pegging policy in {pegging}: choose from "
-                          f"{', '.join(PEGGING_POLICIES)}")
+                          f"{', '.join(PEGGING_POLICY_NAMES)}")
     kept = np.array([d, p], np.int64)  # seat 0 deals, seat 1 is the pone
     peg = np.array([codes[1], codes[0]], np.int64)
     scores = np.zeros(2, np.int64)

@@ -22,6 +22,8 @@ from matplotlib.colors import Normalize, TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from .cards import RANK_LABELS, rank_label_index
+
 __all__ = [
     "IMPOSSIBLE_SCORES",
     "PUBLISHED_FIRST_DEALER_WIN_RATE",
@@ -43,8 +45,6 @@ IMPOSSIBLE_SCORES = (19, 25, 26, 27)
 PUBLISHED_FIRST_DEALER_WIN_RATE = 0.555
 
 #: Rank labels of crib-value tables, in rank order (10 is written "10"; "T" is accepted too).
-RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_RANK_ALIASES = {"T": "10", "1": "A"}
 _ROLE_TITLES = {"dealer": "dealer: thrown to his own crib",
                 "pone": "pone: thrown to the opponent's crib"}
 _PHASES = {"dealer": ("pegging", "hand", "crib", "heels"), "pone": ("pegging", "hand")}
@@ -124,14 +124,6 @@ def show_distribution(hand=None, crib=None, log: bool = False) -> Figure:
 # --------------------------------------------------------------------------- crib-value tables
 
 
-def _rank_index(label) -> int:
-    text = str(label).strip().upper()
-    text = _RANK_ALIASES.get(text, text)
-    if text not in RANK_LABELS:
-        raise ValueError(f"unknown rank {label!r} in a crib table: use A, 2..10 (or T), J, Q, K")
-    return RANK_LABELS.index(text)
-
-
 def _crib_matrices(table) -> dict[str, np.ndarray]:
     """Symmetric 13x13 matrices ``{"dealer": ..., "pone": ...}`` from a rank-only crib table."""
     missing = {"card1", "card2", "dealer", "pone"} - set(table.columns)
@@ -142,7 +134,7 @@ def _crib_matrices(table) -> dict[str, np.ndarray]:
     for role in ("dealer", "pone"):
         m = np.full((13, 13), np.nan)
         for a, b, v in zip(table["card1"], table["card2"], table[role], strict=True):
-            i, j = _rank_index(a), _rank_index(b)
+            i, j = rank_label_index(a), rank_label_index(b)
             m[i, j] = m[j, i] = float(v)
         out[role] = m
     return out

@@ -1,4 +1,6 @@
-"""Constants of the game, in one place (see RULES.md).
+"""Constants of the game, in one place (see docs/rules.md).
+
+How many players, cards dealt and kept, and the target of each form are in :mod:`analyzer.game`.
 
 Kernels receive these as literals at compile time; they never change at run time.
 """
@@ -24,8 +26,4 @@ CRIB_FLUSH_POINTS = 5    #: the crib counts a flush only with all five cards
 PEG_SAME_RANK_POINTS = (0, 0, 2, 6, 12)  #: by the number of same-rank cards laid in a row
 
 JACK = 10                #: rank index of the Jack
-HAND_CARDS = 6           #: dealt to each of two players
-KEEP_CARDS = 4
-DISCARD_CARDS = 2
-DECK = 52
 MAX_SHOW_SCORE = 29

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .choices import numba_threads, policy_arrays
 from .engine import (
     ACC_SIZE,
     CRIB_ACC_SHAPE,
@@ -161,7 +162,6 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
     import numba
 
     from .crib import crib_values
-    from .harness import policy_arrays
     from .scoring import rank_table
 
     numba.set_num_threads(1)  # one chunk per worker thread; Dask does the spreading
@@ -176,12 +176,8 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
 def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
                   target_seconds: float = 1.5) -> Iterator[ChunkResult]:
     """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long."""
-    import numba
-
-    previous = numba.get_num_threads()
     block = workers
-    try:
-        numba.set_num_threads(workers)
+    with numba_threads(workers):
         i = 0
         while i < len(todo):
             chunks = todo[i:i + block]
@@ -192,8 +188,6 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             per_chunk = took / len(chunks) * workers
             block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers, 256))
             block -= block % workers
-    finally:
-        numba.set_num_threads(previous)
 
 
 SCHEDULER_PATTERN = r"(local|(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d{1,5})?)"

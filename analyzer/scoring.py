@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from . import rules
+from . import cards, rules
 from .cards import as_cards, format_cards
 
 __all__ = [
@@ -36,6 +36,13 @@ __all__ = [
 ]
 
 _TABLE_SIZE = 13**5
+
+# Compiled twins of the card rules of :mod:`analyzer.cards` (defined there, once), for kernels.
+_rank = njit(cache=True, inline="always")(cards.card_rank)
+_suit = njit(cache=True, inline="always")(cards.card_suit)
+_value = njit(cache=True, inline="always")(cards.card_value)
+_rank_value = njit(cache=True, inline="always")(cards.rank_value)
+_throw_key = njit(cache=True, inline="always")(cards.throw_key)
 
 
 # --------------------------------------------------------------------------- table builder
@@ -52,7 +59,7 @@ def _rank_points(ranks):
         total = 0
         for i in range(5):
             if mask & (1 << i):
-                total += min(ranks[i] + 1, 10)
+                total += _rank_value(ranks[i])
         if total == rules.FIFTEEN:
             pts += rules.FIFTEEN_POINTS
     counts = np.zeros(13, np.int64)
@@ -141,10 +148,10 @@ def _score_one(c0, c1, c2, c3, s, crib, table):
 
     ``crib``: bool, only a five-card flush counts. ``table``: :func:`rank_table`.
     """
-    pts = np.int64(table[_sort5_index(c0 >> 2, c1 >> 2, c2 >> 2, c3 >> 2, s >> 2)])
-    suit = c0 & 3
-    ss = s & 3
-    if (c1 & 3) == suit and (c2 & 3) == suit and (c3 & 3) == suit:
+    pts = np.int64(table[_sort5_index(_rank(c0), _rank(c1), _rank(c2), _rank(c3), _rank(s))])
+    suit = _suit(c0)
+    ss = _suit(s)
+    if _suit(c1) == suit and _suit(c2) == suit and _suit(c3) == suit:
         if ss == suit:
             pts += rules.CRIB_FLUSH_POINTS
         elif not crib:
@@ -336,11 +343,10 @@ def peg_points(cards_in_count) -> int:
     ids = as_cards(cards_in_count)
     if ids.size == 0:
         raise CardError("no cards in the count")
-    values = np.minimum(ids // 4 + 1, 10)
-    count = int(values.sum())
+    count = sum(cards.card_value(c) for c in ids.tolist())
     if count > rules.MAX_COUNT:
         raise CardError(f"the count {format_cards(ids)} reaches {count}, past 31")
-    ranks = (ids // 4).astype(np.int64)
+    ranks = np.array([cards.card_rank(c) for c in ids.tolist()], np.int64)
     return int(_peg_points(ranks, ranks.size, count))
 
 
@@ -373,28 +379,28 @@ def count_hand(hand, starter, crib: bool = False) -> list[ScoreItem]:
     items: list[ScoreItem] = []
     for size in range(2, 6):
         for combo in itertools.combinations(five, size):
-            if sum(min(c // 4 + 1, 10) for c in combo) == rules.FIFTEEN:
+            if sum(cards.card_value(c) for c in combo) == rules.FIFTEEN:
                 items.append(ScoreItem("fifteen", combo, rules.FIFTEEN_POINTS))
     for a, b in itertools.combinations(five, 2):
-        if a // 4 == b // 4:
+        if cards.card_rank(a) == cards.card_rank(b):
             items.append(ScoreItem("pair", (a, b), rules.PAIR_POINTS))
     for size in (5, 4, 3):
         runs = [
             combo
             for combo in itertools.combinations(sorted(five), size)
-            if _is_run([c // 4 for c in combo])
+            if _is_run([cards.card_rank(c) for c in combo])
         ]
         if runs:
             items.extend(ScoreItem("run", combo, size) for combo in runs)
             break
-    suits = {c % 4 for c in h.tolist()}
+    suits = {cards.card_suit(c) for c in h.tolist()}
     if len(suits) == 1:
-        if s % 4 in suits:
+        if cards.card_suit(s) in suits:
             items.append(ScoreItem("flush", tuple(five), rules.CRIB_FLUSH_POINTS))
         elif not crib:
             items.append(ScoreItem("flush", tuple(h.tolist()), rules.HAND_FLUSH_POINTS))
     for c in h.tolist():
-        if c // 4 == rules.JACK and c % 4 == s % 4:
+        if cards.card_rank(c) == rules.JACK and cards.card_suit(c) == cards.card_suit(s):
             items.append(ScoreItem("nobs", (c,), rules.NOBS_POINTS))
     return items
 
@@ -434,10 +440,10 @@ def say_count(items: list[ScoreItem]) -> str:
     pairs_by_rank: dict[int, set[int]] = {}
     for item in items:
         if item.kind == "pair":
-            pairs_by_rank.setdefault(item.cards[0] // 4, set()).update(item.cards)
-    for cards in pairs_by_rank.values():
-        total += rules.PEG_SAME_RANK_POINTS[len(cards)]
-        phrases.append((_SAME_RANK[len(cards)], total))
+            pairs_by_rank.setdefault(cards.card_rank(item.cards[0]), set()).update(item.cards)
+    for same in pairs_by_rank.values():
+        total += rules.PEG_SAME_RANK_POINTS[len(same)]
+        phrases.append((_SAME_RANK[len(same)], total))
     runs = [i for i in items if i.kind == "run"]
     if runs:
         total += sum(i.points for i in runs)

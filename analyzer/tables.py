@@ -35,22 +35,22 @@ import numpy as np
 from numba import njit, prange
 
 from . import __version__
-from .cards import format_card_rows
+from .cards import RANK_LABELS, format_card_rows, rank_label_index
+from .choices import DISCARD_POLICIES, numba_threads, resolve_workers
 from .crib import (
     CRIB_TABLE_COLUMNS,
     DATA_DIR,
     RANK_FILE,
     TABLE_FILE,
-    TABLE_RANKS,
     _throw_kinds,
     crib_values,
-    rank_index,
 )
-from .discard import _DISCARD_TABLE, _KEEP_TABLE, _choose_discard, _hand_total
+from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .engine import _add_crib_outcome
 from .files import atomic_write, atomic_write_text
+from .players import _choose_discard, _hand_total
 from .rng import _shuffle_prefix, chunk_states
-from .scoring import _score_one, rank_table
+from .scoring import _rank, _score_one, _suit, _throw_key, rank_table
 
 __all__ = [
     "CribTableResult",
@@ -60,7 +60,7 @@ __all__ = [
     "load_rank_table",
 ]
 
-_EV = 2  # the ev discard policy
+_EV = DISCARD_POLICIES["ev"]
 
 
 # --------------------------------------------------------------------------- self-play
@@ -124,7 +124,7 @@ class CribTableResult:
 
         rows = []
         for r1, r2, s in _throw_kinds().tolist():
-            row = [TABLE_RANKS[r1], TABLE_RANKS[r2], s]
+            row = [RANK_LABELS[r1], RANK_LABELS[r2], s]
             for role in (0, 1):
                 row += [self.mean[role, r1, r2, s], self.se[role, r1, r2, s],
                         int(self.n[role, r1, r2, s])]
@@ -140,7 +140,7 @@ class CribTableResult:
         rows = []
         for r1 in range(13):
             for r2 in range(r1, 13):
-                row = [TABLE_RANKS[r1], TABLE_RANKS[r2]]
+                row = [RANK_LABELS[r1], RANK_LABELS[r2]]
                 for role in (0, 1):
                     n = self.n[role, r1, r2, :].astype(float)
                     if r1 == r2:
@@ -211,13 +211,9 @@ def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
     >>> result.iterations, int(result.table["dealer_n"].sum())  # one dealer throw per deal
     (2, 20000)
     """
-    import numba
-
-    from .harness import _resolve_workers
-
     if deals < 1:
         raise ValueError(f"deals must be at least 1, got {deals}")
-    workers = _resolve_workers(workers)
+    workers = resolve_workers(workers)
     n_chunks = -(-deals // chunk_size)
     states = chunk_states(seed, n_chunks)
     sizes = np.full(n_chunks, chunk_size, np.int64)
@@ -226,10 +222,8 @@ def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
     values = np.array(crib_values("uniform"))  # a writable copy
     deltas: list[float] = []
     start = time.perf_counter()
-    previous = numba.get_num_threads()
     converged = False
-    try:
-        numba.set_num_threads(workers)
+    with numba_threads(workers):
         for _ in range(max_iterations):
             acc = np.zeros((n_chunks, 2, 13, 13, 2, 3), np.int64)
             _selfplay_cribs(states, sizes, values, table, acc)
@@ -249,8 +243,6 @@ def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
             if delta <= tol:
                 converged = True
                 break
-    finally:
-        numba.set_num_threads(previous)
     ss = _symmetric(ss)
     with np.errstate(invalid="ignore", divide="ignore"):
         var = (ss - n * values**2) / (n - 1)
@@ -290,10 +282,10 @@ def load_rank_table(path: str | os.PathLike | None = None):
     missing = {"card1", "card2", "dealer", "pone"} - set(df.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
-    r1 = df["card1"].map(rank_index)
-    r2 = df["card2"].map(rank_index)
-    df["card1"] = [TABLE_RANKS[min(a, b)] for a, b in zip(r1, r2, strict=True)]
-    df["card2"] = [TABLE_RANKS[max(a, b)] for a, b in zip(r1, r2, strict=True)]
+    r1 = df["card1"].map(rank_label_index)
+    r2 = df["card2"].map(rank_label_index)
+    df["card1"] = [RANK_LABELS[min(a, b)] for a, b in zip(r1, r2, strict=True)]
+    df["card2"] = [RANK_LABELS[max(a, b)] for a, b in zip(r1, r2, strict=True)]
     return df[["card1", "card2", "dealer", "pone"]]
 
 
@@ -395,19 +387,17 @@ def _best_keeps(masks, values, table, best_d, best_hand, best_net):
         avail_rank = np.full(13, 4, np.int64)
         avail_suit = np.full(4, 13, np.int64)
         for c in range(6):
-            avail_rank[six[c] >> 2] -= 1
-            avail_suit[six[c] & 3] -= 1
+            avail_rank[_rank(six[c])] -= 1
+            avail_suit[_suit(six[c])] -= 1
         for role in range(2):
             best_net[i, role] = -1e300
         for d in range(15):
             keep = _KEEP_TABLE[d]
             hand = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
                                avail_rank, avail_suit, 46, table) / 46.0
-            a = six[_DISCARD_TABLE[d][0]]
-            b = six[_DISCARD_TABLE[d][1]]
-            suited = 1 if (a & 3) == (b & 3) else 0
+            r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
             for role in range(2):
-                v = values[role, a >> 2, b >> 2, suited]
+                v = values[role, r1, r2, suited]
                 net = hand + v if role == 0 else hand - v
                 if net > best_net[i, role]:
                     best_net[i, role] = net
@@ -464,15 +454,9 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
     the rank keep that is best for the most hands of the pattern (``*_keep``, with ``*_share`` of
     the pattern's hands), and the hand-weighted mean of the best hand mean and net.
     """
-    import numba
     import pandas as pd
 
-    from .harness import _resolve_workers
-
-    workers = _resolve_workers(workers)
-    previous = numba.get_num_threads()
-    try:
-        numba.set_num_threads(workers)
+    with numba_threads(resolve_workers(workers)):
         cards, mult = canonical_hands()
         ids = cards.astype(np.int64)
         masks = (np.uint64(1) << ids.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
@@ -481,8 +465,6 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
         best_hand = np.zeros((n, 2))
         best_net = np.zeros((n, 2))
         _best_keeps(masks, crib_values(crib), rank_table(), best_d, best_hand, best_net)
-    finally:
-        numba.set_num_threads(previous)
     keeps = np.array(_KEEP_TABLE)
     discards = np.array(_DISCARD_TABLE)
     rows = np.arange(n)[:, None]
@@ -503,7 +485,7 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
 
 def _rank_text(ranks: np.ndarray) -> np.ndarray:
     """(n, k) ranks in ascending order -> strings like ``"5 5 J Q"``."""
-    labels = np.array(TABLE_RANKS)
+    labels = np.array(RANK_LABELS)
     text = labels[ranks[:, 0]]
     for j in range(1, ranks.shape[1]):
         text = np.char.add(np.char.add(text, " "), labels[ranks[:, j]])
@@ -537,4 +519,4 @@ def _rank_summary(rank_keys, hands):
 
 
 def _rank_sort_key(text: str) -> tuple[int, ...]:
-    return tuple(TABLE_RANKS.index(t) for t in text.split())
+    return tuple(RANK_LABELS.index(t) for t in text.split())

@@ -165,7 +165,7 @@ def test_stronger_policies_win_more():
 
 
 def test_simulate_rejects_bad_arguments():
-    from analyzer.harness import PlayerError
+    from analyzer.choices import PlayerError
 
     with pytest.raises(PlayerError, match="foo"):
         simulate(10, seed=1, players=("foo+greedy", "ev+greedy"))

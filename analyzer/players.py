@@ -1,0 +1,240 @@
+"""The engine's players: which cards to throw to the crib and which card to lay, compiled.
+
+A player is a discard policy and a pegging policy, ``"DISCARD+PEGGING"``; the names and their codes
+are in :mod:`analyzer.choices`. Every policy sees only what its player may see.
+
+**Discard policies** (:func:`_choose_discard`), from the six cards dealt:
+
+* ``random``: one of the 15 discards, uniformly;
+* ``hand``: the four with the best exact hand mean over the 46 starters the player cannot see;
+* ``ev``: that mean plus (as dealer) or minus (as pone) the crib value of the two cards thrown,
+  from a crib-value table (:mod:`analyzer.crib`).
+
+**Pegging policies** (:func:`_choose_play`), from its own hand, the cards laid so far in the
+current count, the running count, and the ``unseen`` cards (not in its own six, not the starter,
+not yet laid by anyone), of which the opponent holds ``opp_left``:
+
+* ``random``: a uniformly random legal card.
+* ``greedy``: the most points now (15, 31, pairs, runs, and the last card when it knows it is
+  last); ties broken by safety: avoid leaving the count at 5 or 21 (a ten-card, the commonest
+  value, makes 15 or 31 of it), on a lead lay the lowest card but a 5 (nothing below 5 can be
+  answered with a 15), otherwise lay the highest card and keep low ones for later counts.
+* ``lookahead``: one-ply expectimax over the opponent's possible unseen cards. For each legal
+  card: the points it scores now, plus one point times the chance the opponent then cannot play
+  (a go for us), minus the opponent's expected best immediate reply, where the opponent's cards are
+  any ``opp_left`` of the unseen cards, each set equally likely (hypergeometric), and the opponent
+  answers with the reply scoring most. Ties fall back to greedy's order.
+* ``ordered``: the first legal card in hand order. A scripted player for tests and replays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rules
+from .choices import DISCARD_POLICIES, PEGGING_POLICIES
+from .discard import _DISCARD_TABLE, _KEEP_TABLE
+from .rng import _randint
+from .scoring import _peg_points, _rank, _rank_value, _sort5_index, _suit, _throw_key, _value
+
+__all__: list[str] = []  # kernels only; the names and codes are in analyzer.choices
+
+# Policy codes as the kernels compare them (compile-time constants).
+_DISCARD_RANDOM = DISCARD_POLICIES["random"]
+_DISCARD_EV = DISCARD_POLICIES["ev"]
+_PEG_RANDOM = PEGGING_POLICIES["random"]
+_PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+_PEG_ORDERED = PEGGING_POLICIES["ordered"]
+
+
+# --------------------------------------------------------------------------- discard policies
+
+
+@njit(cache=True)
+def _hand_total(k0, k1, k2, k3, avail_rank, avail_suit, n_unseen, table):
+    """Sum of the show scores of the kept hand ``k0..k3`` over every unseen starter.
+
+    Thirteen table look-ups (one per starter rank, weighted by how many of that rank are unseen)
+    instead of 46 scores. ``avail_rank`` int64 (13,) and ``avail_suit`` int64 (4,) count the unseen
+    cards by rank and suit; ``n_unseen`` is their total.
+    """
+    r0, r1, r2, r3 = _rank(k0), _rank(k1), _rank(k2), _rank(k3)
+    total = 0
+    for r in range(13):
+        if avail_rank[r]:
+            total += avail_rank[r] * np.int64(table[_sort5_index(r0, r1, r2, r3, r)])
+    suit = _suit(k0)
+    if _suit(k1) == suit and _suit(k2) == suit and _suit(k3) == suit:
+        total += 4 * n_unseen + avail_suit[suit]  # 4 with any starter, 5 with one of the suit
+    for k in (k0, k1, k2, k3):
+        if _rank(k) == rules.JACK:
+            total += avail_suit[_suit(k)]  # nobs: a starter of the Jack's suit
+    return total
+
+
+@njit(cache=True)
+def _choose_discard(policy, six, dealer, crib_values, table, st):
+    """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
+
+    Policies: 0 ``random`` (uniform over the 15); 1 ``hand`` (maximize the exact hand mean over
+    the 46 unseen starters); 2 ``ev`` (maximize that mean plus, as dealer, or minus, as pone, the
+    crib value of the thrown pair from ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the
+    first discard in ``DISCARDS`` order. ``st`` is the xoshiro256** state.
+    """
+    if policy == _DISCARD_RANDOM:
+        return _randint(st, 15)
+    avail_rank = np.full(13, 4, np.int64)
+    avail_suit = np.full(4, 13, np.int64)
+    for i in range(6):
+        avail_rank[_rank(six[i])] -= 1
+        avail_suit[_suit(six[i])] -= 1
+    role = 0 if dealer else 1
+    best = 0
+    best_value = -1e300
+    for d in range(15):
+        keep = _KEEP_TABLE[d]
+        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
+                            avail_rank, avail_suit, 46, table) / 46.0
+        if policy == _DISCARD_EV:
+            r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
+            v = crib_values[role, r1, r2, suited]
+            value = value + v if dealer else value - v
+        if value > best_value:
+            best_value = value
+            best = d
+    return best
+
+
+# --------------------------------------------------------------------------- pegging policies
+
+
+@njit(cache=True)
+def _tiebreak(card, leading):
+    """Small preference among equally scored cards: low leads (never a 5), else the highest."""
+    v = _value(card)
+    if leading:
+        key = (20 - v) if v != 5 else 0
+    else:
+        key = v
+    return key + _rank(card) * 0.01  # among equal values, the higher rank: deterministic
+
+
+@njit(cache=True)
+def _greedy_key(points, card, count_after, leading):
+    """Greedy's ordering key for laying ``card``: points first, then safety, then the tiebreak."""
+    key = points * 1000.0 + _tiebreak(card, leading)
+    if count_after == 5 or count_after == 21:
+        key -= 100.0
+    return key
+
+
+@njit(cache=True)
+def _none_prob(n_unseen, m, k):
+    """P(a random k-subset of n_unseen cards misses m given cards) = C(n-m, k) / C(n, k)."""
+    if m <= 0:
+        return 1.0
+    p = 1.0
+    for i in range(k):
+        if n_unseen - m - i <= 0:
+            return 0.0
+        p *= (n_unseen - m - i) / (n_unseen - i)
+    return p
+
+
+@njit(cache=True)
+def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_left,
+                 last_card_possible, st):
+    """Index into ``hand`` of the card to lay, or -1 when no card can be laid (a go).
+
+    ``hand`` int64 (n_hand,) card ids; ``laid`` bool (n_hand,) marks cards already laid. ``seq``
+    int64 holds the ranks of the cards in the current count (``seq[:nseq]``), with room for one
+    more. ``count`` the running count; ``unseen_rank`` int64 (13,) the unseen cards by rank;
+    ``opp_left`` how many cards the opponent still holds; ``last_card_possible`` is true when the
+    opponent holds none and this player holds exactly one card (laying it is the last card).
+    """
+    n_legal = 0
+    for i in range(n_hand):
+        if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
+            n_legal += 1
+    if n_legal == 0:
+        return -1
+    if policy == _PEG_RANDOM:
+        pick = _randint(st, n_legal)
+        for i in range(n_hand):
+            if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
+                if pick == 0:
+                    return i
+                pick -= 1
+    if policy == _PEG_ORDERED:
+        for i in range(n_hand):
+            if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
+                return i
+    n_unseen = 0
+    for r in range(13):
+        n_unseen += unseen_rank[r]
+    best = -1
+    best_key = -1e300
+    leading = nseq == 0
+    for i in range(n_hand):
+        if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
+            continue
+        card = hand[i]
+        after = count + _value(card)
+        seq[nseq] = _rank(card)
+        points = _peg_points(seq, nseq + 1, after)
+        if last_card_possible and after != rules.MAX_COUNT:
+            points += rules.LAST_CARD_POINTS
+        if policy == _PEG_LOOKAHEAD:
+            reply = _reply_value(seq, nseq + 1, after, unseen_rank, n_unseen, opp_left)
+            key = 1000.0 * (points + reply) + _tiebreak(card, leading)
+        else:
+            key = _greedy_key(points, card, after, leading)
+        if key > best_key:
+            best_key = key
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _reply_value(seq, n, count, unseen_rank, n_unseen, opp_left):
+    """Expected go point for us minus the opponent's expected best immediate reply.
+
+    ``seq[:n]`` are the ranks in the count after our card (room for one more), ``count`` the count.
+    """
+    if count == rules.MAX_COUNT or opp_left == 0 or n_unseen == 0:
+        return 0.0
+    k = min(opp_left, n_unseen)
+    # Points of the best reply of each rank, and how many unseen cards can answer at all.
+    pts = np.full(13, -1, np.int64)
+    playable = 0
+    for r in range(13):
+        if unseen_rank[r] and count + _rank_value(r) <= rules.MAX_COUNT:
+            seq[n] = r
+            pts[r] = _peg_points(seq, n + 1, count + _rank_value(r))
+            playable += unseen_rank[r]
+    go = _none_prob(n_unseen, playable, k)  # the opponent cannot play: we get at least a go
+    # E[best reply] = sum over reply ranks by decreasing points of
+    # points * P(holds one of this rank but none of the better ones).
+    expected = 0.0
+    covered = 0
+    p_none_before = 1.0
+    for _ in range(13):
+        top = -1
+        for r in range(13):
+            if pts[r] > 0 and (top < 0 or pts[r] > pts[top]):
+                top = r
+        if top < 0:
+            break
+        # Ranks with equal points count as one group.
+        group = 0
+        value = pts[top]
+        for r in range(13):
+            if pts[r] == value:
+                group += unseen_rank[r]
+                pts[r] = -1
+        covered += group
+        p_none_after = _none_prob(n_unseen, covered, k)
+        expected += value * (p_none_before - p_none_after)
+        p_none_before = p_none_after
+    return go - expected
