@@ -1,21 +1,31 @@
-"""The game engine: whole games of two-player cribbage to 121, compiled with numba.
+"""The game engine: whole games of cribbage, compiled with numba, as small steps.
 
-One game runs entirely inside numba (:func:`_play_game`): the cut for the first deal, then deal
-after deal, the dealer alternating: six cards each from a shuffled pack, two each to the crib
-(discard policy), the starter and his heels, the play with go, 31 and last card (pegging policy),
-the show in the order pone, dealer, crib. The game stops the moment a player reaches 121, in the
-cut, the play or the show. Chance is explicit: every kernel takes a xoshiro256** state
-(:mod:`analyzer.rng`).
+One game runs entirely inside numba (:func:`_play_game`). It reads the form of the game from a
+description (:class:`analyzer.game.Game`, as the array :meth:`~analyzer.game.Game.as_array`
+makes) and goes deal after deal through short steps, each a kernel of its own:
 
-The rules are a description, not code paths: the number of players, the cards dealt, kept and the
-target are read from :data:`STANDARD` (``int64 [players, dealt, kept, target]``), and the play
-and the show already loop over players in turn order from the dealer's left, so the other forms of
-RULES.md (three players, four in partnership, five-card to 61) add a description, a deal step and
-a discard policy for their hand sizes rather than a new engine. Only the standard game is enabled.
+* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again);
+* :func:`_deal`: shuffle, deal each player's cards, turn the starter;
+* :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy);
+* :func:`_his_heels`: a Jack turned as the starter pegs 2 to the dealer;
+* :func:`_play`: the play, round the table from the dealer's left, with go, 31 and last card
+  (pegging policy);
+* :func:`_show`: hands counted round the table from the dealer's left, then the crib;
+* :func:`_tally_deal`, :func:`_tally_game`: the statistics; :func:`_record_deal`,
+  :func:`_record_game`: the game record.
 
-Per-chunk accumulators (:data:`ACC_SIZE` int64 counters and a crib-outcome array) are filled
-here and summed by :mod:`analyzer.runs`. Games in a given range of indices can also be written
-into record arrays (:data:`DEAL_FIELDS` per deal), turned into JSON by :mod:`analyzer.records`.
+The game stops the moment a player reaches the target, in the cut, the play or the show. Chance is
+explicit: every step that draws takes a xoshiro256** state (:mod:`analyzer.rng`). The deal and the
+discards go in seat order (the discards are made at the same time at the table; seat order is the
+order the random stream is drawn in); the play and the show go in turn order from the dealer's
+left.
+
+Memory shared with :mod:`analyzer.runs`, :mod:`analyzer.harness` and :mod:`analyzer.records` is
+laid out once each, by :func:`analyzer.game.layout`: the per-chunk accumulators (:data:`ACC`),
+the crib outcomes (:data:`CRIB_ACC_SHAPE`), and the game records (:data:`GAME_RECORD` per game,
+:data:`DEAL` per deal, :data:`PLAY` per card laid).
+
+Only the standard two-player game is enabled (:func:`check_playable`).
 """
 
 from __future__ import annotations
@@ -25,79 +35,148 @@ from numba import njit, prange
 
 from . import rules
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
+from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PLAYERS, MAX_THROWN, STANDARD, Game, layout
 from .players import _choose_discard, _choose_play
 from .rng import _randint, _shuffle_prefix
-from .scoring import _peg_points, _score_one
+from .scoring import _peg_points, _rank, _score_one, _throw_key, _value
 
-__all__ = ["ACC", "ACC_SIZE", "DEAL_FIELDS", "MAX_RECORDED_DEALS", "PHASES", "STANDARD"]
+__all__ = [
+    "ACC", "CRIB_ACC_SHAPE", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE", "PHASES",
+    "PLAY", "SKUNK_TIERS", "check_playable",
+]
 
-#: The standard game: 2 players, 6 dealt, 4 kept, to 121.
-STANDARD = np.array([2, 6, 4, rules.GAME_POINTS], dtype=np.int64)
-
-#: Scoring phases by role, in accumulator order.
-PHASES = (
-    ("dealer", "pegging"), ("dealer", "hand"), ("dealer", "crib"), ("dealer", "heels"),
-    ("pone", "pegging"), ("pone", "hand"),
-)
 MAX_MARGIN = 256
 MAX_DEALS_HIST = 128
 
-#: Offsets of the per-chunk accumulator vector.
-ACC = {
-    "games": 0,
-    "first_dealer_wins": 1,
-    "seat0_wins": 2,
-    "skunk": 3,          # loser under 91 (skunks of every depth)
-    "double_skunk": 4,   # loser under 61
-    "triple_skunk": 5,   # loser under 31
-    "deals": 6,          # every deal started
-    "complete_deals": 7,  # deals the game played to the end of the crib count
-    "phase_sum": 8,      # 6 phases: points summed over every deal, played out whole
-    "phase_sumsq": 14,   # 6 phases: squares, for standard errors
-    "margin": 20,        # MAX_MARGIN bins: winner's minus loser's final score
-    "deals_hist": 20 + MAX_MARGIN,  # MAX_DEALS_HIST bins: deals per game (last bin: that or more)
-}
-ACC_SIZE = 20 + MAX_MARGIN + MAX_DEALS_HIST
+#: Points per deal by role and phase, in accumulator order.
+PHASE = layout("Phases", [("dealer_pegging", 1), ("dealer_hand", 1), ("dealer_crib", 1),
+                          ("dealer_heels", 1), ("pone_pegging", 1), ("pone_hand", 1)])
+#: The same, as ``(role, phase)`` pairs.
+PHASES = tuple(tuple(name.split("_")) for name in PHASE._fields[:-1])
+#: The skunk tiers, in the order of the game's skunk lines.
+SKUNK_TIERS = ("skunk", "double_skunk", "triple_skunk")
+_N_TIERS = len(SKUNK_TIERS)
+
+#: The per-chunk accumulator vector (int64).
+ACC = layout("Acc", [
+    ("games", 1),
+    ("first_dealer_wins", 1),
+    ("seat0_wins", 1),
+    ("skunks", _N_TIERS),  # losers under each line (a deeper skunk counts in each)
+    ("deals", 1),                  # every deal started
+    ("complete_deals", 1),         # deals the game played to the end of the crib count
+    ("phase_sum", PHASE.size),     # points by phase, summed over every deal, played out whole
+    ("phase_sumsq", PHASE.size),   # their squares, for standard errors
+    ("margin", MAX_MARGIN),        # games by winner's minus runner-up's final score
+    ("deals_hist", MAX_DEALS_HIST),  # games by deals played (last bin: that or more)
+])
 
 #: Crib outcomes per chunk: ``[role, rank1, rank2, suited, (count, sum, sum of squares)]``, role 0
 #: = thrown by the dealer into his own crib, 1 = thrown by the pone; rank1 <= rank2.
 CRIB_ACC_SHAPE = (2, 13, 13, 2, 3)
 
 MAX_RECORDED_DEALS = 128
-#: Layout of one recorded deal (int16).
-DEAL_FIELDS = 50
-F_DEALER, F_HANDS, F_DISCARDS, F_STARTER, F_HEELS = 0, 1, 13, 17, 18
-F_NPLAYS, F_PLAYS, F_NSHOW, F_SHOW, F_SCORES = 19, 20, 44, 45, 48
-#: Layout of one recorded game header (int64): first dealer, winner, two scores, skunk, deals.
-GAME_FIELDS = 6
+#: One card laid in the play, as recorded.
+PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
+#: One recorded deal (int16); hands and discards by seat, ``MAX_DEALT`` and ``MAX_THROWN`` apart.
+DEAL = layout("Deal", [
+    ("dealer", 1), ("hands", MAX_PLAYERS * MAX_DEALT), ("discards", MAX_PLAYERS * MAX_THROWN),
+    ("starter", 1), ("heels", 1), ("n_plays", 1), ("plays", PLAY.size * MAX_PLAYERS * MAX_KEPT),
+    ("n_show", 1), ("show", MAX_PLAYERS + 1), ("scores", MAX_PLAYERS),
+])
+#: One recorded game's header (int64).
+GAME_RECORD = layout("GameRecord", [("first_dealer", 1), ("winner", 1),
+                                    ("scores", MAX_PLAYERS), ("skunk", 1), ("deals", 1)])
 
 
-@njit(cache=True, inline="always")
-def _value(card):
-    return min((card >> 2) + 1, 10)
+def check_playable(game: Game) -> Game:
+    """``game`` if the engine can play it; otherwise ``ValueError`` naming what is missing."""
+    if game.players != 2 or game.dealt != 6 or game.crib_from_pack or game.start_points:
+        raise ValueError(f"the engine plays the standard game ({STANDARD.name}) only, "
+                         f"not {game.name!r}")
+    return game
+
+
+# --------------------------------------------------------------------------- the steps
 
 
 @njit(cache=True)
-def _cut_for_deal(st):
-    """The first dealer by the cut: each player cuts a card, the lower rank deals, ties re-cut."""
+def _cut_for_deal(st, n_players):
+    """The first dealer by the cut: each player cuts a card, the lowest rank deals, ties re-cut.
+
+    Card ``k`` of the cut is uniform over the ``52 - k`` cards not yet cut.
+    """
+    cut = np.empty(n_players, np.int64)
     while True:
-        a = _randint(st, 52)
-        b = _randint(st, 51)
-        if b >= a:
-            b += 1
-        if (a >> 2) != (b >> 2):
-            return 0 if (a >> 2) < (b >> 2) else 1
+        for p in range(n_players):
+            k = _randint(st, 52 - p)  # the k-th of the cards not yet cut
+            for c in range(52):
+                taken = False
+                for q in range(p):
+                    taken = taken or cut[q] == c
+                if not taken:
+                    if k == 0:
+                        cut[p] = c
+                        break
+                    k -= 1
+        low = 0
+        ties = 0
+        for p in range(1, n_players):
+            if _rank(cut[p]) < _rank(cut[low]):
+                low = p
+                ties = 0
+            elif _rank(cut[p]) == _rank(cut[low]):
+                ties += 1
+        if ties == 0:
+            return low
 
 
 @njit(cache=True)
-def _skunk_tier(loser_score):
-    if loser_score < rules.TRIPLE_SKUNK_LINE:
-        return 3
-    if loser_score < rules.DOUBLE_SKUNK_LINE:
-        return 2
-    if loser_score < rules.SKUNK_LINE:
-        return 1
-    return 0
+def _deal(st, game, deck, hands):
+    """Shuffle enough of ``deck`` (int64 (52,), any order), deal ``hands`` (players, dealt) and
+    the cards the pack adds to the crib; return the starter."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_cards = n_players * n_dealt + game[GAME.crib_from_pack]
+    _shuffle_prefix(st, deck, n_cards + 1)
+    for p in range(n_players):
+        for i in range(n_dealt):
+            hands[p, i] = deck[p * n_dealt + i]
+    return deck[n_cards]
+
+
+@njit(cache=True)
+def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, kept, thrown,
+              crib, unseen_rank):
+    """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy.
+
+    Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
+    ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
+    """
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    n = 0
+    for p in range(n_players):
+        d = _choose_discard(dpol[p], hands[p], p == dealer, crib_values, table, st)
+        for i in range(n_kept):
+            kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+        for i in range(n_thrown):
+            thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
+            crib[n] = thrown[p, i]
+            n += 1
+    for i in range(game[GAME.crib_from_pack]):
+        crib[n] = deck[n_players * n_dealt + i]
+        n += 1
+    for p in range(n_players):
+        unseen_rank[p, :] = 4
+        for i in range(n_dealt):
+            unseen_rank[p, _rank(hands[p, i])] -= 1
+        unseen_rank[p, _rank(starter)] -= 1
+
+
+@njit(cache=True)
+def _his_heels(starter):
+    """What the dealer pegs for the starter: 2 for a Jack (his heels), else 0."""
+    return rules.HEELS_POINTS if _rank(starter) == rules.JACK else 0
 
 
 @njit(cache=True)
@@ -107,8 +186,10 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
     ``unseen_rank`` int64 (players, 13): what each player has not seen, by rank (updated as cards
     are laid); ``scores`` int64 (players,) updated as points are pegged, stopping the moment one
-    reaches ``target``. Writes ``plays`` int64 (players * cards, 3): player, card, points (the go
-    or last-card point included), and adds each player's pegging points to ``pegged``.
+    reaches ``target``. Writes ``plays`` int64 (players * cards, PLAY.size): player, card, points
+    (the go or last-card point included), and adds each player's pegging points to ``pegged``.
+    Turns go round from the dealer's left; after a go, the count restarts with the player after
+    the one who laid the last card.
     """
     n_players, n_cards = kept.shape
     laid = np.zeros((n_players, n_cards), np.bool_)
@@ -134,7 +215,7 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
             if passes >= n_players:  # nobody can lay: the last to lay pegs one for the go
                 scores[last] += rules.GO_POINTS
                 pegged[last] += rules.GO_POINTS
-                plays[n_plays - 1, 2] += rules.GO_POINTS
+                plays[n_plays - 1, PLAY.points] += rules.GO_POINTS
                 if scores[last] >= target:
                     return n_plays, last
                 count = 0
@@ -149,18 +230,18 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
         left[p] -= 1
         total_left -= 1
         count += _value(card)
-        seq[nseq] = card >> 2
+        seq[nseq] = _rank(card)
         nseq += 1
         points = _peg_points(seq, nseq, count)
         if total_left == 0 and count != rules.MAX_COUNT:
             points += rules.LAST_CARD_POINTS
-        plays[n_plays, 0] = p
-        plays[n_plays, 1] = card
-        plays[n_plays, 2] = points
+        plays[n_plays, PLAY.player] = p
+        plays[n_plays, PLAY.card] = card
+        plays[n_plays, PLAY.points] = points
         n_plays += 1
         for q in range(n_players):
             if q != p:
-                unseen_rank[q, card >> 2] -= 1
+                unseen_rank[q, _rank(card)] -= 1
         scores[p] += points
         pegged[p] += points
         if scores[p] >= target:
@@ -175,14 +256,127 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
 
 
 @njit(cache=True)
+def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
+    """The show: each hand from the dealer's left round to the dealer, then the crib.
+
+    Every count is made into ``show`` (players + 1,), in that order, for the statistics; the game
+    takes them in order until a player reaches ``target`` (none if ``winner >= 0`` already).
+    Returns ``(counts the game took, winner or -1)``.
+    """
+    n_players = kept.shape[0]
+    for k in range(n_players):
+        p = (dealer + 1 + k) % n_players
+        show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
+                             table)
+    show[n_players] = _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
+    shown = 0
+    for k in range(n_players + 1):
+        if winner >= 0:
+            break
+        p = (dealer + 1 + k) % n_players if k < n_players else dealer
+        shown += 1
+        scores[p] += show[k]
+        if scores[p] >= target:
+            winner = p
+    return shown, winner
+
+
+@njit(cache=True)
 def _add_crib_outcome(crib_acc, role, a, b, points):
-    r1, r2 = a >> 2, b >> 2
-    if r1 > r2:
-        r1, r2 = r2, r1
-    suited = 1 if (a & 3) == (b & 3) else 0
+    r1, r2, suited = _throw_key(a, b)
     crib_acc[role, r1, r2, suited, 0] += 1
     crib_acc[role, r1, r2, suited, 1] += points
     crib_acc[role, r1, r2, suited, 2] += points * points
+
+
+@njit(cache=True)
+def _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase):
+    """Add one deal, played out whole, to the accumulators: points by phase, crib outcomes."""
+    n_players = pegged.shape[0]
+    pone = (dealer + 1) % n_players
+    phase[PHASE.dealer_pegging] = pegged[dealer]
+    phase[PHASE.dealer_hand] = show[n_players - 1]
+    phase[PHASE.dealer_crib] = show[n_players]
+    phase[PHASE.dealer_heels] = heels
+    phase[PHASE.pone_pegging] = pegged[pone]
+    phase[PHASE.pone_hand] = show[0]
+    for k in range(PHASE.size):
+        acc[ACC.phase_sum + k] += phase[k]
+        acc[ACC.phase_sumsq + k] += phase[k] * phase[k]
+    if thrown.shape[1] == 2:
+        for p in range(n_players):
+            _add_crib_outcome(crib_acc, 0 if p == dealer else 1, thrown[p, 0], thrown[p, 1],
+                              show[n_players])
+
+
+@njit(cache=True)
+def _skunk_tier(loser_score, game):
+    """How many of the game's skunk lines ``loser_score`` is under (0..3)."""
+    tier = 0
+    for t in range(_N_TIERS):
+        if loser_score < game[GAME.skunk_lines + t]:
+            tier = t + 1
+    return tier
+
+
+@njit(cache=True)
+def _tally_game(acc, game, scores, winner, first_dealer, deals):
+    """Add one finished game to the accumulators; return the skunk tier of the loser."""
+    runner_up = -1
+    tier = 0
+    for p in range(scores.shape[0]):
+        if p != winner:
+            if runner_up < 0 or scores[p] > runner_up:
+                runner_up = scores[p]
+            t = _skunk_tier(scores[p], game)
+            tier = max(tier, t)
+            for k in range(t):
+                acc[ACC.skunks + k] += 1
+    acc[ACC.games] += 1
+    if winner == first_dealer:
+        acc[ACC.first_dealer_wins] += 1
+    if winner == 0:
+        acc[ACC.seat0_wins] += 1
+    acc[ACC.deals] += deals
+    acc[ACC.margin + min(scores[winner] - runner_up, MAX_MARGIN - 1)] += 1
+    acc[ACC.deals_hist + min(deals, MAX_DEALS_HIST - 1)] += 1
+    return tier
+
+
+@njit(cache=True)
+def _record_deal(row, dealer, hands, thrown, starter, heels, plays, n_plays, show, shown,
+                 scores):
+    """Write one deal into ``row`` int16 (DEAL.size,)."""
+    row[DEAL.dealer] = dealer
+    for p in range(hands.shape[0]):
+        for i in range(hands.shape[1]):
+            row[DEAL.hands + p * MAX_DEALT + i] = hands[p, i]
+        for i in range(thrown.shape[1]):
+            row[DEAL.discards + p * MAX_THROWN + i] = thrown[p, i]
+        row[DEAL.scores + p] = scores[p]
+    row[DEAL.starter] = starter
+    row[DEAL.heels] = heels
+    row[DEAL.n_plays] = n_plays
+    for i in range(n_plays):
+        for j in range(PLAY.size):
+            row[DEAL.plays + PLAY.size * i + j] = plays[i, j]
+    row[DEAL.n_show] = shown
+    for i in range(shown):
+        row[DEAL.show + i] = show[i]
+
+
+@njit(cache=True)
+def _record_game(rec, first_dealer, winner, scores, tier, deals):
+    """Write one game's header into ``rec`` int64 (GAME_RECORD.size,)."""
+    rec[GAME_RECORD.first_dealer] = first_dealer
+    rec[GAME_RECORD.winner] = winner
+    for p in range(scores.shape[0]):
+        rec[GAME_RECORD.scores + p] = scores[p]
+    rec[GAME_RECORD.skunk] = tier
+    rec[GAME_RECORD.deals] = deals
+
+
+# --------------------------------------------------------------------------- a whole game
 
 
 @njit(cache=True)
@@ -190,82 +384,55 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
                record):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
-    ``game`` is the rules description (:data:`STANDARD`); ``dpol`` and ``ppol`` int64 (2,) the
-    discard and pegging policy of each seat; ``crib_values`` the table the ``ev`` policy reads;
-    ``table`` the rank table. ``rec_game`` int64 (GAME_FIELDS,) and ``rec_deals`` int16
-    (MAX_RECORDED_DEALS, DEAL_FIELDS) receive the record.
+    ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
+    int64 (players,) the discard and pegging policy of each seat; ``crib_values`` the table the
+    ``ev`` policy reads; ``table`` the rank table. ``rec_game`` int64 (GAME_RECORD.size,) and
+    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record.
     """
-    n_players, n_dealt, n_kept, target = game[0], game[1], game[2], game[3]
-    n_thrown = n_dealt - n_kept
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
     deck = np.arange(52, dtype=np.int64)
     scores = np.zeros(n_players, np.int64)
     hands = np.empty((n_players, n_dealt), np.int64)
     kept = np.empty((n_players, n_kept), np.int64)
     thrown = np.empty((n_players, n_thrown), np.int64)
+    crib = np.empty(4, np.int64)
     unseen_rank = np.empty((n_players, 13), np.int64)
-    plays = np.zeros((n_players * n_kept, 3), np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
-    phase = np.zeros(6, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    phase = np.zeros(PHASE.size, np.int64)
     st_saved = np.empty_like(st)
     st_stats = np.empty_like(st)
     unseen_saved = np.empty_like(unseen_rank)
     stat_scores = np.zeros(n_players, np.int64)
     stat_plays = np.zeros_like(plays)
-    first_dealer = _cut_for_deal(st)
+    first_dealer = _cut_for_deal(st, n_players)
+    scores[(first_dealer + 1) % n_players] += game[GAME.start_points]
     dealer = first_dealer
     winner = -1
     deals = 0
     while winner < 0:
-        _shuffle_prefix(st, deck, n_players * n_dealt + 1)
-        pone = (dealer + 1) % n_players
-        starter = deck[n_players * n_dealt]
-        for p in range(n_players):
-            for i in range(n_dealt):
-                hands[p, i] = deck[p * n_dealt + i]
-            d = _choose_discard(dpol[p], hands[p], p == dealer, crib_values, table, st)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-            unseen_rank[p, :] = 4
-            for i in range(n_dealt):
-                unseen_rank[p, hands[p, i] >> 2] -= 1
-            unseen_rank[p, starter >> 2] -= 1
-        phase[:] = 0
+        starter = _deal(st, game, deck, hands)
+        _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, kept, thrown,
+                  crib, unseen_rank)
         pegged[:] = 0
         n_plays = 0
-        shown = 0
-        show = np.zeros(3, np.int64)
-        heels = 0
         st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
         unseen_saved[:, :] = unseen_rank
-        if (starter >> 2) == rules.JACK:  # his heels
-            heels = rules.HEELS_POINTS
-            scores[dealer] += heels
-            if scores[dealer] >= target:
-                winner = dealer
+        heels = _his_heels(starter)
+        scores[dealer] += heels
+        if scores[dealer] >= target:
+            winner = dealer
+        play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
                                     pegged)
             play_complete = winner < 0
-        else:
-            play_complete = False
-        for who in range(3):  # the show: pone, dealer, crib (all three, for the statistics)
-            p = dealer if who else pone
-            if who < 2:
-                show[who] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter,
-                                       False, table)
-            else:
-                show[who] = _score_one(thrown[0, 0], thrown[0, 1], thrown[1, 0], thrown[1, 1],
-                                       starter, True, table)
-            if winner < 0:  # the game: counted in order, stopping at the winning moment
-                shown += 1
-                scores[p] += show[who]
-                if scores[p] >= target:
-                    winner = p
+        shown, winner = _show(kept, crib, starter, dealer, table, scores, target, winner, show)
         deals += 1
-        if shown == 3:
-            acc[7] += 1  # a deal the game played to its end
+        if shown == n_players + 1:
+            acc[ACC.complete_deals] += 1
         # The statistics see every deal whole. When the game ends in the cut or the play, the play
         # is played out again past the winning moment, from the same generator state, on copies
         # (the game itself, its generator and its record are untouched).
@@ -273,58 +440,16 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
             st_stats[:] = st_saved
             stat_scores[:] = 0
             pegged[:] = 0
-            _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats,
-                  stat_plays, pegged)
-        phase[0] = pegged[dealer]
-        phase[1] = show[1]
-        phase[2] = show[2]
-        phase[3] = heels
-        phase[4] = pegged[pone]
-        phase[5] = show[0]
-        for k in range(6):
-            acc[8 + k] += phase[k]
-            acc[14 + k] += phase[k] * phase[k]
-        _add_crib_outcome(crib_acc, 0, thrown[dealer, 0], thrown[dealer, 1], show[2])
-        _add_crib_outcome(crib_acc, 1, thrown[pone, 0], thrown[pone, 1], show[2])
+            _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
+                  pegged)
+        _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
-            row = rec_deals[deals - 1]
-            row[F_DEALER] = dealer
-            for p in range(2):
-                for i in range(6):
-                    row[F_HANDS + 6 * p + i] = hands[p, i]
-                for i in range(2):
-                    row[F_DISCARDS + 2 * p + i] = thrown[p, i]
-            row[F_STARTER] = starter
-            row[F_HEELS] = heels
-            row[F_NPLAYS] = n_plays
-            for i in range(n_plays):
-                for j in range(3):
-                    row[F_PLAYS + 3 * i + j] = plays[i, j]
-            row[F_NSHOW] = shown
-            for i in range(shown):
-                row[F_SHOW + i] = show[i]
-            row[F_SCORES] = scores[0]
-            row[F_SCORES + 1] = scores[1]
-        dealer = pone
-    loser_score = scores[1 - winner]
-    tier = _skunk_tier(loser_score)
-    acc[0] += 1
-    if winner == first_dealer:
-        acc[1] += 1
-    if winner == 0:
-        acc[2] += 1
-    for t in range(tier):
-        acc[3 + t] += 1
-    acc[6] += deals
-    acc[20 + min(scores[winner] - loser_score, MAX_MARGIN - 1)] += 1
-    acc[20 + MAX_MARGIN + min(deals, MAX_DEALS_HIST - 1)] += 1
+            _record_deal(rec_deals[deals - 1], dealer, hands, thrown, starter, heels, plays,
+                         n_plays, show, shown, scores)
+        dealer = (dealer + 1) % n_players
+    tier = _tally_game(acc, game, scores, winner, first_dealer, deals)
     if record:
-        rec_game[0] = first_dealer
-        rec_game[1] = winner
-        rec_game[2] = scores[0]
-        rec_game[3] = scores[1]
-        rec_game[4] = tier
-        rec_game[5] = deals
+        _record_game(rec_game, first_dealer, winner, scores, tier, deals)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -334,10 +459,10 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, tabl
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
     ``n_games`` and ``first_game`` int64 (B,): the chunk's size and the index of its first game;
-    ``acc`` int64 (B, ACC_SIZE) and ``crib_acc`` int64 (B, *CRIB_ACC_SHAPE): per-chunk
+    ``acc`` int64 (B, ACC.size) and ``crib_acc`` int64 (B, *CRIB_ACC_SHAPE): per-chunk
     accumulators, zeroed by the caller. Games with index in ``[rec_lo, rec_hi)`` are recorded
-    into row ``index - rec_lo`` of ``rec_games`` (rows, GAME_FIELDS) and ``rec_deals`` (rows,
-    MAX_RECORDED_DEALS, DEAL_FIELDS). The result of a chunk depends only on its state and size.
+    into row ``index - rec_lo`` of ``rec_games`` (rows, GAME_RECORD.size) and ``rec_deals`` (rows,
+    MAX_RECORDED_DEALS, DEAL.size). The result of a chunk depends only on its state and size.
     """
     for k in prange(states.shape[0]):
         b = np.int64(k)
@@ -357,10 +482,10 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st):
     unseen_rank = np.full((n_players, 13), 4, np.int64)
     for p in range(n_players):
         for i in range(n_cards):
-            unseen_rank[p, kept[p, i] >> 2] -= 1
+            unseen_rank[p, _rank(kept[p, i])] -= 1
         if starter >= 0:
-            unseen_rank[p, starter >> 2] -= 1
-    plays = np.zeros((n_players * n_cards, 3), np.int64)
+            unseen_rank[p, _rank(starter)] -= 1
+    plays = np.zeros((n_players * n_cards, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
     n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
     return plays[:n_plays], pegged, winner

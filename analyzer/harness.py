@@ -30,13 +30,7 @@ from .choices import (
     resolve_workers,
 )
 from .crib import crib_values
-from .engine import (
-    ACC,
-    MAX_DEALS_HIST,
-    MAX_MARGIN,
-    PHASES,
-    _play_deal,
-)
+from .engine import ACC, MAX_DEALS_HIST, MAX_MARGIN, PHASES, SKUNK_TIERS, _play_deal
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
 from .scoring import rank_table
@@ -64,7 +58,7 @@ class SimulationResult:
     Attributes
     ----------
     acc
-        int64 (ACC_SIZE,): the summed accumulators (layout :data:`analyzer.engine.ACC`).
+        int64 (ACC.size,): the summed accumulators (layout :data:`analyzer.engine.ACC`).
     crib_acc
         int64 (2, 13, 13, 2, 3): crib outcomes ``[role, rank1, rank2, suited, (n, sum, sumsq)]``.
     records
@@ -95,7 +89,10 @@ class SimulationResult:
         return self.games_requested is None or self.games == self.games_requested
 
     def _count(self, name: str) -> int:
-        return int(self.acc[ACC[name]])
+        """A counter of :data:`analyzer.engine.ACC` by name; a skunk tier by its name."""
+        if name in SKUNK_TIERS:
+            return int(self.acc[ACC.skunks + SKUNK_TIERS.index(name)])
+        return int(self.acc[getattr(ACC, name)])
 
     @property
     def first_dealer_win_rate(self) -> float:
@@ -111,7 +108,7 @@ class SimulationResult:
         n = self._count("deals")
         out: dict[str, dict[str, float]] = {"dealer": {}, "pone": {}}
         for k, (role, phase) in enumerate(PHASES):
-            out[role][phase] = float(self.acc[ACC["phase_sum"] + k]) / n if n else math.nan
+            out[role][phase] = float(self.acc[ACC.phase_sum + k]) / n if n else math.nan
         return out
 
     @property
@@ -139,8 +136,8 @@ class SimulationResult:
         rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
         n = self._count("deals")
         for k, (role, phase) in enumerate(PHASES):
-            s = float(self.acc[ACC["phase_sum"] + k])
-            ss = float(self.acc[ACC["phase_sumsq"] + k])
+            s = float(self.acc[ACC.phase_sum + k])
+            ss = float(self.acc[ACC.phase_sumsq + k])
             mean = s / n if n else math.nan
             var = max(ss / n - mean * mean, 0.0) if n else math.nan
             half = 1.959964 * math.sqrt(var / n) if n else math.nan
@@ -155,7 +152,8 @@ class SimulationResult:
         """Accumulator histogram ``field`` as a Series of games, up to its last nonzero bin."""
         import pandas as pd
 
-        hist = self.acc[ACC[field]:ACC[field] + size]
+        start = getattr(ACC, field)
+        hist = self.acc[start:start + size]
         nz = np.nonzero(hist)[0]
         top = int(nz.max()) + 1 if nz.size else 1
         return pd.Series(hist[:top], index=pd.RangeIndex(top, name=index_name), name="games")
@@ -272,6 +270,7 @@ def simulate(
     checkpoint: str | os.PathLike | None = None,
     resume: bool = False,
     time_limit: float | None = None,
+    max_chunks: int | None = None,
 ) -> SimulationResult:
     """Play ``games`` complete games, AI against AI, and summarize them.
 
@@ -311,6 +310,10 @@ def simulate(
     time_limit
         Stop at the first chunk boundary after this many seconds; the result then covers the games
         finished (``result.complete`` is False) and the checkpoint can be resumed.
+    max_chunks
+        Play at most this many of the chunks still to do (the lowest-numbered), then stop as a
+        time limit stops: a deterministic partial run, resumable the same way. For staged runs
+        and tests.
 
     Raises
     ------
@@ -350,8 +353,10 @@ def simulate(
         from .runs import check_scheduler
 
         check_scheduler(scheduler)
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    if max_chunks is not None and int(max_chunks) < 1:
+        raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
     policies = policy_arrays(players)
@@ -368,6 +373,8 @@ def simulate(
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
     sizes = plan.chunk_sizes()
     todo = np.setdiff1d(np.arange(plan.n_chunks), total.chunks)
+    if max_chunks is not None:
+        todo = todo[:int(max_chunks)]
     resumed = int(sizes[total.chunks].sum())
     start = time.perf_counter()
 

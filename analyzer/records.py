@@ -23,21 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import format_card, parse_cards
-from .engine import (
-    F_DEALER,
-    F_DISCARDS,
-    F_HANDS,
-    F_HEELS,
-    F_NPLAYS,
-    F_NSHOW,
-    F_PLAYS,
-    F_SCORES,
-    F_SHOW,
-    F_STARTER,
-    MAX_RECORDED_DEALS,
-)
+from .cards import card_value, format_card, parse_cards
+from .engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY
 from .files import atomic_write_text
+from .game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 
 __all__ = ["FORMAT", "RecordError", "format_game", "game_records", "read_records",
            "write_records"]
@@ -49,32 +38,43 @@ class RecordError(ValueError):
     """A records file that cannot be read, or a game that is not in it."""
 
 
-def game_records(rec_games: np.ndarray, rec_deals: np.ndarray) -> list[dict]:
-    """Turn the engine's record arrays into format-v1 dicts (game ``i`` is row ``i``)."""
+def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD
+                 ) -> list[dict]:
+    """Turn the engine's record arrays into format-v1 dicts (game ``i`` is row ``i``).
+
+    ``rec_games`` int64 (n, GAME_RECORD.size) and ``rec_deals`` int16 (n, MAX_RECORDED_DEALS,
+    DEAL.size), laid out as :mod:`analyzer.engine` writes them.
+    """
+    seats = range(game.players)
     out = []
     for i, (header, deals) in enumerate(zip(rec_games.tolist(), rec_deals, strict=True)):
-        first_dealer, winner, s0, s1, skunk, n_deals = header
-        game = {"format": FORMAT, "game": i, "first_dealer": first_dealer, "winner": winner,
-                "scores": [s0, s1], "skunk": skunk, "deals": []}
+        n_deals = header[GAME_RECORD.deals]
+        scores = header[GAME_RECORD.scores:GAME_RECORD.scores + game.players]
+        record = {"format": FORMAT, "game": i, "first_dealer": header[GAME_RECORD.first_dealer],
+                  "winner": header[GAME_RECORD.winner], "scores": scores,
+                  "skunk": header[GAME_RECORD.skunk], "deals": []}
         if n_deals > MAX_RECORDED_DEALS:
-            game["truncated"] = True
+            record["truncated"] = True
         for row in deals[: min(n_deals, MAX_RECORDED_DEALS)].tolist():
-            n_plays, n_show = row[F_NPLAYS], row[F_NSHOW]
-            plays = [row[F_PLAYS + 3 * k: F_PLAYS + 3 * k + 3] for k in range(n_plays)]
-            game["deals"].append({
-                "dealer": row[F_DEALER],
-                "hands": [[format_card(c) for c in row[F_HANDS + 6 * p: F_HANDS + 6 * p + 6]]
-                          for p in (0, 1)],
-                "discards": [[format_card(c) for c in row[F_DISCARDS + 2 * p:
-                                                         F_DISCARDS + 2 * p + 2]]
-                             for p in (0, 1)],
-                "starter": format_card(row[F_STARTER]),
-                "heels": row[F_HEELS],
-                "plays": [[p, format_card(c), pts] for p, c, pts in plays],
-                "show": row[F_SHOW: F_SHOW + n_show],
-                "scores": row[F_SCORES: F_SCORES + 2],
+            n_plays, n_show = row[DEAL.n_plays], row[DEAL.n_show]
+            plays = [row[DEAL.plays + PLAY.size * k: DEAL.plays + PLAY.size * (k + 1)]
+                     for k in range(n_plays)]
+            hands = [row[DEAL.hands + MAX_DEALT * p: DEAL.hands + MAX_DEALT * p + game.dealt]
+                     for p in seats]
+            thrown = [row[DEAL.discards + MAX_THROWN * p:
+                          DEAL.discards + MAX_THROWN * p + game.thrown] for p in seats]
+            record["deals"].append({
+                "dealer": row[DEAL.dealer],
+                "hands": [[format_card(c) for c in hand] for hand in hands],
+                "discards": [[format_card(c) for c in cards] for cards in thrown],
+                "starter": format_card(row[DEAL.starter]),
+                "heels": row[DEAL.heels],
+                "plays": [[p[PLAY.player], format_card(p[PLAY.card]), p[PLAY.points]]
+                          for p in plays],
+                "show": row[DEAL.show: DEAL.show + n_show],
+                "scores": row[DEAL.scores: DEAL.scores + game.players],
             })
-        out.append(game)
+        out.append(record)
     return out
 
 
@@ -127,7 +127,7 @@ def format_game(record: dict) -> str:
                      + (f": his heels, 2 to player {dealer}" if deal["heels"] else ""))
         count = 0
         for who, card, pts in deal["plays"]:
-            value = min(parse_cards(card)[0] // 4 + 1, 10)
+            value = card_value(int(parse_cards(card)[0]))
             if count + value > 31:
                 count = 0
             count += value

@@ -24,6 +24,7 @@ import json
 import os
 import time
 import uuid
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -32,23 +33,19 @@ import numpy as np
 
 from . import __version__
 from .choices import numba_threads, policy_arrays
-from .engine import (
-    ACC_SIZE,
-    CRIB_ACC_SHAPE,
-    DEAL_FIELDS,
-    GAME_FIELDS,
-    MAX_RECORDED_DEALS,
-    STANDARD,
-    _run_chunks,
-)
+from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, _run_chunks
 from .files import atomic_write, atomic_write_text
+from .game import STANDARD
 from .rng import chunk_states
 
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
 BACKENDS = ("local", "dask")
+_STANDARD_ARRAY = STANDARD.as_array()
 MANIFEST = "run.json"
 PARTS = "chunks"
+#: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout.
+CHECKPOINT_FORMAT = 2
 #: What must match for a run to be resumed.
 PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games")
 
@@ -95,13 +92,13 @@ class ChunkResult:
     crib_acc: np.ndarray
     rec_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     rec_games: np.ndarray = field(
-        default_factory=lambda: np.zeros((0, GAME_FIELDS), np.int64))
+        default_factory=lambda: np.zeros((0, GAME_RECORD.size), np.int64))
     rec_deals: np.ndarray = field(
-        default_factory=lambda: np.zeros((0, MAX_RECORDED_DEALS, DEAL_FIELDS), np.int16))
+        default_factory=lambda: np.zeros((0, MAX_RECORDED_DEALS, DEAL.size), np.int16))
 
     @classmethod
     def empty(cls) -> ChunkResult:
-        return cls(np.zeros(0, np.int64), np.zeros(ACC_SIZE, np.int64),
+        return cls(np.zeros(0, np.int64), np.zeros(ACC.size, np.int64),
                    np.zeros(CRIB_ACC_SHAPE, np.int64))
 
     def add(self, other: ChunkResult) -> None:
@@ -146,12 +143,12 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     # the kernel records games [rec_lo, rec_hi) into slot index - rec_lo
     rec_lo = int(rec_index.min()) if len(rec_index) else 0
     rec_hi = int(rec_index.max()) + 1 if len(rec_index) else 0
-    rec_games = np.zeros((max(rec_hi - rec_lo, 1), GAME_FIELDS), np.int64)
-    rec_deals = np.zeros((max(rec_hi - rec_lo, 1), MAX_RECORDED_DEALS, DEAL_FIELDS), np.int16)
-    acc = np.zeros((len(chunks), ACC_SIZE), np.int64)
+    rec_games = np.zeros((max(rec_hi - rec_lo, 1), GAME_RECORD.size), np.int64)
+    rec_deals = np.zeros((max(rec_hi - rec_lo, 1), MAX_RECORDED_DEALS, DEAL.size), np.int16)
+    acc = np.zeros((len(chunks), ACC.size), np.int64)
     crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
-    _run_chunks(states, sizes, firsts, STANDARD, policies[0], policies[1], values, table, acc,
-                crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
+    _run_chunks(states, sizes, firsts, _STANDARD_ARRAY, policies[0], policies[1], values, table,
+                acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
@@ -261,11 +258,17 @@ class Checkpoint:
         if self.manifest.exists():
             try:
                 saved = json.loads(self.manifest.read_text())
-            except (OSError, json.JSONDecodeError) as exc:
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
                 raise RunError(f"{self.manifest}: cannot read the run's plan ({exc})") from None
+            if not isinstance(saved, dict):
+                raise RunError(f"{self.manifest}: not a run's plan")
             if not resume:
                 raise RunError(f"{self.folder} already holds a run: add --resume to continue it, "
                                "or choose another folder")
+            if saved.get("format") != CHECKPOINT_FORMAT:
+                raise RunError(f"cannot resume {self.folder}: its checkpoint format "
+                               f"{saved.get('format')!r} is not this version's "
+                               f"({CHECKPOINT_FORMAT}); start the run again in a new folder")
             mine = plan.as_dict()
             differ = [k for k in PLAN_KEYS if saved.get(k) != mine[k]]
             if differ:
@@ -275,7 +278,8 @@ class Checkpoint:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
-            manifest = {**plan.as_dict(), "package_version": __version__, "format": 1}
+            manifest = {**plan.as_dict(), "package_version": __version__,
+                        "format": CHECKPOINT_FORMAT}
             atomic_write_text(self.manifest, json.dumps(manifest, indent=2) + "\n")
         self.parts.mkdir(parents=True, exist_ok=True)
         for stale in self.parts.glob(".part-*.tmp"):  # a part being written when killed
@@ -284,7 +288,7 @@ class Checkpoint:
         for path in sorted(self.parts.glob("part-*.npz")):
             try:
                 done.add(ChunkResult.load(path))
-            except (OSError, ValueError, KeyError) as exc:
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
                 raise RunError(f"{path}: damaged checkpoint ({exc})") from None
         if len(np.unique(done.chunks)) != len(done.chunks):
             raise RunError(f"{self.parts}: a chunk is checkpointed twice")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from naive import naive_play, name
 
 from analyzer import play_hands, simulate
-from analyzer.engine import ACC
+from analyzer.engine import ACC, PHASE
 
 
 def test_whole_play_example_from_the_rules():
@@ -109,11 +109,11 @@ def test_records_agree_with_the_counters():
     result = simulate(3000, seed=5, players=("ev+greedy", "hand+lookahead"), record_games=3000)
     records = result.records
     wins0 = sum(r["winner"] == 0 for r in records)
-    assert wins0 == result.acc[ACC["seat0_wins"]]
+    assert wins0 == result.acc[ACC.seat0_wins]
     assert sum(r["winner"] == r["first_dealer"] for r in records) == (
-        result.acc[ACC["first_dealer_wins"]])
-    assert sum(len(r["deals"]) for r in records) == result.acc[ACC["deals"]]
-    assert sum(r["skunk"] >= 1 for r in records) == result.acc[ACC["skunk"]]
+        result.acc[ACC.first_dealer_wins])
+    assert sum(len(r["deals"]) for r in records) == result.acc[ACC.deals]
+    assert sum(r["skunk"] >= 1 for r in records) == result.acc[ACC.skunks]
     for r in records:
         assert max(r["scores"]) >= 121 and min(r["scores"]) < 121
         assert r["scores"][r["winner"]] >= 121
@@ -160,7 +160,7 @@ def test_stronger_policies_win_more():
     for strong, weak in (("ev+greedy", "random+greedy"), ("ev+lookahead", "ev+greedy"),
                          ("ev+greedy", "ev+random")):
         result = simulate(20_000, seed=99, players=(strong, weak))
-        rate = result.acc[ACC["seat0_wins"]] / result.games
+        rate = result.acc[ACC.seat0_wins] / result.games
         assert rate > 0.51, (strong, weak, rate)
 
 
@@ -180,11 +180,11 @@ def test_simulate_rejects_bad_arguments():
 def test_crib_outcomes_are_the_cribs_counted():
     result = simulate(2000, seed=8, players=("ev+greedy", "ev+greedy"))
     table = result.crib_outcomes
-    complete = result.acc[ACC["deals"]]  # every deal's crib counts, the last one played out
+    complete = result.acc[ACC.deals]  # every deal's crib counts, the last one played out
     for role in ("dealer", "pone"):
         part = table[table["role"] == role]
         assert part["n"].sum() == complete
-        crib_points = result.acc[ACC["phase_sum"] + 2]
+        crib_points = result.acc[ACC.phase_sum + PHASE.dealer_crib]
         assert (part["n"] * part["mean"]).sum() == pytest.approx(crib_points)
 
 

@@ -46,16 +46,49 @@ def test_dask_backend_refuses_a_bad_address():
         simulate(10, seed=1, backend="dask", scheduler="not an address")
 
 
-def test_time_limit_then_resume_equals_an_uninterrupted_run(tmp_path):
-    whole = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20)
-    part = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
-                    checkpoint=tmp_path, time_limit=0.05)
-    assert not part.complete and 0 < part.games < 30_000
-    assert part.games % 1_000 == 0  # stopped at a chunk boundary
-    rest = simulate(30_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
-                    checkpoint=tmp_path, resume=True)
-    assert rest.complete and rest.played == 30_000 - part.games
-    same_result(whole, rest)
+def _saved_files(result, folder: Path) -> dict[str, bytes]:
+    """The tables a finished run writes, as bytes (the provenance, with its date, left out)."""
+    result.save(folder)
+    return {name: (folder / name).read_bytes()
+            for name in ("summary.csv", "margins.csv", "crib_outcomes.csv")}
+
+
+def test_a_stop_after_k_chunks_then_resume_equals_an_uninterrupted_run(tmp_path):
+    # A deterministic stop: the harness takes max_chunks the way it takes a time limit.
+    whole = simulate(9_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20)
+    part = simulate(9_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
+                    checkpoint=tmp_path / "run", max_chunks=4)
+    assert not part.complete and part.games == 4_000 and part.played == 4_000
+    assert len(part.records) == 20  # the recorded games are all in chunk 0
+    rest = simulate(9_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
+                    checkpoint=tmp_path / "run", resume=True, max_chunks=2)
+    assert not rest.complete and rest.games == 6_000 and rest.played == 2_000
+    done = simulate(9_000, seed=8, players=PLAYERS, chunk_size=1_000, record_games=20,
+                    checkpoint=tmp_path / "run", resume=True)
+    assert done.complete and done.played == 3_000
+    same_result(whole, done)
+    assert _saved_files(done, tmp_path / "a") == _saved_files(whole, tmp_path / "b")
+    assert write_text(done.records) == write_text(whole.records)
+
+
+def write_text(records) -> str:
+    return "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
+
+
+def test_a_time_limit_stops_a_run_too_large_to_finish_cleanly_and_resumably(tmp_path):
+    # 10**9 games cannot finish in a second on any machine: the run must stop at a chunk
+    # boundary, checkpointed, and a resume must accept the folder and go on from there.
+    games = 10**9
+    part = simulate(games, seed=3, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                    time_limit=0.5)
+    assert not part.complete and 0 < part.games < games and part.games % 1_000 == 0
+    assert part.played == part.games
+    parts = list((tmp_path / "chunks").glob("part-*.npz"))
+    assert parts and not list(tmp_path.rglob("*.tmp"))
+    more = simulate(games, seed=3, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                    resume=True, time_limit=0.5)
+    assert not more.complete and more.games > part.games and more.games % 1_000 == 0
+    assert more.played == more.games - part.games
 
 
 def test_mismatched_or_missing_resume_is_refused(tmp_path):
@@ -73,6 +106,20 @@ def test_mismatched_or_missing_resume_is_refused(tmp_path):
                  resume=True)
     with pytest.raises(RunError, match="nothing to resume"):
         simulate(2_000, seed=4, checkpoint=tmp_path / "empty", resume=True)
+    # a checkpoint of another format (records laid out differently) is refused, not misread
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 1}))
+    with pytest.raises(RunError, match="checkpoint format 1"):
+        simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                 resume=True)
+    (tmp_path / "run.json").write_text(json.dumps(manifest))
+    part = next((tmp_path / "chunks").glob("part-*.npz"))
+    saved = part.read_bytes()
+    part.write_bytes(saved[: len(saved) // 2])
+    with pytest.raises(RunError, match="damaged checkpoint"):
+        simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                 resume=True)
+    part.write_bytes(saved)
     # resuming a finished run plays nothing and gives the same result
     again = simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
                      resume=True)
@@ -117,11 +164,12 @@ def test_kill_9_part_way_and_resume_equals_an_uninterrupted_run(tmp_path):
 
 def test_cli_resume_refusals_and_time_limit(tmp_path):
     out = tmp_path / "run"
-    first = run_cli("simulate", "--games", "40000", "--seed", "3", "--out", str(out),
-                    "--time-limit", "0.01", "--quiet", "--json")
+    # 10**9 games: far too many to finish within the limit on any machine
+    first = run_cli("simulate", "--games", str(10**9), "--seed", "3", "--out", str(out),
+                    "--time-limit", "0.3", "--quiet", "--json")
     assert first.returncode == 0, first.stderr
     partial = json.loads(first.stdout)
-    assert partial["complete"] is False and partial["games"] < 40_000
+    assert partial["complete"] is False and 0 < partial["games"] < 10**9
     assert "--resume" in first.stderr
     provenance = json.loads((out / "provenance.json").read_text())
     assert provenance["complete"] is False
@@ -130,13 +178,15 @@ def test_cli_resume_refusals_and_time_limit(tmp_path):
         (["--seed", "3"], "already holds a run"),
         (["--seed", "3", "--resume", "--players", "random+random", "ev+greedy"], "players"),
     ):
-        bad = run_cli("simulate", "--games", "40000", "--out", str(out), "--quiet", *args)
+        bad = run_cli("simulate", "--games", str(10**9), "--out", str(out), "--quiet", *args)
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
-    done = run_cli("simulate", "--games", "40000", "--out", str(out), "--resume", "--quiet",
-                   "--json")  # the seed comes from the run's folder
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["complete"] is True
+    more = run_cli("simulate", "--games", str(10**9), "--out", str(out), "--resume", "--quiet",
+                   "--time-limit", "0.3", "--json")  # the seed comes from the run's folder
+    assert more.returncode == 0, more.stderr
+    resumed = json.loads(more.stdout)
+    assert resumed["seed"] == 3 and resumed["complete"] is False
+    assert resumed["games"] > partial["games"]
     for args, message in ((["--resume"], "--resume needs --out"),
                           (["--scheduler", "nowhere"], "not a Dask scheduler address"),
                           (["--time-limit", "0"], "--time-limit"),
