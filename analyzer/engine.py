@@ -41,8 +41,8 @@ from .rng import _randint, _shuffle_prefix
 from .scoring import _peg_points, _rank, _score_one, _throw_key, _value
 
 __all__ = [
-    "ACC", "CRIB_ACC_SHAPE", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE", "PHASES",
-    "PLAY", "SKUNK_TIERS", "check_playable",
+    "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE",
+    "PHASES", "PLAY", "SKUNK_TIERS", "check_playable",
 ]
 
 MAX_MARGIN = 256
@@ -71,9 +71,11 @@ ACC = layout("Acc", [
     ("deals_hist", MAX_DEALS_HIST),  # games by deals played (last bin: that or more)
 ])
 
-#: Crib outcomes per chunk: ``[role, rank1, rank2, suited, (count, sum, sum of squares)]``, role 0
-#: = thrown by the dealer into his own crib, 1 = thrown by the pone; rank1 <= rank2.
-CRIB_ACC_SHAPE = (2, 13, 13, 2, 3)
+#: What is tallied of the cribs of one kind of throw: how many, their sum, their sum of squares.
+CRIB_STAT = layout("CribStat", [("n", 1), ("sum", 1), ("sumsq", 1)])
+#: Crib outcomes per chunk: ``[role, rank1, rank2, suited, CRIB_STAT]``, role 0 = thrown by the
+#: dealer into his own crib, 1 = thrown by the pone; rank1 <= rank2.
+CRIB_ACC_SHAPE = (2, 13, 13, 2, CRIB_STAT.size)
 
 MAX_RECORDED_DEALS = 128
 #: One card laid in the play, as recorded.
@@ -131,7 +133,7 @@ def _cut_for_deal(st, n_players):
             return low
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal(st, game, deck, hands):
     """Shuffle enough of ``deck`` (int64 (52,), any order), deal ``hands`` (players, dealt) and
     the cards the pack adds to the crib; return the starter."""
@@ -144,7 +146,7 @@ def _deal(st, game, deck, hands):
     return deck[n_cards]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, kept, thrown,
               crib, unseen_rank):
     """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy.
@@ -173,14 +175,14 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, 
         unseen_rank[p, _rank(starter)] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _his_heels(starter):
     """What the dealer pegs for the starter: 2 for a Jack (his heels), else 0."""
     return rules.HEELS_POINTS if _rank(starter) == rules.JACK else 0
 
 
 @njit(cache=True)
-def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged):
+def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, laid, left, seq):
     """The play of one deal. Returns ``(number of cards laid, winner or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -189,13 +191,13 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
     reaches ``target``. Writes ``plays`` int64 (players * cards, PLAY.size): player, card, points
     (the go or last-card point included), and adds each player's pegging points to ``pegged``.
     Turns go round from the dealer's left; after a go, the count restarts with the player after
-    the one who laid the last card.
+    the one who laid the last card. Scratch space: ``laid`` bool (players, cards), ``left`` int64
+    (players,), ``seq`` int64 (players * cards + 1,) (the ranks in the current count).
     """
     n_players, n_cards = kept.shape
-    laid = np.zeros((n_players, n_cards), np.bool_)
-    left = np.full(n_players, n_cards, np.int64)
+    laid[:, :] = False
+    left[:] = n_cards
     total_left = n_players * n_cards
-    seq = np.empty(n_players * n_cards + 1, np.int64)  # ranks in the current count
     nseq = 0
     count = 0
     turn = (dealer + 1) % n_players
@@ -255,7 +257,7 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
     return n_plays, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.
 
@@ -281,15 +283,15 @@ def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
     return shown, winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_crib_outcome(crib_acc, role, a, b, points):
     r1, r2, suited = _throw_key(a, b)
-    crib_acc[role, r1, r2, suited, 0] += 1
-    crib_acc[role, r1, r2, suited, 1] += points
-    crib_acc[role, r1, r2, suited, 2] += points * points
+    crib_acc[role, r1, r2, suited, CRIB_STAT.n] += 1
+    crib_acc[role, r1, r2, suited, CRIB_STAT.sum] += points
+    crib_acc[role, r1, r2, suited, CRIB_STAT.sumsq] += points * points
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase):
     """Add one deal, played out whole, to the accumulators: points by phase, crib outcomes."""
     n_players = pegged.shape[0]
@@ -309,7 +311,7 @@ def _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase):
                               show[n_players])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _skunk_tier(loser_score, game):
     """How many of the game's skunk lines ``loser_score`` is under (0..3)."""
     tier = 0
@@ -319,7 +321,7 @@ def _skunk_tier(loser_score, game):
     return tier
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tally_game(acc, game, scores, winner, first_dealer, deals):
     """Add one finished game to the accumulators; return the skunk tier of the loser."""
     runner_up = -1
@@ -343,7 +345,7 @@ def _tally_game(acc, game, scores, winner, first_dealer, deals):
     return tier
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_deal(row, dealer, hands, thrown, starter, heels, plays, n_plays, show, shown,
                  scores):
     """Write one deal into ``row`` int16 (DEAL.size,)."""
@@ -365,7 +367,7 @@ def _record_deal(row, dealer, hands, thrown, starter, heels, plays, n_plays, sho
         row[DEAL.show + i] = show[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_game(rec, first_dealer, winner, scores, tier, deals):
     """Write one game's header into ``rec`` int64 (GAME_RECORD.size,)."""
     rec[GAME_RECORD.first_dealer] = first_dealer
@@ -380,33 +382,50 @@ def _record_game(rec, first_dealer, winner, scores, tier, deals):
 
 
 @njit(cache=True)
+def _workspace(game):
+    """The arrays one game works in, allocated once per chunk (none per game or per deal)."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    return (
+        np.empty(52, np.int64),                            # deck
+        np.zeros(n_players, np.int64),                     # scores
+        np.empty((n_players, n_dealt), np.int64),          # hands
+        np.empty((n_players, n_kept), np.int64),           # kept
+        np.empty((n_players, n_thrown), np.int64),         # thrown
+        np.empty(4, np.int64),                             # crib
+        np.empty((n_players, 13), np.int64),               # unseen_rank
+        np.zeros((n_players * n_kept, PLAY.size), np.int64),  # plays
+        np.zeros(n_players, np.int64),                     # pegged
+        np.zeros(n_players + 1, np.int64),                 # show
+        np.zeros(PHASE.size, np.int64),                    # phase
+        np.empty(4, np.uint64),                            # st_saved
+        np.empty(4, np.uint64),                            # st_stats
+        np.empty((n_players, 13), np.int64),               # unseen_saved
+        np.zeros(n_players, np.int64),                     # stat_scores
+        np.zeros((n_players * n_kept, PLAY.size), np.int64),  # stat_plays
+        np.zeros((n_players, n_kept), np.bool_),           # laid
+        np.zeros(n_players, np.int64),                     # left
+        np.empty(n_players * n_kept + 1, np.int64),        # seq
+    )
+
+
+@njit(cache=True)
 def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game, rec_deals,
-               record):
+               record, ws):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
     int64 (players,) the discard and pegging policy of each seat; ``crib_values`` the table the
     ``ev`` policy reads; ``table`` the rank table. ``rec_game`` int64 (GAME_RECORD.size,) and
-    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record.
+    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record. ``ws`` is the
+    :func:`_workspace` of ``game``.
     """
-    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
-    deck = np.arange(52, dtype=np.int64)
-    scores = np.zeros(n_players, np.int64)
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_thrown), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen_rank = np.empty((n_players, 13), np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
-    phase = np.zeros(PHASE.size, np.int64)
-    st_saved = np.empty_like(st)
-    st_stats = np.empty_like(st)
-    unseen_saved = np.empty_like(unseen_rank)
-    stat_scores = np.zeros(n_players, np.int64)
-    stat_plays = np.zeros_like(plays)
+    (deck, scores, hands, kept, thrown, crib, unseen_rank, plays, pegged, show, phase, st_saved,
+     st_stats, unseen_saved, stat_scores, stat_plays, laid, left, seq) = ws
+    n_players, target = game[GAME.players], game[GAME.target]
+    for i in range(52):
+        deck[i] = i
+    scores[:] = 0
     first_dealer = _cut_for_deal(st, n_players)
     scores[(first_dealer + 1) % n_players] += game[GAME.start_points]
     dealer = first_dealer
@@ -427,7 +446,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged)
+                                    pegged, laid, left, seq)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, scores, target, winner, show)
         deals += 1
@@ -441,7 +460,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
             stat_scores[:] = 0
             pegged[:] = 0
             _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged)
+                  pegged, laid, left, seq)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, starter, heels, plays,
@@ -467,12 +486,13 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, tabl
     for k in prange(states.shape[0]):
         b = np.int64(k)
         st = states[b].copy()
+        ws = _workspace(game)
         for g in range(n_games[b]):
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
             _play_game(st, game, dpol, ppol, crib_values, table, acc[b], crib_acc[b],
-                       rec_games[slot], rec_deals[slot], record)
+                       rec_games[slot], rec_deals[slot], record, ws)
 
 
 @njit(cache=True)
@@ -487,5 +507,9 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st):
             unseen_rank[p, _rank(starter)] -= 1
     plays = np.zeros((n_players * n_cards, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
-    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
+    laid = np.zeros((n_players, n_cards), np.bool_)
+    left = np.zeros(n_players, np.int64)
+    seq = np.empty(n_players * n_cards + 1, np.int64)
+    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
+                            laid, left, seq)
     return plays[:n_plays], pegged, winner

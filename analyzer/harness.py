@@ -30,7 +30,7 @@ from .choices import (
     resolve_workers,
 )
 from .crib import crib_values
-from .engine import ACC, MAX_DEALS_HIST, MAX_MARGIN, PHASES, SKUNK_TIERS, _play_deal
+from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, PHASES, SKUNK_TIERS, _play_deal
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
 from .scoring import rank_table
@@ -60,7 +60,7 @@ class SimulationResult:
     acc
         int64 (ACC.size,): the summed accumulators (layout :data:`analyzer.engine.ACC`).
     crib_acc
-        int64 (2, 13, 13, 2, 3): crib outcomes ``[role, rank1, rank2, suited, (n, sum, sumsq)]``.
+        int64 CRIB_ACC_SHAPE: crib outcomes ``[role, rank1, rank2, suited, CRIB_STAT]``.
     records
         The recorded games (format v1 dicts), the first ``record_games`` by index.
     """
@@ -184,7 +184,9 @@ class SimulationResult:
             for r1 in range(13):
                 for r2 in range(r1, 13):
                     for suited in (0, 1):
-                        n, s, ss = (int(x) for x in self.crib_acc[role, r1, r2, suited])
+                        stat = self.crib_acc[role, r1, r2, suited]
+                        n, s, ss = (int(stat[CRIB_STAT.n]), int(stat[CRIB_STAT.sum]),
+                                    int(stat[CRIB_STAT.sumsq]))
                         if n == 0:
                             continue
                         mean = s / n

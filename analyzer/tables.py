@@ -46,7 +46,7 @@ from .crib import (
     crib_values,
 )
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .engine import _add_crib_outcome
+from .engine import CRIB_ACC_SHAPE, CRIB_STAT, _add_crib_outcome
 from .files import atomic_write, atomic_write_text
 from .players import _choose_discard, _hand_total
 from .rng import _shuffle_prefix, chunk_states
@@ -71,7 +71,7 @@ def _selfplay_cribs(states, n_deals, values, table, acc):
     """Deal, discard with ``ev`` on both sides, and tally the crib by throw and role.
 
     ``states`` uint64 (B, 4) per-chunk generator states; ``n_deals`` int64 (B,); ``values`` the
-    crib-value table the players use; ``acc`` int64 (B, 2, 13, 13, 2, 3), zeroed: per chunk,
+    crib-value table the players use; ``acc`` int64 (B, *CRIB_ACC_SHAPE), zeroed: per chunk,
     ``[role, r1, r2, suited] -> (count, sum, sum of squares)`` of the crib score.
     """
     for k in prange(states.shape[0]):
@@ -225,10 +225,12 @@ def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
     converged = False
     with numba_threads(workers):
         for _ in range(max_iterations):
-            acc = np.zeros((n_chunks, 2, 13, 13, 2, 3), np.int64)
+            acc = np.zeros((n_chunks, *CRIB_ACC_SHAPE), np.int64)
             _selfplay_cribs(states, sizes, values, table, acc)
             total = acc.sum(axis=0)
-            n, s, ss = total[..., 0], total[..., 1].astype(float), total[..., 2].astype(float)
+            n = total[..., CRIB_STAT.n]
+            s = total[..., CRIB_STAT.sum].astype(float)
+            ss = total[..., CRIB_STAT.sumsq].astype(float)
             n = _symmetric(n)
             measured = np.where(n > 0, _symmetric(s) / np.maximum(n, 1), values)
             measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
