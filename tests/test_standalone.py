@@ -8,8 +8,9 @@ files are skipped):
   and when read from the repository root (how a command run from the root reads it); URLs are
   ignored;
 * ``Path(__file__)`` climbing above the repository (``.parents[k]`` or ``.parent.parent...``);
-* the project's development-only folders: ``shared/reference`` and ``shared/RULES``, also when
-  spelt as joined parts (``"shared" / "reference"``). The word "shared" in prose is not a path.
+* the project's development-only folders beside the repository: the folder ``shared`` followed
+  by ``/reference`` or ``/RULES``, also when spelt as joined parts of a path (quoted words joined
+  by ``/`` or ``,``). The word "shared" in prose is not a path.
 """
 
 from __future__ import annotations
@@ -89,24 +90,26 @@ def test_no_tracked_file_refers_outside_the_repository():
 # --------------------------------------------------------------------------- the checker itself
 # The strings are built in pieces so that this file does not hold what it looks for.
 UP = ".." + "/"
-SHARED = "shared" + "/"
+S = "sha" + "red"
+SHARED = S + "/"
+HERE = "Path(" + "__file__)"
 
 
 @pytest.mark.parametrize(("relpath", "line"), [
     # What the repository held before it stood alone:
     ("README.md", f"implements are in [`{UP}{SHARED}RULES.md`]({UP}{SHARED}RULES.md)."),
     ("README.md", f"**Against Schell's published table** (`{UP}{SHARED}reference/schell.csv`, 91"),
-    ("tests/reference.py", "REFERENCE_DIR = Path(__file__).resolve().parents[2] / "
-                           '"shared" / "reference"'),
+    ("tests/reference.py", f"REFERENCE_DIR = {HERE}.resolve().parents[2]"),
+    ("tests/reference.py", f'REFERENCE_DIR = ROOT.parent / "{S}" / "reference"'),
     ("notebooks/03_crib_values.ipynb",
      '    "    \\"ANALYZER_REFERENCE_DIR\\", Path(analyzer.__file__).resolve().parents[2] / '
-     '\\"shared\\" / \\"reference\\"\\n",'),
+     f'\\"{S}\\" / \\"reference\\"\\n",'),
     # and other ways out:
     ("docs/rules.md", f"see [the rules]({UP}{UP}RULES.md)"),
     ("analyzer/crib.py", f'DATA = Path("{UP}{UP}data")'),
-    ("analyzer/crib.py", "DATA_DIR = Path(__file__).parent.parent.parent / 'data'"),
+    ("analyzer/crib.py", f"DATA_DIR = {HERE}.parent.parent.parent / 'data'"),
     ("tests/x.py", f"open('data/{UP}{UP}{UP}secret')"),
-    ("tests/x.py", 'os.path.join(HOME, "shared", "RULES.md")'),
+    ("tests/x.py", f'os.path.join(HOME, "{S}", "RULES.md")'),
 ])
 def test_checker_finds_references_outside(relpath, line):
     assert outside_references(relpath, line), line
