@@ -169,10 +169,15 @@ def _to_array(values: dict[tuple[int, int, int], float]) -> np.ndarray:
     return table
 
 
-def write_uniform_crib_values(out_dir: str | os.PathLike) -> list[Path]:
+def write_uniform_crib_values(out_dir: str | os.PathLike, *,
+                              overwrite_shipped: bool = False) -> list[Path]:
     """Compute the uniform table and write ``crib_values_uniform.csv`` and its JSON provenance
     to ``out_dir`` (atomically). Returns the paths written. This is how the shipped file is made;
-    loading never writes."""
+    loading never writes. Refuses (``FileExistsError``) to write into the package's own data
+    folder unless ``overwrite_shipped`` is true."""
+    if not overwrite_shipped and is_shipped_folder(out_dir):
+        raise FileExistsError(f"{out_dir} is the package's own data folder: the shipped tables "
+                              "are not overwritten without overwrite_shipped=True")
     path = Path(out_dir) / UNIFORM_FILE
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     _write_uniform(path, build_uniform_crib_values())

@@ -88,3 +88,7 @@ def test_write_uniform_crib_values_writes_where_it_is_told(tmp_path):
     assert [p.name for p in paths] == [UNIFORM_FILE, "crib_values_uniform.json"]
     assert _read_uniform(paths[0]) == pytest.approx(_read_uniform(shipped_file(UNIFORM_FILE)),
                                                     abs=1e-12)
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in shipped_folder().iterdir())
+    with pytest.raises(FileExistsError, match="overwrite_shipped"):
+        write_uniform_crib_values(shipped_folder())
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in shipped_folder().iterdir()) == before
