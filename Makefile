@@ -1,9 +1,9 @@
-# Two commands for a fresh machine: `make run` and `make test`.
+# Two commands for a fresh machine: `make run` and `make test` (`make test-fast` skips slow tests).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-fast lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python -m pytest
+
+# The suite without the tests marked slow (building and installing the wheel, ...).
+test-fast: $(VENV)/.installed-test
+	$(BIN)/ruff check analyzer tests
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests

@@ -11,10 +11,14 @@ on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 """
 
 from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
 
 from .cards import CardError, format_cards, parse_cards
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("analyzer")  # from the installed metadata (pyproject.toml)
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 _LAZY = {
     "score_hand": "scoring",

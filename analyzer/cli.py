@@ -383,9 +383,12 @@ def _cmd_tables(args) -> int:
 def _tables_crib(args) -> int:
     import shlex
 
-    from .crib import DATA_DIR
+    from .crib import is_shipped_folder
 
-    out = DATA_DIR if args.out is None else args.out
+    out = args.out
+    if is_shipped_folder(out) and not args.force:
+        raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
+                         "add --force to overwrite the shipped tables")
     _check_writable_dir(str(out), "--out", "crib tables crib")
     from .tables import build_crib_table
 
@@ -396,7 +399,8 @@ def _tables_crib(args) -> int:
     result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
                               max_iterations=args.max_iterations, workers=args.workers,
                               progress=report)
-    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]))
+    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+                        overwrite_shipped=args.force)
     state = "converged" if result.converged else "NOT converged"
     print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
           f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
@@ -435,9 +439,9 @@ def _tables_keep(args) -> int:
 def _tables_compare(args) -> int:
     from pathlib import Path
 
-    from .crib import DATA_DIR, RANK_FILE
+    from .crib import RANK_FILE, shipped_file
 
-    table = Path(args.table) if args.table else DATA_DIR / RANK_FILE
+    table = Path(args.table) if args.table else shipped_file(RANK_FILE)
     reference = Path(args.reference)
     for path, option in ((table, "--table"), (reference, "--reference")):
         if not path.is_file():
@@ -457,7 +461,7 @@ def _tables_compare(args) -> int:
         from .files import atomic_write
 
         _check_writable_dir(str(Path(args.plot).parent), "--plot", "crib tables compare")
-        fig = plots.crib_comparison(ours, ref, table_label=table.stem,
+        fig = plots.crib_comparison(ours, ref, table_label=Path(table.name).stem,
                                     reference_label=reference.stem)
         atomic_write(args.plot, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     if args.json:
@@ -602,7 +606,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
     p.set_defaults(func=_cmd_tables)
-    t = tables.add_parser("crib", help="rebuild the self-play crib-value table")
+    t = tables.add_parser(
+        "crib", help="rebuild the self-play crib-value table",
+        description="Rebuild the self-play crib-value table and write crib_values.csv and "
+        "crib_values_rank.csv (each with a JSON provenance file) to --out DIR, which is "
+        "required. The tables shipped with the package are never overwritten unless --force "
+        "is given.")
     t.add_argument("--deals", type=_positive_int, default=4_000_000, metavar="N",
                    help="deals per iteration (default 4,000,000)")
     t.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default 0)")
@@ -611,7 +620,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--max-iterations", type=_positive_int, default=40, metavar="M",
                    help="give up after M iterations (default 40)")
     t.add_argument("--workers", type=_positive_int, metavar="W", help="threads (default: all)")
-    t.add_argument("--out", metavar="DIR", help="where to write (default: the package's data/)")
+    t.add_argument("--out", required=True, metavar="DIR",
+                   help="the folder to write the tables to (required)")
+    t.add_argument("--force", action="store_true",
+                   help="allow --out to be the package's own data folder, replacing the "
+                   "shipped tables")
     t.add_argument("--quiet", action="store_true", help="no per-iteration report")
     t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
     t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")

@@ -7,7 +7,7 @@ sorting it. Entries with equal ranks and ``suited = 1`` cannot occur and hold th
 
 Two tables exist:
 
-* **table** (the default): the project's self-play table, ``data/crib_values.csv``, built by
+* **table** (the default): the project's self-play table, ``crib_values.csv``, built by
   :func:`analyzer.tables.build_crib_table` from deals in which both players discard with the
   ``ev`` policy using the table itself, iterated to a fixed point. Per kind of throw and role it
   holds the mean crib, its standard error and how many cribs it rests on.
@@ -15,8 +15,11 @@ Two tables exist:
   exact mean crib when the other two crib cards are any two of the 50 cards left and the starter
   any of the 48 after them (58,800 equally likely cribs), by direct enumeration over one
   representative pair per kind (suits are symmetric). It does not depend on the role. It is
-  computed once and cached on disk in ``data/crib_values_uniform.csv``.
+  shipped as ``crib_values_uniform.csv`` (rebuilt with :func:`write_uniform_crib_values`).
 
+The shipped tables are package data: the repository's top-level ``data/`` folder is installed as
+the package ``analyzer.data`` and read through :mod:`importlib.resources` (:func:`shipped_file`),
+so an installed package finds them wherever it lives. Loading a table never writes anything.
 Files are read with the ``csv`` module (no pandas), so ``crib keep`` starts quickly.
 """
 
@@ -24,8 +27,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from datetime import UTC, datetime
 from functools import lru_cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
@@ -38,24 +44,68 @@ from .scoring import _score_one, rank_table
 
 __all__ = [
     "CRIB_TABLE_COLUMNS",
-    "DATA_DIR",
+    "DATA_PACKAGE",
+    "SHIPPED_FILES",
     "TABLE_MODES",
     "build_uniform_crib_values",
     "crib_values",
+    "is_shipped_folder",
     "read_crib_table",
+    "shipped_file",
+    "shipped_folder",
     "throw_counts",
+    "write_uniform_crib_values",
 ]
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+#: The package the shipped tables are installed as (the repository's top-level ``data/``).
+DATA_PACKAGE = "analyzer.data"
 UNIFORM_FILE = "crib_values_uniform.csv"
 TABLE_FILE = "crib_values.csv"
 RANK_FILE = "crib_values_rank.csv"
+#: Every file shipped in :data:`DATA_PACKAGE`: the tables and their JSON provenance.
+SHIPPED_FILES = tuple(name for table in (TABLE_FILE, RANK_FILE, UNIFORM_FILE)
+                      for name in (table, table.removesuffix(".csv") + ".json"))
 #: Ways :func:`crib_values` can value a throw.
 TABLE_MODES = ("table", "uniform")
 #: Columns of the self-play table file, one row per kind of throw.
 CRIB_TABLE_COLUMNS = ("card1", "card2", "suited", "dealer", "dealer_se", "dealer_n", "pone",
                       "pone_se", "pone_n")
 _CRIBS_PER_THROW = 50 * 49 // 2 * 48  # 58,800
+
+
+def shipped_file(name: str) -> Traversable:
+    """A file shipped with the package, read-only: ``files("analyzer.data") / name``.
+
+    Examples
+    --------
+    >>> shipped_file("crib_values.csv").is_file()
+    True
+    """
+    return files(DATA_PACKAGE) / name
+
+
+def shipped_folder() -> Path | None:
+    """The folder on disk that holds the shipped tables (for an editable install, the
+    repository's ``data/``), or ``None`` when they are not plain files (a zipped package)."""
+    try:
+        return Path(os.fspath(shipped_file(TABLE_FILE))).resolve().parent
+    except TypeError:
+        return None
+
+
+def is_shipped_folder(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is the folder of the shipped tables (writing there replaces them)."""
+    folder = shipped_folder()
+    try:
+        return folder is not None and os.path.samefile(path, folder)
+    except OSError:  # path does not exist (yet): not the shipped folder
+        return False
+
+
+def _open_text(source: str | os.PathLike | Traversable):
+    if isinstance(source, str | os.PathLike):
+        return open(source, newline="")
+    return source.open("r", newline="")
 
 
 def _throw_kinds() -> np.ndarray:
@@ -110,13 +160,28 @@ def _to_array(values: dict[tuple[int, int, int], float]) -> np.ndarray:
     return table
 
 
+def write_uniform_crib_values(out_dir: str | os.PathLike, *,
+                              overwrite_shipped: bool = False) -> list[Path]:
+    """Compute the uniform table and write ``crib_values_uniform.csv`` and its JSON provenance
+    to ``out_dir`` (atomically). Returns the paths written. This is how the shipped file is made;
+    loading never writes. Refuses (``FileExistsError``) to write into the package's own data
+    folder unless ``overwrite_shipped`` is true."""
+    if not overwrite_shipped and is_shipped_folder(out_dir):
+        raise FileExistsError(f"{out_dir} is the package's own data folder: the shipped tables "
+                              "are not overwritten without overwrite_shipped=True")
+    path = Path(out_dir) / UNIFORM_FILE
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    _write_uniform(path, build_uniform_crib_values())
+    return [path, path.with_suffix(".json")]
+
+
 def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> None:
     lines = ["card1,card2,suited,mean"]
     lines += [f"{RANKS[r1]},{RANKS[r2]},{s},{v!r}" for (r1, r2, s), v in sorted(values.items())]
     provenance = {
         "what": "uniform-opponent crib value per thrown pair: exact mean over 58,800 cribs",
         "package_version": __version__,
-        "command": "analyzer.crib.build_uniform_crib_values()",
+        "command": "analyzer.crib.write_uniform_crib_values()",
         "seed": None,
         "games": None,
         "policies": None,
@@ -126,7 +191,7 @@ def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> Non
     atomic_write_text(path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n")
 
 
-def _read_uniform(path: Path) -> dict[tuple[int, int, int], float]:
+def _read_uniform(path: Path | Traversable) -> dict[tuple[int, int, int], float]:
     values = {}
     for line in path.read_text().splitlines()[1:]:
         c1, c2, s, v = line.split(",")
@@ -136,19 +201,19 @@ def _read_uniform(path: Path) -> dict[tuple[int, int, int], float]:
     return values
 
 
-def read_crib_table(path: str | Path | None = None) -> dict[str, np.ndarray]:
-    """Read a self-play crib table file (default ``data/crib_values.csv``) into arrays.
+def read_crib_table(path: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
+    """Read a self-play crib table file (default: the shipped ``crib_values.csv``) into arrays.
 
     Returns ``{"mean": (2, 13, 13, 2), "se": ..., "n": ...}`` indexed ``[role, r1, r2, suited]``
     (role 0 dealer, 1 pone; both rank orders filled). Raises ``ValueError`` for a malformed file
     and ``OSError`` for a missing one.
     """
-    path = DATA_DIR / TABLE_FILE if path is None else Path(path)
+    path = shipped_file(TABLE_FILE) if path is None else Path(path)
     mean = np.zeros((2, 13, 13, 2), np.float64)
     se = np.full((2, 13, 13, 2), np.nan)
     n = np.zeros((2, 13, 13, 2), np.int64)
     seen = set()
-    with open(path, newline="") as f:
+    with _open_text(path) as f:
         reader = csv.DictReader(f)
         missing = set(CRIB_TABLE_COLUMNS) - set(reader.fieldnames or ())
         if missing:
@@ -172,9 +237,10 @@ def read_crib_table(path: str | Path | None = None) -> dict[str, np.ndarray]:
 def crib_values(mode: str = "table") -> np.ndarray:
     """The crib-value table for ``mode``, ``float64 (2, 13, 13, 2)`` ``[role, r1, r2, suited]``.
 
-    ``"table"``: the self-play table shipped in ``data/crib_values.csv``. ``"uniform"``: the
-    uniform-opponent expectation, read from ``data/crib_values_uniform.csv`` (computed and written
-    there, with a JSON provenance file, if missing). Read-only.
+    ``"table"``: the self-play table shipped as ``crib_values.csv``. ``"uniform"``: the
+    uniform-opponent expectation, read from the shipped ``crib_values_uniform.csv``; if that file
+    is missing or unreadable the values are computed in memory instead (exact, a second or two),
+    and nothing is written. Loading never writes anything.
 
     Examples
     --------
@@ -185,15 +251,10 @@ def crib_values(mode: str = "table") -> np.ndarray:
     if mode == "table":
         table = read_crib_table()["mean"]
     elif mode == "uniform":
-        path = DATA_DIR / UNIFORM_FILE
         try:
-            values = _read_uniform(path)
+            values = _read_uniform(shipped_file(UNIFORM_FILE))
         except (OSError, ValueError):
-            values = build_uniform_crib_values()
-            try:
-                _write_uniform(path, values)
-            except OSError:
-                pass  # a read-only install: use the computed values without caching them
+            values = build_uniform_crib_values()  # exact; kept in memory, never written
         table = _to_array(values)
     else:
         raise ValueError(f"unknown crib table {mode!r}: choose one of {', '.join(TABLE_MODES)}")

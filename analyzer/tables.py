@@ -29,6 +29,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
@@ -39,11 +40,12 @@ from .cards import RANK_LABELS, format_card_rows, rank_label_index
 from .choices import DISCARD_POLICIES, numba_threads, resolve_workers
 from .crib import (
     CRIB_TABLE_COLUMNS,
-    DATA_DIR,
     RANK_FILE,
     TABLE_FILE,
     _throw_kinds,
     crib_values,
+    is_shipped_folder,
+    shipped_file,
 )
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .engine import CRIB_ACC_SHAPE, CRIB_STAT, _add_crib_outcome
@@ -150,10 +152,18 @@ class CribTableResult:
                 rows.append(row)
         return pd.DataFrame(rows, columns=["card1", "card2", "dealer", "pone"])
 
-    def save(self, out_dir: str | os.PathLike = DATA_DIR, command: str = "") -> list[Path]:
+    def save(self, out_dir: str | os.PathLike, command: str = "", *,
+             overwrite_shipped: bool = False) -> list[Path]:
         """Write ``crib_values.csv`` and ``crib_values_rank.csv``, each with a JSON provenance
-        file, atomically. Returns the paths written."""
+        file, atomically, to ``out_dir``. Returns the paths written.
+
+        Refuses (``FileExistsError``, nothing written) to write into the package's own data
+        folder, over the shipped tables, unless ``overwrite_shipped`` is true.
+        """
         out = Path(out_dir)
+        if not overwrite_shipped and is_shipped_folder(out):
+            raise FileExistsError(f"{out} is the package's own data folder: the shipped tables "
+                                  "are not overwritten without overwrite_shipped=True")
         out.mkdir(parents=True, exist_ok=True)
         provenance = {
             "package_version": __version__,
@@ -265,11 +275,11 @@ def _symmetric(a: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- comparison
 
 
-def load_rank_table(path: str | os.PathLike | None = None):
+def load_rank_table(path: str | os.PathLike | Traversable | None = None):
     """A rank-only crib table CSV (``card1, card2, dealer, pone``) as a DataFrame, ranks as
     ``A 2 .. 10 J Q K``, one row per rank pair with ``card1`` the lower rank.
 
-    Without ``path``, the project's shipped self-play table ``data/crib_values_rank.csv``.
+    Without ``path``, the project's shipped self-play table ``crib_values_rank.csv``.
 
     Examples
     --------
@@ -279,8 +289,12 @@ def load_rank_table(path: str | os.PathLike | None = None):
     """
     import pandas as pd
 
-    path = DATA_DIR / RANK_FILE if path is None else path
-    df = pd.read_csv(path, dtype={"card1": str, "card2": str})
+    path = shipped_file(RANK_FILE) if path is None else path
+    if isinstance(path, str | os.PathLike):
+        df = pd.read_csv(path, dtype={"card1": str, "card2": str})
+    else:  # a Traversable of a package that is not plain files on disk
+        with path.open("r") as f:
+            df = pd.read_csv(f, dtype={"card1": str, "card2": str})
     missing = {"card1", "card2", "dealer", "pone"} - set(df.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")

@@ -7,13 +7,22 @@ import itertools
 import numpy as np
 import pytest
 
+import analyzer.crib
 from analyzer import score_hands
-from analyzer.crib import DATA_DIR, UNIFORM_FILE, _read_uniform, build_uniform_crib_values
+from analyzer.crib import (
+    SHIPPED_FILES,
+    UNIFORM_FILE,
+    _read_uniform,
+    build_uniform_crib_values,
+    shipped_file,
+    shipped_folder,
+    write_uniform_crib_values,
+)
 from analyzer.crib import crib_values as load_crib_values
 
 
 def test_shipped_uniform_table_equals_recomputation():
-    shipped = _read_uniform(DATA_DIR / UNIFORM_FILE)
+    shipped = _read_uniform(shipped_file(UNIFORM_FILE))
     fresh = build_uniform_crib_values()
     assert shipped.keys() == fresh.keys() and len(fresh) == 169
     for key, value in fresh.items():
@@ -52,3 +61,34 @@ def test_table_layout_is_symmetric_and_the_mean_is_the_census_mean():
                 weight += 16
     assert weight == 1326
     assert total / weight == pytest.approx(4.7348, abs=5e-5)
+
+
+def test_every_shipped_file_is_package_data():
+    assert len(SHIPPED_FILES) == 6
+    for name in SHIPPED_FILES:
+        assert shipped_file(name).is_file(), name
+    assert (shipped_folder() / SHIPPED_FILES[0]).is_file()
+
+
+def test_loading_never_writes(tmp_path, monkeypatch):
+    # The shipped uniform file missing: the values are computed in memory, nothing is written.
+    shipped = np.array(load_crib_values("uniform"))
+    monkeypatch.setattr(analyzer.crib, "shipped_file", lambda name: tmp_path / name)
+    fresh = load_crib_values.__wrapped__("uniform")
+    assert list(tmp_path.iterdir()) == []
+    assert np.allclose(fresh, shipped, rtol=0, atol=1e-9)
+    # an unreadable file is the same
+    (tmp_path / UNIFORM_FILE).write_text("card1,card2,suited,mean\nA,A,0,oops\n")
+    assert np.allclose(load_crib_values.__wrapped__("uniform"), shipped, rtol=0, atol=1e-9)
+    assert [p.name for p in tmp_path.iterdir()] == [UNIFORM_FILE]
+
+
+def test_write_uniform_crib_values_writes_where_it_is_told(tmp_path):
+    paths = write_uniform_crib_values(tmp_path / "out")
+    assert [p.name for p in paths] == [UNIFORM_FILE, "crib_values_uniform.json"]
+    assert _read_uniform(paths[0]) == pytest.approx(_read_uniform(shipped_file(UNIFORM_FILE)),
+                                                    abs=1e-12)
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in shipped_folder().iterdir())
+    with pytest.raises(FileExistsError, match="overwrite_shipped"):
+        write_uniform_crib_values(shipped_folder())
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in shipped_folder().iterdir()) == before

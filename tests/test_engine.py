@@ -88,6 +88,7 @@ def test_greedy_takes_the_points_and_avoids_five_and_twenty_one():
     assert result["plays"][0] == ("pone", "3C", 0)
 
 
+@pytest.mark.slow
 def test_records_rescored_by_an_independent_replay():
     from replay_check import check_game
 
@@ -139,6 +140,7 @@ def test_same_seed_same_result_whatever_the_workers():
     assert not np.array_equal(a.acc, c.acc)
 
 
+@pytest.mark.slow
 def test_first_dealer_edge_and_dealer_scores_more():
     # Default players, 200,000 games: the first dealer wins 53%-60% (published from millions of
     # human games: 55.5%) and the dealer outscores the pone per deal.
@@ -154,6 +156,7 @@ def test_first_dealer_edge_and_dealer_scores_more():
     assert low < result.first_dealer_win_rate < high and high - low < 0.005
 
 
+@pytest.mark.slow
 def test_stronger_policies_win_more():
     # Seat 0 with the better policy in each pair, seeded, 20,000 games: the edge is far beyond
     # the noise (a standard error of 0.35%).

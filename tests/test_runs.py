@@ -32,6 +32,7 @@ def stable(d: dict) -> dict:
     return {k: v for k, v in d.items() if k not in VOLATILE}
 
 
+@pytest.mark.slow
 def test_local_dask_cluster_equals_the_local_backend():
     pytest.importorskip("dask.distributed")
     local = simulate(6_000, seed=21, players=PLAYERS, chunk_size=1_000, record_games=30)
@@ -75,6 +76,7 @@ def write_text(records) -> str:
     return "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
 
 
+@pytest.mark.slow
 def test_a_time_limit_stops_a_run_too_large_to_finish_cleanly_and_resumably(tmp_path):
     # 10**9 games cannot finish in a second on any machine: the run must stop at a chunk
     # boundary, checkpointed, and a resume must accept the folder and go on from there.
@@ -131,6 +133,7 @@ def run_cli(*args, **kwargs) -> subprocess.CompletedProcess:
                           **kwargs)
 
 
+@pytest.mark.slow
 def test_kill_9_part_way_and_resume_equals_an_uninterrupted_run(tmp_path):
     # A real process, killed with SIGKILL once some chunks are checkpointed, then resumed.
     args = ["simulate", "--games", "150000", "--seed", "77", "--players", *PLAYERS, "--quiet",
@@ -162,6 +165,7 @@ def test_kill_9_part_way_and_resume_equals_an_uninterrupted_run(tmp_path):
     assert not list(tmp_path.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_cli_resume_refusals_and_time_limit(tmp_path):
     out = tmp_path / "run"
     # 10**9 games: far too many to finish within the limit on any machine

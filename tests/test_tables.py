@@ -13,7 +13,7 @@ import pytest
 from reference import SCHELL
 
 from analyzer import keep, parse_cards, score_hands
-from analyzer.crib import DATA_DIR, crib_values
+from analyzer.crib import crib_values, shipped_file, shipped_folder
 from analyzer.discard import _pair_weights
 from analyzer.tables import (
     build_crib_table,
@@ -47,6 +47,22 @@ def test_table_is_symmetric_and_counts_every_crib(small_tables):
     assert a.deltas[0] > 0.5 and a.deltas[1] < a.deltas[0]
 
 
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir()}
+
+
+def test_save_writes_where_told_and_never_over_the_shipped_tables(small_tables, tmp_path):
+    a, _ = small_tables
+    written = a.save(tmp_path / "out", command="test")
+    assert sorted(p.name for p in written) == [
+        "crib_values.csv", "crib_values.json", "crib_values_rank.csv", "crib_values_rank.json"]
+    assert all(p.parent == tmp_path / "out" for p in written)
+    before = _snapshot(shipped_folder())
+    with pytest.raises(FileExistsError, match="overwrite_shipped"):
+        a.save(shipped_folder(), command="test")
+    assert _snapshot(shipped_folder()) == before
+
+
 def test_standard_errors_shrink_with_more_deals():
     small = build_crib_table(deals=20_000, seed=3, max_iterations=1, chunk_size=5_000)
     large = build_crib_table(deals=320_000, seed=3, max_iterations=1, chunk_size=5_000)
@@ -56,15 +72,15 @@ def test_standard_errors_shrink_with_more_deals():
 
 
 def test_shipped_table_files_and_provenance():
-    full = pd.read_csv(DATA_DIR / "crib_values.csv")
+    full = pd.read_csv(shipped_file("crib_values.csv"))
     assert list(full.columns) == ["card1", "card2", "suited", "dealer", "dealer_se", "dealer_n",
                                   "pone", "pone_se", "pone_n"]
     assert len(full) == 169
-    rank = pd.read_csv(DATA_DIR / "crib_values_rank.csv", dtype={"card1": str, "card2": str})
+    rank = pd.read_csv(shipped_file("crib_values_rank.csv"), dtype={"card1": str, "card2": str})
     assert list(rank.columns) == list(pd.read_csv(SCHELL, nrows=0).columns)
     assert len(rank) == 91
     for name in ("crib_values.json", "crib_values_rank.json"):
-        provenance = json.loads((DATA_DIR / name).read_text())
+        provenance = json.loads(shipped_file(name).read_text())
         assert provenance["converged"] is True and provenance["deals"] >= 1_000_000
         assert {"seed", "package_version", "command", "date", "iterations"} <= set(provenance)
     # the rank table pools suited and unsuited throws by how often each was thrown
@@ -77,7 +93,7 @@ def test_shipped_table_files_and_provenance():
 
 
 def test_shipped_table_is_close_to_schells_published_one():
-    ours, schell = load_rank_table(DATA_DIR / "crib_values_rank.csv"), load_rank_table(SCHELL)
+    ours, schell = load_rank_table(), load_rank_table(SCHELL)
     result = compare_crib_tables(ours, schell)
     assert result["pairs"] == 91
     for role in ("dealer", "pone"):
@@ -151,6 +167,7 @@ def test_canonical_hands_cover_every_hand_once():
     assert set(np.unique(mult).tolist()) <= {1, 4, 6, 12, 24}
 
 
+@pytest.mark.slow
 def test_discard_table_cli_against_keep(tmp_path):
     # The whole table through the installed command, then a seeded sample of hands checked
     # against keep() with the same crib table: same best net and hand mean for each role.
@@ -198,10 +215,16 @@ def test_tables_crib_and_compare_cli(tmp_path):
     assert compare.returncode == 0, compare.stderr
     result = json.loads(compare.stdout)
     assert result["pairs"] == 91 and set(result["mean_abs_diff"]) == {"dealer", "pone"}
-    for args, message in ((["tables", "crib", "--deals", "0"], "--deals"),
+    shipped, before = shipped_folder(), _snapshot(shipped_folder())
+    for args, message in ((["tables", "crib", "--deals", "0", "--out", str(tmp_path)], "--deals"),
+                          (["tables", "crib", "--deals", "100"], "--out"),
+                          (["tables", "crib", "--deals", "100", "--out", str(shipped)], "--force"),
+                          (["tables", "crib", "--deals", "100", "--out", str(shipped / ".")],
+                           "--force"),
                           (["tables", "compare", "--reference", "/no/such.csv"], "no such file"),
                           (["tables", "keep", "--out", "/proc/nope/x.parquet"], "--out"),
                           (["tables"], "choose crib, keep or compare")):
         bad = subprocess.run([str(crib), *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
+    assert _snapshot(shipped) == before  # the refusals wrote nothing there

@@ -1,0 +1,84 @@
+"""The package works installed from a wheel, not only as the editable checkout.
+
+Builds the wheel from the repository, installs it (``--no-deps``) into a new virtual environment
+that borrows this environment's site-packages (numpy, numba, pandas...) through a ``.pth`` file,
+and runs its ``crib`` from a folder outside the repository. A ``.pth`` line only adds a folder to
+``sys.path``; the ``.pth`` files inside that folder (such as this environment's editable install
+of analyzer) are not run, and the new environment's own site-packages comes first, so the wheel
+is what is imported; the test checks ``analyzer.__file__`` to be sure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = ["5H", "5S", "6D", "JC", "QS", "KH"]
+BEST_AS_DEALER = "best: keep 5S JC QS KH, throw 5H 6D (net 17.865)"
+
+
+def _run(args, cwd, env=None, timeout=600):
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True,
+                            text=True, timeout=timeout)
+    assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``folder`` but byte code: relative name -> (size, mtime)."""
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".nbi", ".nbc")}
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
+    wheels, venv, elsewhere = tmp_path / "wheels", tmp_path / "venv", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--quiet", "-w", wheels],
+         cwd=ROOT)
+    (wheel,) = wheels.glob("analyzer-*.whl")
+
+    _run([sys.executable, "-m", "venv", venv], cwd=tmp_path)
+    python = venv / "bin" / "python"
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                     cwd=elsewhere).stdout.strip())
+    (site / "_parent_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel],
+         cwd=elsewhere, env=env)
+
+    where = _run([python, "-c", "import analyzer, analyzer.crib, sys; "
+                  "print(analyzer.__file__); print(analyzer.crib.shipped_folder()); "
+                  "print(analyzer.__version__)"], cwd=elsewhere, env=env).stdout.split("\n")
+    package = Path(where[0]).parent
+    assert package == site / "analyzer", where  # the wheel, not the editable checkout
+    assert Path(where[1]) == package / "data"
+    assert ROOT not in package.parents and ROOT not in Path(where[1]).parents
+    assert where[2] != "0+unknown"
+    before = _files(package)
+    assert {"data/crib_values.csv", "data/crib_values_rank.csv",
+            "data/crib_values_uniform.csv", "data/crib_values.json"} <= set(before)
+
+    crib = venv / "bin" / "crib"
+    out = _run([crib, "keep", *HAND, "--dealer"], cwd=elsewhere, env=env).stdout
+    assert "crib: table" in out and BEST_AS_DEALER in out.splitlines(), out
+    out = _run([crib, "keep", *HAND, "--pone", "--crib", "uniform", "--top", "1"],
+               cwd=elsewhere, env=env).stdout
+    assert "crib: uniform" in out and "best: keep" in out, out
+    _run([python, "-c", "from analyzer import crib_values, load_rank_table; "
+          "crib_values('table'); crib_values('uniform'); load_rank_table()"],
+         cwd=elsewhere, env=env)
+    refused = subprocess.run([crib, "tables", "crib", "--deals", "100", "--out", package / "data"],
+                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr
+    assert _files(package) == before  # loading tables (and the refusal) wrote nothing there
+    assert list(elsewhere.iterdir()) == []
