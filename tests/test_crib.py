@@ -49,7 +49,7 @@ def test_table_layout_is_symmetric_and_the_mean_is_the_census_mean():
     table = load_crib_values("uniform")
     assert np.array_equal(table, table.transpose(0, 2, 1, 3))
     # Averaged over all throws, weighted by how many card pairs each kind has, the crib is the
-    # census crib mean, 4.7348 (RULES.md).
+    # census crib mean, 4.7348 (docs/rules.md).
     total = weight = 0.0
     for r1 in range(13):
         for r2 in range(r1, 13):

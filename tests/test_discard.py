@@ -53,7 +53,7 @@ def test_crib_mean_is_the_exact_uniform_enumeration():
 
 def test_uniform_crib_mean_averages_to_the_census_crib_mean():
     # Averaged over random six-card hands and all their discards, the uniform crib expectation is
-    # the mean crib over all (four cards, starter): 4.7348 (RULES.md). Seeded, 40 hands x 15.
+    # the mean crib over all (four cards, starter): 4.7348 (docs/rules.md). Seeded, 40 hands x 15.
     rng = np.random.default_rng(7)
     means = [keep(rng.permutation(52)[:6], dealer=True, crib="uniform")["crib_mean"].mean()
              for _ in range(40)]

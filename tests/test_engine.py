@@ -15,7 +15,7 @@ from analyzer.engine import ACC, PHASE
 
 
 def test_whole_play_example_from_the_rules():
-    # Pone 6D JH 4H 7C, dealer 5S 4S 2S 6H, laid in the order of RULES.md (the "ordered" player
+    # Pone 6D JH 4H 7C, dealer 5S 4S 2S 6H, laid in the order of docs/rules.md (the "ordered" player
     # lays the first legal card of the hand as given): JH 10, 5S 15 (dealer 2), 7C 22,
     # 6H 28 (dealer run 5-6-7: 3), pone go, 2S 30 (dealer go 1), 6D 6, 4S 10, 4H 14 (pair 2 +
     # last card 1). Pone pegs 3, dealer 6.
@@ -193,7 +193,7 @@ def test_crib_outcomes_are_the_cribs_counted():
 
 def test_random_discards_give_the_census_means_per_deal():
     # With random discards a kept hand is four random cards and the crib four more, with a random
-    # starter: per deal, the hand and crib means must be the exact census means of RULES.md
+    # starter: per deal, the hand and crib means must be the exact census means of docs/rules.md
     # (4.7692 and 4.7348). Only an accounting that counts every deal whole (the last deal of each
     # game played out) is unbiased. Seeded, 30,000 games (~375,000 deals, standard error ~0.006).
     result = simulate(30_000, seed=31, players=("random+greedy", "random+greedy"))

@@ -1,4 +1,4 @@
-"""The naive oracle reproduces every worked example in RULES.md (and a few sanity checks)."""
+"""The naive oracle reproduces every worked example in docs/rules.md (and a few sanity checks)."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ SHOW_EXAMPLES = [
     ("5H 5C 5S 5D", "JD", False, 28, "28 with the Jack cut"),
 ]
 
-# RULES.md gives "2S 2C 3D 4S (double run) = 8" as four cards with no starter. Every starter adds
+# docs/rules.md gives "2S 2C 3D 4S (double run) = 8" as four cards with no starter. Every starter adds
 # something to those four (A, 2, 3, 5 lengthen a run or pair, any other card makes a 15), so the
 # example is checked as the run and pair items: with KH cut, the double run is 2 runs of 3 + pair of
 # 2s = 8, and the hand scores 12 with the two 15s KH+2S+3D and KH+2C+3D.
 DOUBLE_RUN = ("2S 2C 3D 4S", "KH", 8, 12)
 
-# (cards in the count, points for the last card); RULES.md pegging examples, suits chosen freely.
+# (cards in the count, points for the last card); docs/rules.md pegging examples, suits chosen freely.
 PEG_EXAMPLES = [
     ("7C 8D", 2),  # count 15
     ("KS TD 9H 2C", 2),  # count 31; T-9 with K between is no run
@@ -139,7 +139,7 @@ def test_peg_pair_needs_adjacent_cards():
 
 
 def test_whole_play_example():
-    # Pone 6D JH 4H 7C, dealer 5S 4S 2S 6H, laid in the order of RULES.md:
+    # Pone 6D JH 4H 7C, dealer 5S 4S 2S 6H, laid in the order of docs/rules.md:
     # JH 10; 5S 15 (dealer 2); 7C 22; 6H 28 (dealer run 5-6-7: 3); pone go; 2S 30 (dealer go 1);
     # pone leads the new count: 6D 6; 4S 10; 4H 14 (pone pair 2 + last card 1).
     events, totals = naive_play(
@@ -164,7 +164,7 @@ def test_go_example():
     # Count 29 after K, 10, 9; the dealer holds only 4 and 7 and says go; the pone, who laid the 9,
     # holds only a 5 (nothing of 2 or less) and pegs 1 for the go; the dealer, who said go, leads.
     # New count: 4S 4, 5C 9, 7S 16 (no run: 4-5-7) and 7S is the last card (1).
-    # Three cards each: RULES.md gives this as a fragment; naive_play takes hands of any size.
+    # Three cards each: docs/rules.md gives this as a fragment; naive_play takes hands of any size.
     events, totals = naive_play(cards("KC 9H 5C"), cards("TD 4S 7S"))
     assert events == _events(
         [(0, "KC", 0), (1, "TD", 0), (0, "9H", 1), (1, "4S", 0), (0, "5C", 0), (1, "7S", 1)]
@@ -202,7 +202,7 @@ def test_last_card_making_31_scores_2_in_all():
 
 
 def test_third_eight_making_31():
-    # RULES.md: "the third 8 making 31: 6 + 2" (7S 8D 8C 8H, last card of the play: 8 + 0).
+    # docs/rules.md: "the third 8 making 31: 6 + 2" (7S 8D 8C 8H, last card of the play: 8 + 0).
     events, totals = naive_play(cards("7S 8C"), cards("8D 8H"))
     assert [pts for _, _, pts in events] == [0, 2, 2, 8]
     assert totals == [2, 10]
@@ -243,7 +243,7 @@ def test_exhaustive_small_deck_max_is_29():
 
 
 def test_sampled_census_is_sensible():
-    # RULES.md facts over 12,994,800 cases: 1,009,008 zero hands (7.76%) and 1,022,208 zero
+    # docs/rules.md facts over 12,994,800 cases: 1,009,008 zero hands (7.76%) and 1,022,208 zero
     # cribs (7.87%); means 4.7692 (hand) and 4.7348 (crib); 19, 25, 26, 27 never occur. Checked on
     # a seeded sample of 20,000 cases (standard errors: mean ~0.024, zero share ~0.002).
     rng = random.Random(2024)

@@ -130,10 +130,10 @@ def ending(record: dict) -> str:
     return "play" if last["plays"] else "heels"
 
 
-# --- the RULES.md whole-play example as a deal -------------------------------------------------
+# --- the docs/rules.md whole-play example as a deal -------------------------------------------------
 
 # Player 0 deals; pone (player 1) holds 6D JH 4H 7C, dealer 5S 4S 2S 6H; the crib is TS 8D KC 8C
-# and the starter 5H (the RULES.md show examples: 9, 12 and crib 6).
+# and the starter 5H (the docs/rules.md show examples: 9, 12 and crib 6).
 EXAMPLE_DEAL = {
     "dealer": 0,
     "hands": [["5S", "4S", "2S", "6H", "KC", "8C"], ["6D", "JH", "4H", "7C", "TS", "8D"]],
