@@ -25,7 +25,9 @@ laid out once each, by :func:`analyzer.game.layout`: the per-chunk accumulators 
 the crib outcomes (:data:`CRIB_ACC_SHAPE`), and the game records (:data:`GAME_RECORD` per game,
 :data:`DEAL` per deal, :data:`PLAY` per card laid).
 
-Only the standard two-player game is enabled (:func:`check_playable`).
+The steps loop over the players the description names, but only the standard two-player game
+(:data:`analyzer.game.STANDARD`) is played today: the runs pass it, and the discard policies and
+the crib-outcome tally are written for six cards dealt and two thrown.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ from numba import njit, prange
 
 from . import rules
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PLAYERS, MAX_THROWN, STANDARD, Game, layout
+from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PLAYERS, MAX_THROWN, layout
 from .players import _choose_discard, _choose_play
 from .rng import _randint, _shuffle_prefix
 from .scoring import _peg_points, _rank, _score_one, _throw_key, _value
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE",
-    "PHASES", "PLAY", "SKUNK_TIERS", "check_playable",
+    "PHASES", "PLAY", "SKUNK_TIERS",
 ]
 
 MAX_MARGIN = 256
@@ -89,14 +91,6 @@ DEAL = layout("Deal", [
 #: One recorded game's header (int64).
 GAME_RECORD = layout("GameRecord", [("first_dealer", 1), ("winner", 1),
                                     ("scores", MAX_PLAYERS), ("skunk", 1), ("deals", 1)])
-
-
-def check_playable(game: Game) -> Game:
-    """``game`` if the engine can play it; otherwise ``ValueError`` naming what is missing."""
-    if game.players != 2 or game.dealt != 6 or game.crib_from_pack or game.start_points:
-        raise ValueError(f"the engine plays the standard game ({STANDARD.name}) only, "
-                         f"not {game.name!r}")
-    return game
 
 
 # --------------------------------------------------------------------------- the steps

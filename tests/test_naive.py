@@ -40,13 +40,14 @@ SHOW_EXAMPLES = [
     ("5H 5C 5S 5D", "JD", False, 28, "28 with the Jack cut"),
 ]
 
-# docs/rules.md gives "2S 2C 3D 4S (double run) = 8" as four cards with no starter. Every starter adds
-# something to those four (A, 2, 3, 5 lengthen a run or pair, any other card makes a 15), so the
-# example is checked as the run and pair items: with KH cut, the double run is 2 runs of 3 + pair of
-# 2s = 8, and the hand scores 12 with the two 15s KH+2S+3D and KH+2C+3D.
+# docs/rules.md gives "2S 2C 3D 4S (double run) = 8" as four cards with no starter. Every
+# starter adds something to those four (A, 2, 3, 5 lengthen a run or pair, any other card makes
+# a 15), so the example is checked as the run and pair items: with KH cut, the double run is 2
+# runs of 3 + pair of 2s = 8, and the hand scores 12 with the two 15s KH+2S+3D and KH+2C+3D.
 DOUBLE_RUN = ("2S 2C 3D 4S", "KH", 8, 12)
 
-# (cards in the count, points for the last card); docs/rules.md pegging examples, suits chosen freely.
+# (cards in the count, points for the last card); docs/rules.md pegging examples, suits chosen
+# freely.
 PEG_EXAMPLES = [
     ("7C 8D", 2),  # count 15
     ("KS TD 9H 2C", 2),  # count 31; T-9 with K between is no run

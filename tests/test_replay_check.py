@@ -130,7 +130,7 @@ def ending(record: dict) -> str:
     return "play" if last["plays"] else "heels"
 
 
-# --- the docs/rules.md whole-play example as a deal -------------------------------------------------
+# --- the docs/rules.md whole-play example as a deal --------------------------------------------
 
 # Player 0 deals; pone (player 1) holds 6D JH 4H 7C, dealer 5S 4S 2S 6H; the crib is TS 8D KC 8C
 # and the starter 5H (the docs/rules.md show examples: 9, 12 and crib 6).

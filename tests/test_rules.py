@@ -71,8 +71,9 @@ def test_score_hands_examples(crib):
 
 
 def test_double_run_of_three():
-    # 2S 2C 3D 4S: two runs 2-3-4 (3 each) + pair of 2s (2) = 8. docs/rules.md gives no starter and every
-    # starter adds something; with KH cut the hand also has the 15s KH+2S+3D and KH+2C+3D: 12.
+    # 2S 2C 3D 4S: two runs 2-3-4 (3 each) + pair of 2s (2) = 8. docs/rules.md gives no starter
+    # and every starter adds something; with KH cut the hand also has the 15s KH+2S+3D and
+    # KH+2C+3D: 12.
     hand, starter, run_pair, total = DOUBLE_RUN
     items = count_hand(hand, starter)
     assert sum(int(it.points) for it in items if it.kind in ("run", "pair")) == run_pair
