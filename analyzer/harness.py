@@ -350,8 +350,8 @@ def simulate(
         from .runs import check_scheduler
 
         check_scheduler(scheduler)
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise ValueError(f"time_limit must be a finite number above 0, got {time_limit}")
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
     policies = policy_arrays(players)
