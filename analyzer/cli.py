@@ -61,6 +61,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
+    def _get_values(self, action, arg_strings):
+        # Python 3.11's argparse drops a '--' given as an option's value (``--games=--``) and
+        # hands the type an empty list: refuse it as the missing value it is.
+        if action.option_strings and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected a value, got '--'")
+        return super()._get_values(action, arg_strings)
+
 
 def _cards_text(tokens: list[str]) -> str:
     return " ".join(tokens)

@@ -284,16 +284,19 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) ->
     plays = deal["plays"]
     if not isinstance(plays, list):
         _fail(at, f"plays must be a list, got {plays!r}")
-    left = [list(kept[0]), list(kept[1])]
-    count: list[int] = []
-    total = 0
+    laid = []  # (player, card, points) of each entry, checked for type first
     for n, entry in enumerate(plays):
         here = f"{at} play {n + 1}"
         if not isinstance(entry, list) or len(entry) != 3:
             _fail(here, f"must be [player, card, points], got {entry!r}")
-        player = _int(entry[0], here, "player", 0, 1)
-        card = _cards([entry[1]], 1, here, "card")[0]
-        points = _int(entry[2], here, "points", 0, 31)
+        laid.append((_int(entry[0], here, "player", 0, 1),
+                     _cards([entry[1]], 1, here, "card")[0],
+                     _int(entry[2], here, "points", 0, 31)))
+    left = [list(kept[0]), list(kept[1])]
+    count: list[int] = []
+    total = 0
+    for n, (entry, (player, card, points)) in enumerate(zip(plays, laid, strict=True)):
+        here = f"{at} play {n + 1}"
         if card not in left[player]:
             _fail(here, f"player {player} lays {entry[1]}, not a card they hold")
         if n == 0 and player != pone:
@@ -313,11 +316,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) ->
             bonus = (1,)
         elif last:
             bonus = (0, 1)  # the game ends here (checked below)
-        else:
-            nxt = plays[n + 1]
-            fits = (isinstance(nxt, list) and len(nxt) == 3 and isinstance(nxt[1], str)
-                    and nxt[1] in _CARD_IDS and total + card_value(_CARD_IDS[nxt[1]]) <= MAX_COUNT)
-            bonus = (0,) if fits else (1,)
+        else:  # the next card fits on this count, or a go ended it
+            bonus = (0,) if total + card_value(laid[n + 1][1]) <= MAX_COUNT else (1,)
         if points - base not in bonus:
             _fail(here, f"player {player} lays {entry[1]} making {_text(count)} "
                   f"(count {total}): pegs {points}, expected {base + bonus[0]}")
