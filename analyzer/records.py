@@ -166,6 +166,10 @@ def _pair(x, where: str, what: str) -> list:
     return x
 
 
+def _scores(x, where: str, what: str) -> list[int]:
+    return [_int(v, where, f"{what}[{p}]") for p, v in enumerate(_pair(x, where, what))]
+
+
 def validate_record(record: dict) -> None:
     """Raise :class:`RecordError` at the first thing wrong with one game record (format v1).
 
@@ -186,7 +190,7 @@ def validate_record(record: dict) -> None:
 
     if not isinstance(record, dict):
         _fail("record", f"must be a JSON object, got {type(record).__name__}")
-    if "format" in record and record["format"] != FORMAT:
+    if "format" in record and (type(record["format"]) is not int or record["format"] != FORMAT):
         _fail("record", f"format {record['format']!r} is not known (this version reads "
               f"format {FORMAT})")
     missing = sorted(_GAME_KEYS - record.keys())
@@ -212,7 +216,7 @@ def validate_record(record: dict) -> None:
         winner = _validate_deal(deal, at, (first_dealer + k - 1) % 2, scores, score_hand)
     if winner is None and not truncated:
         _fail(where, f"nobody reaches {GAME_POINTS} (scores {scores[0]}-{scores[1]})")
-    got = _pair(record["scores"], where, "scores")
+    got = _scores(record["scores"], where, "scores")
     if got != scores:
         _fail(where, f"scores {got} are not the final scores {scores}")
     recorded_winner = _int(record["winner"], where, "winner", 0, 1)
@@ -262,7 +266,7 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) ->
         return scores[player] >= GAME_POINTS
 
     def check_scores() -> None:
-        got = _pair(deal["scores"], at, "scores")
+        got = _scores(deal["scores"], at, "scores")
         if got != scores:
             _fail(at, f"scores {got} are not the running totals {scores}")
 

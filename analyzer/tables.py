@@ -311,6 +311,8 @@ def load_rank_table(path: str | os.PathLike | None = None, complete: bool = Fals
     path = Path(DATA_DIR / RANK_FILE if path is None else path)
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
     except OSError as exc:
         raise ValueError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     try:
