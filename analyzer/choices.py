@@ -8,10 +8,14 @@ command line can take its defaults and choices from here and ``crib --help`` sta
   :data:`DISCARD_POLICY_NAMES` and :data:`PEGGING_POLICY_NAMES`, and nowhere else.
 * :func:`resolve_workers` is the number of workers a run gets; :func:`numba_threads` sets numba's
   thread count for a block and restores it afterwards.
+* The defaults and limits of the numbers a run takes (games, workers, seeds, the crib-table
+  builder's deals and tolerance) live here, and :func:`check_number` checks one of them: the
+  command line and the Python API refuse the same values with the same words.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from contextlib import contextmanager
 
@@ -19,13 +23,24 @@ import numpy as np
 
 __all__ = [
     "CRIB_MODES",
+    "CRIB_TABLE_DEALS",
+    "CRIB_TABLE_MAX_ITERATIONS",
+    "CRIB_TABLE_TOL",
     "DEFAULT_PLAYER",
+    "DEFAULT_RECORD_GAMES",
     "DISCARD_POLICIES",
     "DISCARD_POLICY_NAMES",
+    "MAX_DEALS",
+    "MAX_GAMES",
+    "MAX_ITERATIONS",
+    "MAX_RECORD_GAMES",
+    "MAX_SEED",
+    "MAX_WORKERS",
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
     "PlayerError",
     "TABLE_MODES",
+    "check_number",
     "numba_threads",
     "parse_player",
     "policy_arrays",
@@ -46,6 +61,65 @@ DEFAULT_PLAYER = "ev+lookahead"
 CRIB_MODES = ("table", "uniform", "weighted")
 #: Crib-value tables the engine's ``ev`` policy (and the table builders) can read.
 TABLE_MODES = ("table", "uniform")
+
+#: Limits of the numbers a run takes. Beyond them a run would only overflow a counter or allocate
+#: more memory than a machine has (a recorded game holds 12.8 kB of arrays, a crib-table chunk of
+#: 50,000 deals 8 kB of tallies), so they are refused rather than attempted.
+MAX_GAMES = 10**12
+MAX_WORKERS = 512
+MAX_SEED = 2**63 - 1           #: seeds are 0 .. 2**63 - 1
+DEFAULT_RECORD_GAMES = 100     #: games ``crib simulate --record`` keeps by default
+MAX_RECORD_GAMES = 100_000
+#: The self-play crib-table builder (:func:`analyzer.build_crib_table`): deals per iteration,
+#: the tolerance it stops at, and the iterations it gives up after.
+CRIB_TABLE_DEALS = 4_000_000
+CRIB_TABLE_TOL = 0.01
+CRIB_TABLE_MAX_ITERATIONS = 40
+MAX_DEALS = 10**9
+MAX_ITERATIONS = 10_000
+
+
+def check_number(name: str, value, low=None, high=None, integer: bool = False,
+                 low_open: bool = False):
+    """``value`` as a finite number in ``[low, high]`` (``(low, high]`` with ``low_open``), or
+    :class:`ValueError` naming ``name``; ``integer`` asks for a whole number (bools refused).
+
+    Examples
+    --------
+    >>> check_number("tol", 0.01, low=0, low_open=True)
+    0.01
+    >>> check_number("games", 0, low=1, integer=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: games must be at least 1, got 0
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if integer:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        try:
+            as_int = int(value)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+        if as_int != value:
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+        value = as_int
+    else:
+        try:
+            value = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{name} must be a number, got {value!r}") from None
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value}")
+    if low is not None:
+        if low_open and not value > low:
+            raise ValueError(f"{name} must be more than {low}, got {value}")
+        if not value >= low:
+            raise ValueError(f"{name} must be at least {low}, got {value}")
+    if high is not None and not value <= high:
+        raise ValueError(f"{name} must be at most {high:,}, got {value:,}")
+    return value
 
 
 class PlayerError(ValueError):

@@ -12,13 +12,34 @@ import sys
 
 from . import __version__
 from .cards import CardError
+from .choices import (
+    CRIB_MODES,
+    CRIB_TABLE_DEALS,
+    CRIB_TABLE_MAX_ITERATIONS,
+    CRIB_TABLE_TOL,
+    DEFAULT_PLAYER,
+    DEFAULT_RECORD_GAMES,
+    DISCARD_POLICY_NAMES,
+    MAX_DEALS,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_RECORD_GAMES,
+    MAX_SEED,
+    MAX_WORKERS,
+    PEGGING_POLICY_NAMES,
+    TABLE_MODES,
+    PlayerError,
+    check_number,
+    parse_player,
+)
+from .files import OutputError, check_writable
 
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib replay games.jsonl --game 3          a recorded game, counted out
-  crib plot census --out census.png         draw a figure (census, keep, crib, games) to a PNG
+  crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
   crib bench                                measure the scorer, keep and the engine
 """
 
@@ -40,9 +61,105 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
+    def _get_values(self, action, arg_strings):
+        # Python 3.11's argparse drops a '--' given as an option's value (``--games=--``) and
+        # hands the type an empty list: refuse it as the missing value it is.
+        if action.option_strings and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected a value, got '--'")
+        return super()._get_values(action, arg_strings)
+
 
 def _cards_text(tokens: list[str]) -> str:
     return " ".join(tokens)
+
+
+# --------------------------------------------------------------------------- checked options
+
+
+def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
+    """An argparse type: a finite number in range (see :func:`analyzer.choices.check_number`),
+    so that ``nan``, ``inf``, negative or huge values are one line before any work starts."""
+
+    def parse(text: str):
+        try:
+            value = int(text) if integer else float(text)
+        except ValueError:
+            kind = "a whole number" if integer else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+        try:
+            return check_number("it", value, low=low, high=high, integer=integer,
+                                low_open=low_open)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("it ")) from None
+
+    return parse
+
+
+_count = _number(low=1, integer=True)
+_games = _number(low=1, high=MAX_GAMES, integer=True)
+_workers = _number(low=1, high=MAX_WORKERS, integer=True)
+_seed = _number(low=0, high=MAX_SEED, integer=True)
+_seconds = _number(low=0, low_open=True)
+
+
+def _check_output(path, option: str, command: str, folder: bool = False) -> None:
+    """Refuse an output that cannot be written: one rule for every command (see
+    :func:`analyzer.files.check_writable`)."""
+    try:
+        check_writable(path, folder=folder)
+    except OutputError as exc:
+        raise UsageError(f"{command}: {option} {path}: {exc}") from None
+
+
+#: Figure formats ``crib plot`` and ``crib tables compare --plot`` write, by file extension
+#: (the raster formats but PNG go through Pillow, which matplotlib installs).
+FIGURE_FORMATS = {"png": "png", "pdf": "pdf", "svg": "svg", "svgz": "svgz", "eps": "eps",
+                  "ps": "ps", "jpg": "jpeg", "jpeg": "jpeg", "tif": "tiff", "tiff": "tiff",
+                  "webp": "webp"}
+_PILLOW_FORMATS = {"jpeg", "tiff", "webp"}
+
+
+def _figure_format(path: str, option: str, command: str) -> str:
+    """The format a figure file's extension names, or one line if it names none we write."""
+    import importlib.util
+    from pathlib import Path
+
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in FIGURE_FORMATS:
+        raise UsageError(f"{command}: {option} {path}: the extension names no figure format "
+                         f"we write ({', '.join('.' + e for e in FIGURE_FORMATS)})")
+    fmt = FIGURE_FORMATS[ext]
+    if fmt in _PILLOW_FORMATS and importlib.util.find_spec("PIL") is None:
+        raise UsageError(f"{command}: {option} {path}: .{ext} needs Pillow, which is not "
+                         "installed (write .png, .pdf or .svg)")
+    return fmt
+
+
+def _save_figure(fig, path: str, fmt: str, dpi: int, option: str, command: str) -> None:
+    from .files import atomic_write
+
+    try:
+        atomic_write(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi))
+    except OSError as exc:
+        raise UsageError(f"{command}: {option} {path}: cannot write there "
+                         f"({exc.strerror or exc})") from None
+
+
+def _check_players(names, command: str) -> None:
+    for name in names:
+        try:
+            parse_player(name)
+        except PlayerError as exc:
+            raise UsageError(f"{command}: {exc}") from None
+
+
+def _read_rank_table(path, option: str, command: str, complete: bool):
+    from .tables import load_rank_table
+
+    try:
+        return load_rank_table(path, complete=complete)
+    except ValueError as exc:
+        raise UsageError(f"{command}: {option} {exc}") from None
 
 
 # --------------------------------------------------------------------------- count
@@ -84,8 +201,6 @@ def _cmd_count(args) -> int:
 def _cmd_keep(args) -> int:
     from .discard import COLUMNS, evaluate_discards
 
-    if args.top is not None and args.top < 1:
-        raise UsageError("crib keep: --top must be at least 1")
     result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=args.crib)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
@@ -122,39 +237,6 @@ def _plain(value):
 # --------------------------------------------------------------------------- simulate
 
 
-def _whole_number(minimum: int):
-    """An argparse type: a whole number of at least ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
-
-
-_positive_int = _whole_number(1)
-_seed = _whole_number(0)
-
-
-def _check_writable_dir(path: str, option: str, command: str = "crib simulate") -> None:
-    import tempfile
-    from pathlib import Path
-
-    folder = Path(path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        raise UsageError(f"{command}: {option} {path}: cannot write there "
-                         f"({exc.strerror or exc})") from None
-
-
 def _saved_seed(out: str) -> int | None:
     """The seed a checkpointed run was started with (for --resume without --seed)."""
     from pathlib import Path
@@ -165,37 +247,23 @@ def _saved_seed(out: str) -> int | None:
         return None  # simulate() reports what is wrong with the folder
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
-    return value
-
-
 def _cmd_simulate(args) -> int:
     import shlex
     from pathlib import Path
 
-    from .choices import PlayerError, parse_player
-
-    for name in args.players:
-        try:
-            parse_player(name)
-        except PlayerError as exc:
-            raise UsageError(f"crib simulate: {exc}") from None
+    _check_players(args.players, "crib simulate")
     if args.record_games is not None and args.record is None:
         raise UsageError("crib simulate: --record-games needs --record FILE")
     if args.out is not None:
-        _check_writable_dir(args.out, "--out")
+        _check_output(args.out, "--out", "crib simulate", folder=True)
     if args.record is not None:
         record = Path(args.record)
-        if record.is_dir():
-            raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
-        _check_writable_dir(str(record.parent), "--record")
-    n_record = 0 if args.record is None else (100 if args.record_games is None
+        if args.out is not None and record.parent.resolve() == Path(args.out).resolve():
+            if record.is_dir():  # in the run folder, made by the run if it is new
+                raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
+        else:
+            _check_output(record, "--record", "crib simulate")
+    n_record = 0 if args.record is None else (DEFAULT_RECORD_GAMES if args.record_games is None
                                                else args.record_games)
     if args.resume and args.out is None:
         raise UsageError("crib simulate: --resume needs --out DIR, the folder of the run")
@@ -278,60 +346,50 @@ def _cmd_replay(args) -> int:
 # --------------------------------------------------------------------------- plot
 
 PLOT_KINDS = ("census", "keep", "crib", "games")
-
-
-def _check_writable_file(path: str, command: str) -> None:
-    import os
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{command}: --out {path}: is a folder, not a file")
-    folder = target.parent
-    try:
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        raise UsageError(f"{command}: --out {path}: cannot write there "
-                         f"({exc.strerror or exc})") from None
-    if target.exists() and not os.access(target, os.W_OK):
-        raise UsageError(f"{command}: --out {path}: cannot write there (permission denied)")
-
-
-def _read_crib_csv(path: str, option: str, command: str):
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, dtype={"card1": str, "card2": str})
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise UsageError(f"{command}: {option} {path}: cannot read it ({reason})") from None
+#: The options each kind of plot reads (``--out`` and ``--dpi`` are everyone's); any other is
+#: refused rather than silently ignored.
+PLOT_OPTIONS = {
+    "census": ("log",),
+    "keep": ("hand", "dealer", "pone"),
+    "crib": ("table", "reference"),
+    "games": ("games", "seed", "players", "quiet"),
+}
+PLOT_GAMES = 10_000
+PLOT_DPI = 120
 
 
 def _cmd_plot(args) -> int:
+    from pathlib import Path
+
     command = f"crib plot {args.kind}"
-    _check_writable_file(args.out, command)
+    for kind, options in PLOT_OPTIONS.items():
+        for name in options:
+            if kind != args.kind and getattr(args, name) not in (None, False) \
+                    and name not in PLOT_OPTIONS[args.kind]:
+                raise UsageError(f"{command}: --{name} is for crib plot {kind}, not "
+                                 f"{args.kind}")
+    fmt = _figure_format(args.out, "--out", command)
+    _check_output(args.out, "--out", command)
+    dpi = PLOT_DPI if args.dpi is None else args.dpi
     if args.kind == "keep":
         if not args.hand:
             raise UsageError(f"{command}: --hand CARDS is needed (six cards)")
         if not (args.dealer or args.pone):
             raise UsageError(f"{command}: say whose crib it is: --dealer or --pone")
+        from .cards import parse_cards
+
+        parse_cards(_cards_text(args.hand), n=6)  # bad cards: one line before any work
     elif args.kind == "crib":
         if args.table is None:
             raise UsageError(f"{command}: --table FILE is needed (a rank-only crib-value CSV: "
                              "card1, card2, dealer, pone)")
-        table = _read_crib_csv(args.table, "--table", command)
+        table = _read_rank_table(args.table, "--table", command, complete=True)
         reference = (None if args.reference is None
-                     else _read_crib_csv(args.reference, "--reference", command))
+                     else _read_rank_table(args.reference, "--reference", command,
+                                           complete=False))
     elif args.kind == "games":
-        from .choices import PlayerError, parse_player
-
-        for name in args.players:
-            try:
-                parse_player(name)
-            except PlayerError as exc:
-                raise UsageError(f"{command}: {exc}") from None
+        players = [DEFAULT_PLAYER] * 2 if args.players is None else args.players
+        _check_players(players, command)
 
     from . import plots
 
@@ -342,31 +400,22 @@ def _cmd_plot(args) -> int:
 
         fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer))
     elif args.kind == "crib":
-        from pathlib import Path
-
-        try:
-            label = "reference" if args.reference is None else Path(args.reference).stem
-            fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
-                                     reference=reference, reference_label=label)
-        except (ValueError, KeyError) as exc:
-            raise UsageError(f"{command}: {exc}") from None
+        label = "reference" if args.reference is None else Path(args.reference).stem
+        fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
+                                 reference=reference, reference_label=label)
     else:
         from .harness import simulate
 
         show_progress = not args.quiet and sys.stderr.isatty()
-        result = simulate(args.games, seed=args.seed, players=tuple(args.players),
-                          progress=show_progress)
+        result = simulate(PLOT_GAMES if args.games is None else args.games, seed=args.seed,
+                          players=tuple(players), progress=show_progress)
         fig = plots.game_report(result)
 
-    from .files import atomic_write
-
-    try:
-        atomic_write(args.out, lambda tmp: fig.savefig(tmp, format="png", dpi=args.dpi))
-    except OSError as exc:
-        raise UsageError(f"{command}: --out {args.out}: cannot write there "
-                         f"({exc.strerror or exc})") from None
-    width, height = (round(x * args.dpi) for x in fig.get_size_inches())
-    print(f"wrote {args.out} ({width} x {height} pixels)")
+    _save_figure(fig, args.out, fmt, dpi, "--out", command)
+    width, height = fig.get_size_inches()
+    size = (f"{round(width * dpi)} x {round(height * dpi)} pixels"
+            if fmt in ("png", *_PILLOW_FORMATS) else f"{width:g} x {height:g} inches")
+    print(f"wrote {args.out} ({size})")
     return 0
 
 
@@ -389,7 +438,7 @@ def _tables_crib(args) -> int:
     if is_shipped_folder(out) and not args.force:
         raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
                          "add --force to overwrite the shipped tables")
-    _check_writable_dir(str(out), "--out", "crib tables crib")
+    _check_output(out, "--out", "crib tables crib", folder=True)
     from .tables import build_crib_table
 
     def report(iteration, delta):
@@ -419,9 +468,7 @@ def _tables_keep(args) -> int:
     out = Path(args.out)
     ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
     for path, option in ((out, "--out"), (ranks, "--ranks")):
-        if path.is_dir():
-            raise UsageError(f"crib tables keep: {option} {path}: is a folder, not a file")
-        _check_writable_dir(str(path.parent), option, "crib tables keep")
+        _check_output(path, option, "crib tables keep")
     from .tables import build_discard_table
 
     start = time.perf_counter()
@@ -441,34 +488,33 @@ def _tables_compare(args) -> int:
 
     from .crib import RANK_FILE, shipped_file
 
+    command = "crib tables compare"
     table = Path(args.table) if args.table else shipped_file(RANK_FILE)
     reference = Path(args.reference)
-    for path, option in ((table, "--table"), (reference, "--reference")):
-        if not path.is_file():
-            raise UsageError(f"crib tables compare: {option} {path}: no such file")
-    from .tables import compare_crib_tables, load_rank_table
+    if args.plot is not None:
+        fmt = _figure_format(args.plot, "--plot", command)
+        _check_output(args.plot, "--plot", command)
+    ours = _read_rank_table(table, "--table", command, complete=True)
+    ref = _read_rank_table(reference, "--reference", command, complete=False)
+    from .tables import compare_crib_tables
 
     try:
-        ours, ref = load_rank_table(table), load_rank_table(reference)
         result = compare_crib_tables(ours, ref, top=args.top)
-    except (ValueError, KeyError) as exc:
-        raise UsageError(f"crib tables compare: {exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"{command}: {exc}") from None
     biggest = result.pop("biggest")
     if args.plot is not None:
-        from pathlib import Path
-
         from . import plots
-        from .files import atomic_write
 
-        _check_writable_dir(str(Path(args.plot).parent), "--plot", "crib tables compare")
         fig = plots.crib_comparison(ours, ref, table_label=Path(table.name).stem,
                                     reference_label=reference.stem)
-        atomic_write(args.plot, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
+        _save_figure(fig, args.plot, fmt, 110, "--plot", command)
     if args.json:
         result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
         print(json.dumps(result))
         return 0
-    print(f"{table} against {reference}: {result['pairs']} rank pairs")
+    print(f"{table} against {reference}: compared on the reference's {result['pairs']} rank "
+          "pairs")
     for role in ("dealer", "pone"):
         print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
               f"largest {result['max_abs_diff'][role]:.3f}")
@@ -502,6 +548,47 @@ def _cmd_bench(args) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _add_json(p) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_quiet(p, what: str = "no progress bar") -> None:
+    p.add_argument("--quiet", action="store_true", help=what)
+
+
+def _add_players(p, default=(DEFAULT_PLAYER, DEFAULT_PLAYER), note: str = "") -> None:
+    p.add_argument("--players", nargs=2, metavar=("A", "B"),
+                   default=None if default is None else list(default),
+                   help=f"{note}DISCARD+PEGGING for seat 0 and seat 1; discard: "
+                   f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
+                   f"{', '.join(PEGGING_POLICY_NAMES[:3])} (default: {DEFAULT_PLAYER} for both)")
+
+
+def _add_seed(p, default=None, note: str = "") -> None:
+    said = "fresh entropy, printed" if default is None else str(default)
+    p.add_argument("--seed", type=_seed, default=default, metavar="S",
+                   help=f"{note}seed, 0 to 2**63-1 (default: {said}); same seed, same result")
+
+
+def _add_workers(p) -> None:
+    p.add_argument("--workers", type=_workers, metavar="W",
+                   help=f"threads, 1 to {MAX_WORKERS} (default: this machine's cores)")
+
+
+def _add_role(p, required: bool, note: str = "") -> None:
+    role = p.add_mutually_exclusive_group(required=required)
+    role.add_argument("--dealer", action="store_true",
+                      help=f"{note}the crib is yours: its value is added")
+    role.add_argument("--pone", action="store_true",
+                      help=f"{note}the crib is the opponent's: its value is taken off")
+
+
+def _add_table_crib(p, what: str) -> None:
+    p.add_argument("--crib", choices=TABLE_MODES, default=TABLE_MODES[0],
+                   help=f"crib values {what}: the self-play table (default) or the exact "
+                   "uniform-opponent values")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="crib",
@@ -517,90 +604,82 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("cards", nargs="+", help="four cards, e.g. 5H 5C 5S JD (or 5h,5c,5s,jd)")
     p.add_argument("--starter", required=True, help="the starter (cut) card, e.g. 5D")
     p.add_argument("--crib", action="store_true", help="count as a crib (flush needs all five)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_json(p)
     p.set_defaults(func=_cmd_count)
 
     p = sub.add_parser("keep", help="rank the 15 ways to keep four cards of six")
     p.add_argument("cards", nargs="+", help="six cards, e.g. 5H 5S 6D JC QS KH")
-    role = p.add_mutually_exclusive_group(required=True)
-    role.add_argument("--dealer", dest="dealer", action="store_true",
-                      help="the crib is yours: its value is added")
-    role.add_argument("--pone", dest="pone", action="store_true",
-                      help="the crib is the opponent's: its value is taken off")
-    p.add_argument("--crib", choices=("table", "uniform", "weighted"), default="table",
+    _add_role(p, required=True)
+    p.add_argument("--crib", choices=CRIB_MODES, default=CRIB_MODES[0],
                    help="how the thrown cards are valued: the self-play table (default), the "
                    "exact uniform-opponent enumeration, or the exact enumeration weighted by "
                    "self-play throw frequencies")
-    p.add_argument("--top", type=int, metavar="N", help="show only the N best discards")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--top", type=_count, metavar="N",
+                   help="show only the N best discards (at least 1; there are 15)")
+    _add_json(p)
     p.set_defaults(func=_cmd_keep)
 
     p = sub.add_parser("simulate", help="play AI against AI and report the statistics")
-    p.add_argument("--games", type=_positive_int, required=True, metavar="N",
-                   help="how many games to play")
-    p.add_argument("--seed", type=_seed, metavar="S",
-                   help="seed (default: fresh entropy, printed); same seed, same result")
-    p.add_argument("--players", nargs=2, metavar=("A", "B"),
-                   default=["ev+lookahead", "ev+lookahead"],
-                   help="DISCARD+PEGGING for seat 0 and seat 1; discard: random, hand, ev; "
-                   "pegging: random, greedy, lookahead (default: ev+lookahead for both)")
-    p.add_argument("--workers", type=_positive_int, metavar="W",
-                   help="threads (default: this machine's cores)")
-    p.add_argument("--crib", choices=("table", "uniform"), default="table",
-                   help="crib values the ev policy reads: the self-play table (default) or the "
-                   "exact uniform-opponent values")
+    p.add_argument("--games", type=_games, required=True, metavar="N",
+                   help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
+    _add_seed(p)
+    _add_players(p)
+    _add_workers(p)
+    _add_table_crib(p, "the ev policy reads")
     p.add_argument("--out", metavar="DIR",
                    help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json; "
-                   "finished chunks are checkpointed there as they complete (run.json, chunks/)")
+                   "finished chunks are checkpointed there as they complete (run.json, chunks/); "
+                   "DIR is created if its parent folder exists")
     p.add_argument("--resume", action="store_true",
                    help="continue the run checkpointed in --out DIR: only missing chunks are "
                    "played; a different seed, players or games is refused")
-    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
-                   help="stop at the first chunk boundary after this long; the partial result "
-                   "is valid and can be resumed")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help="stop at the first chunk boundary after this long (a finite number "
+                   "above 0); the partial result is valid and can be resumed")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
                    "LocalCluster on this machine (needs pip install 'analyzer[dask]')")
     p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
-    p.add_argument("--record-games", type=_positive_int, metavar="K",
-                   help="how many games --record keeps (default 100)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--record-games", type=_number(low=1, high=MAX_RECORD_GAMES, integer=True),
+                   metavar="K", help=f"how many games --record keeps, 1 to {MAX_RECORD_GAMES:,} "
+                   f"(default {DEFAULT_RECORD_GAMES})")
+    _add_json(p)
+    _add_quiet(p)
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
     p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
-    p.add_argument("--game", type=int, default=0, metavar="N", help="which game (default 0)")
+    p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
-        "plot", help="draw a figure to a PNG file: census, keep, crib or games",
-        description="Draw one figure to a PNG file. census: the exact show-score distribution; "
+        "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib or games",
+        description="Draw one figure to a file, in the format its extension names (.png, .pdf, "
+        ".svg, .eps, .ps, .jpg, .tif, .webp). census: the exact show-score distribution; "
         "keep: the 15 discards of --hand as --dealer or --pone; crib: a rank-only crib-value "
         "table (--table FILE, optionally --reference FILE for the difference); games: simulate "
-        "--games N and plot the first dealer's edge, skunks, points per deal and margins.")
+        "--games N and plot the first dealer's edge, skunks, points per deal and margins. An "
+        "option another kind reads is refused.")
     p.add_argument("kind", choices=PLOT_KINDS, metavar="KIND",
                    help=f"one of {', '.join(PLOT_KINDS)}")
-    p.add_argument("--out", required=True, metavar="FILE.png", help="the PNG file to write")
-    p.add_argument("--dpi", type=_positive_int, default=120, help="resolution (default 120)")
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="the figure file to write; its extension says the format")
+    p.add_argument("--dpi", type=_number(low=10, high=1000, integer=True), default=PLOT_DPI,
+                   help=f"resolution, 10 to 1000 dots per inch (default {PLOT_DPI})")
     p.add_argument("--log", action="store_true", help="census: a logarithmic share axis")
     p.add_argument("--hand", nargs="+", metavar="CARD",
                    help="keep: six cards, e.g. 5H 5S 6D JC QS KH")
-    role = p.add_mutually_exclusive_group()
-    role.add_argument("--dealer", action="store_true", help="keep: the crib is yours")
-    role.add_argument("--pone", action="store_true", help="keep: the crib is the opponent's")
+    _add_role(p, required=False, note="keep: ")
     p.add_argument("--table", metavar="FILE",
                    help="crib: a CSV with columns card1, card2, dealer, pone "
-                   "(ranks A, 2..10, J, Q, K)")
+                   "(ranks A, 2..10, J, Q, K), all 91 rank pairs")
     p.add_argument("--reference", metavar="FILE",
                    help="crib: a second table of that form; the difference is drawn too")
-    p.add_argument("--games", type=_positive_int, default=10_000, metavar="N",
-                   help="games: how many games to simulate (default 10000)")
-    p.add_argument("--seed", type=_seed, metavar="S", help="games: the seed (default: fresh)")
-    p.add_argument("--players", nargs=2, metavar=("A", "B"),
-                   default=["ev+lookahead", "ev+lookahead"],
-                   help="games: DISCARD+PEGGING for seat 0 and seat 1 (default ev+lookahead)")
-    p.add_argument("--quiet", action="store_true", help="games: no progress bar")
+    p.add_argument("--games", type=_games, metavar="N",
+                   help=f"games: how many games to simulate (default {PLOT_GAMES})")
+    _add_seed(p, note="games: ")
+    _add_players(p, default=None, note="games: ")
+    _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)
 
     p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
@@ -612,40 +691,48 @@ def build_parser() -> argparse.ArgumentParser:
         "crib_values_rank.csv (each with a JSON provenance file) to --out DIR, which is "
         "required. The tables shipped with the package are never overwritten unless --force "
         "is given.")
-    t.add_argument("--deals", type=_positive_int, default=4_000_000, metavar="N",
-                   help="deals per iteration (default 4,000,000)")
-    t.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed (default 0)")
-    t.add_argument("--tol", type=float, default=0.01,
-                   help="stop when no entry moves by more than this (default 0.01)")
-    t.add_argument("--max-iterations", type=_positive_int, default=40, metavar="M",
-                   help="give up after M iterations (default 40)")
-    t.add_argument("--workers", type=_positive_int, metavar="W", help="threads (default: all)")
+    t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
+                   default=CRIB_TABLE_DEALS, metavar="N",
+                   help=f"deals per iteration, 1 to {MAX_DEALS:.0e} "
+                   f"(default {CRIB_TABLE_DEALS:,})")
+    _add_seed(t, default=0)
+    t.add_argument("--tol", type=_number(low=0, low_open=True), default=CRIB_TABLE_TOL,
+                   metavar="T", help="stop when no entry moves by more than this, a finite "
+                   f"number above 0 (default {CRIB_TABLE_TOL})")
+    t.add_argument("--max-iterations", type=_number(low=1, high=MAX_ITERATIONS, integer=True),
+                   default=CRIB_TABLE_MAX_ITERATIONS, metavar="M",
+                   help=f"give up after M iterations, 1 to {MAX_ITERATIONS:,} "
+                   f"(default {CRIB_TABLE_MAX_ITERATIONS})")
+    _add_workers(t)
     t.add_argument("--out", required=True, metavar="DIR",
-                   help="the folder to write the tables to (required)")
+                   help="the folder to write the tables to (required); DIR is created if its "
+                   "parent folder exists")
     t.add_argument("--force", action="store_true",
                    help="allow --out to be the package's own data folder, replacing the "
                    "shipped tables")
-    t.add_argument("--quiet", action="store_true", help="no per-iteration report")
+    _add_quiet(t, "no per-iteration report")
     t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
     t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     t.add_argument("--ranks", metavar="FILE",
                    help="the rank-only CSV (default: FILE's name with _ranks.csv)")
-    t.add_argument("--crib", choices=("table", "uniform"), default="table",
-                   help="crib values used (default: the self-play table)")
-    t.add_argument("--workers", type=_positive_int, metavar="W", help="threads (default: all)")
+    _add_table_crib(t, "used")
+    _add_workers(t)
     t = tables.add_parser("compare", help="compare the crib table with a published one")
     t.add_argument("--table", metavar="FILE",
-                   help="rank-only table (default: the shipped data/crib_values_rank.csv)")
+                   help="rank-only table, all 91 rank pairs (default: the shipped "
+                   "data/crib_values_rank.csv)")
     t.add_argument("--reference", required=True, metavar="FILE",
-                   help="published rank-only table, e.g. Schell's (card1,card2,dealer,pone)")
-    t.add_argument("--top", type=_positive_int, default=10, metavar="N",
-                   help="how many of the biggest differences to list")
-    t.add_argument("--plot", metavar="FILE.png",
-                   help="also draw both tables and their difference as heatmaps")
-    t.add_argument("--json", action="store_true", help="print one JSON object")
+                   help="published rank-only table, e.g. Schell's (card1,card2,dealer,pone); "
+                   "the comparison is over its rank pairs")
+    t.add_argument("--top", type=_count, default=10, metavar="N",
+                   help="how many of the biggest differences to list (default 10)")
+    t.add_argument("--plot", metavar="FILE",
+                   help="also draw both tables and their difference as heatmaps (.png, .pdf, "
+                   ".svg, ...)")
+    _add_json(t)
 
     p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_json(p)
     p.set_defaults(func=_cmd_bench)
     return parser
 

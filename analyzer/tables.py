@@ -37,7 +37,18 @@ from numba import njit, prange
 
 from . import __version__
 from .cards import RANK_LABELS, format_card_rows, rank_label_index
-from .choices import DISCARD_POLICIES, numba_threads, resolve_workers
+from .choices import (
+    CRIB_TABLE_DEALS,
+    CRIB_TABLE_MAX_ITERATIONS,
+    CRIB_TABLE_TOL,
+    DISCARD_POLICIES,
+    MAX_DEALS,
+    MAX_ITERATIONS,
+    MAX_SEED,
+    check_number,
+    numba_threads,
+    resolve_workers,
+)
 from .crib import (
     CRIB_TABLE_COLUMNS,
     RANK_FILE,
@@ -194,22 +205,23 @@ class CribTableResult:
         return written
 
 
-def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
-                     max_iterations: int = 40, workers: int | None = None,
+def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = CRIB_TABLE_TOL,
+                     max_iterations: int = CRIB_TABLE_MAX_ITERATIONS, workers: int | None = None,
                      chunk_size: int = 50_000, progress=None) -> CribTableResult:
     """Build the self-play crib-value table (see the module docstring).
 
     Parameters
     ----------
     deals
-        Deals simulated per iteration.
+        Deals simulated per iteration, 1 to 10**9.
     seed
-        Seed of the deals (the same deals every iteration). Same seed, same table, whatever
-        ``workers``.
+        Seed of the deals (the same deals every iteration), 0 to 2**63 - 1. Same seed, same
+        table, whatever ``workers``.
     tol
-        Stop when no entry moves by more than this.
+        Stop when no entry moves by more than this: a finite number above 0.
     max_iterations
-        Stop after this many iterations even if not converged (``result.converged`` says).
+        Stop after this many iterations (1 to 10,000) even if not converged
+        (``result.converged`` says).
     workers
         Threads; default all cores.
     progress
@@ -221,8 +233,12 @@ def build_crib_table(deals: int = 4_000_000, seed: int = 0, tol: float = 0.01,
     >>> result.iterations, int(result.table["dealer_n"].sum())  # one dealer throw per deal
     (2, 20000)
     """
-    if deals < 1:
-        raise ValueError(f"deals must be at least 1, got {deals}")
+    deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    tol = check_number("tol", tol, low=0, low_open=True)
+    max_iterations = check_number("max_iterations", max_iterations, low=1, high=MAX_ITERATIONS,
+                                  integer=True)
+    chunk_size = check_number("chunk_size", chunk_size, low=1, integer=True)
     workers = resolve_workers(workers)
     n_chunks = -(-deals // chunk_size)
     states = chunk_states(seed, n_chunks)
@@ -275,11 +291,22 @@ def _symmetric(a: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- comparison
 
 
-def load_rank_table(path: str | os.PathLike | Traversable | None = None):
+RANK_TABLE_COLUMNS = ("card1", "card2", "dealer", "pone")
+#: Rank pairs of a complete rank-only table: 13 pairs of a rank and 78 of two ranks.
+RANK_PAIRS = 91
+
+
+def load_rank_table(path: str | os.PathLike | Traversable | None = None,
+                    complete: bool = False):
     """A rank-only crib table CSV (``card1, card2, dealer, pone``) as a DataFrame, ranks as
     ``A 2 .. 10 J Q K``, one row per rank pair with ``card1`` the lower rank.
 
     Without ``path``, the project's shipped self-play table ``crib_values_rank.csv``.
+    The file is checked as it is read, and :class:`ValueError` names the file, the line and what
+    is wrong: bytes that are not UTF-8 text, a missing or duplicated column, an unknown rank, a
+    value that is not a finite number, a rank pair given twice (``A,5`` and ``5,A`` are the same
+    pair), no rows at all, or (with ``complete``) fewer than all 91 rank pairs. Other columns are
+    ignored.
 
     Examples
     --------
@@ -287,42 +314,104 @@ def load_rank_table(path: str | os.PathLike | Traversable | None = None):
     >>> len(table), list(table.columns)
     (91, ['card1', 'card2', 'dealer', 'pone'])
     """
+    import csv
+    import io
+
     import pandas as pd
 
-    path = shipped_file(RANK_FILE) if path is None else path
-    if isinstance(path, str | os.PathLike):
-        df = pd.read_csv(path, dtype={"card1": str, "card2": str})
-    else:  # a Traversable of a package that is not plain files on disk
-        with path.open("r") as f:
-            df = pd.read_csv(f, dtype={"card1": str, "card2": str})
-    missing = {"card1", "card2", "dealer", "pone"} - set(df.columns)
-    if missing:
-        raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
-    r1 = df["card1"].map(rank_label_index)
-    r2 = df["card2"].map(rank_label_index)
-    df["card1"] = [RANK_LABELS[min(a, b)] for a, b in zip(r1, r2, strict=True)]
-    df["card2"] = [RANK_LABELS[max(a, b)] for a, b in zip(r1, r2, strict=True)]
-    return df[["card1", "card2", "dealer", "pone"]]
+    from .cards import CardError
+
+    if path is None:
+        path = shipped_file(RANK_FILE)
+    elif isinstance(path, str | os.PathLike):
+        path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start} is "
+                         f"{data[exc.start]:#04x})") from None
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise ValueError(f"{path}: not a CSV file ({exc})") from None
+    rows = [(n, row) for n, row in enumerate(rows, start=1) if any(c.strip() for c in row)]
+    if not rows:
+        raise ValueError(f"{path}: empty, expected the columns {', '.join(RANK_TABLE_COLUMNS)}")
+    header = [c.strip() for c in rows[0][1]]
+    for name in RANK_TABLE_COLUMNS:
+        if header.count(name) != 1:
+            raise ValueError(f"{path}: column {name} is " + ("missing" if name not in header
+                             else "given twice") + f" (columns {', '.join(RANK_TABLE_COLUMNS)})")
+    where = [header.index(name) for name in RANK_TABLE_COLUMNS]
+    seen: dict[tuple[int, int], int] = {}
+    out: dict[str, list] = {name: [] for name in RANK_TABLE_COLUMNS}
+    for n, row in rows[1:]:
+        if len(row) != len(header):
+            raise ValueError(f"{path}:{n}: {len(row)} fields, the header has {len(header)}")
+        try:
+            a, b = sorted(rank_label_index(row[i]) for i in where[:2])
+        except CardError as exc:
+            raise ValueError(f"{path}:{n}: {exc}") from None
+        if (a, b) in seen:
+            raise ValueError(f"{path}:{n}: the rank pair {RANK_LABELS[a]}-{RANK_LABELS[b]} "
+                             f"is given twice (line {seen[a, b]})")
+        seen[a, b] = n
+        out["card1"].append(RANK_LABELS[a])
+        out["card2"].append(RANK_LABELS[b])
+        for name, i in zip(("dealer", "pone"), where[2:], strict=True):
+            try:
+                value = float(row[i])
+            except ValueError:
+                raise ValueError(f"{path}:{n}: {name} {row[i].strip()[:20]!r} is not a "
+                                 "number") from None
+            if not math.isfinite(value):
+                raise ValueError(f"{path}:{n}: {name} is {row[i].strip()}, not a finite number")
+            out[name].append(value)
+    if not seen:
+        raise ValueError(f"{path}: no rows, only the header")
+    if complete and len(seen) < RANK_PAIRS:
+        lack = next(f"{RANK_LABELS[a]}-{RANK_LABELS[b]}" for a in range(13)
+                    for b in range(a, 13) if (a, b) not in seen)
+        raise ValueError(f"{path}: {len(seen)} of the {RANK_PAIRS} rank pairs, {lack} missing "
+                         "(a complete table is needed)")
+    return pd.DataFrame(out)
 
 
 def compare_crib_tables(ours, reference, top: int = 10) -> dict:
     """Compare two rank-only crib tables (``card1, card2, dealer, pone``).
 
-    Returns ``{"mean_abs_diff": {"dealer", "pone"}, "max_abs_diff": {...},
+    The comparison is over the reference's rank pairs, all of which ``ours`` must hold
+    (:class:`ValueError` names the first missing); ``"pairs"`` says how many were compared.
+
+    Returns ``{"pairs": n, "mean_abs_diff": {"dealer", "pone"}, "max_abs_diff": {...},
     "biggest": DataFrame}``: the per-role mean and largest absolute difference (ours minus
-    reference) over the rank pairs both hold, and the ``top`` biggest differences.
+    reference), and the ``top`` biggest differences.
     """
-    merged = ours.merge(reference, on=["card1", "card2"], suffixes=("", "_ref"))
+    top = check_number("top", top, low=1, integer=True)
+    merged = reference.merge(ours, on=["card1", "card2"], how="left", suffixes=("_ref", ""),
+                             indicator=True)
+    lacking = merged[merged["_merge"] != "both"]
+    if len(lacking):
+        first = lacking.iloc[0]
+        raise ValueError(f"the table lacks {len(lacking)} of the reference's {len(reference)} "
+                         f"rank pairs, e.g. {first['card1']}-{first['card2']}")
     if merged.empty:
-        raise ValueError("the two tables share no rank pair")
+        raise ValueError("the reference has no rank pairs")
+    merged = merged[["card1", "card2", "dealer", "pone", "dealer_ref", "pone_ref"]]
     out = {"pairs": len(merged), "mean_abs_diff": {}, "max_abs_diff": {}}
     for role in ("dealer", "pone"):
         merged[f"{role}_diff"] = merged[role] - merged[f"{role}_ref"]
         out["mean_abs_diff"][role] = float(merged[f"{role}_diff"].abs().mean())
         out["max_abs_diff"][role] = float(merged[f"{role}_diff"].abs().max())
     merged["biggest"] = merged[["dealer_diff", "pone_diff"]].abs().max(axis=1)
-    out["biggest"] = merged.sort_values("biggest", ascending=False).head(top).drop(
-        columns="biggest").reset_index(drop=True)
+    out["biggest"] = merged.sort_values("biggest", ascending=False, kind="stable").head(
+        top).drop(columns="biggest").reset_index(drop=True)
     return out
 
 

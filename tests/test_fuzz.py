@@ -63,6 +63,8 @@ token = st.one_of(
     st.sampled_from(["table", "uniform", "weighted", "ev+greedy", "random+random", "census",
                      "keep", "crib", "games", "nan", "inf", "-0", "1e3"]),
     st.text(alphabet=SAFE, min_size=1, max_size=12),
+    st.builds("{}={}".format, st.sampled_from(OPTIONS),
+              st.sampled_from(["--", "", "-1", "0", "nan", "inf", "1e999", "7", "x"])),
 )
 tokens = st.lists(token, max_size=8)
 
