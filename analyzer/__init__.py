@@ -11,14 +11,8 @@ on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 
 from .cards import CardError, format_cards, parse_cards
-
-try:
-    __version__ = version("analyzer")  # from the installed metadata (pyproject.toml)
-except PackageNotFoundError:  # imported from a source tree that was never installed
-    __version__ = "0+unknown"
 
 _LAZY = {
     "score_hand": "scoring",
@@ -46,7 +40,21 @@ _LAZY = {
 __all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]
 
 
+def _installed_version() -> str:
+    """The version in the installed metadata (pyproject.toml), read on first use: reading it
+    costs more than the rest of ``crib --help``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("analyzer")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name):
+    if name == "__version__":
+        globals()[name] = _installed_version()
+        return globals()[name]
     if name in _LAZY:
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value

@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 
-from . import __version__
 from .cards import CardError
 from .choices import (
     CRIB_MODES,
@@ -53,6 +52,16 @@ CRIB_MODE_NOTES = {
 
 class UsageError(Exception):
     """A problem with the command line, reported as one line and exit status 2."""
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -597,7 +606,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("count", help="count a hand (or crib) the way it is said at the table")

@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from . import __version__
+import analyzer
+
 from .cards import RANKS, rank_label_index
 from .files import atomic_write_text
 from .scoring import _score_one, rank_table
@@ -180,7 +181,7 @@ def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> Non
     lines += [f"{RANKS[r1]},{RANKS[r2]},{s},{v!r}" for (r1, r2, s), v in sorted(values.items())]
     provenance = {
         "what": "uniform-opponent crib value per thrown pair: exact mean over 58,800 cribs",
-        "package_version": __version__,
+        "package_version": analyzer.__version__,
         "command": "analyzer.crib.write_uniform_crib_values()",
         "seed": None,
         "games": None,

@@ -28,6 +28,9 @@ the crib outcomes (:data:`CRIB_ACC_SHAPE`), and the game records (:data:`GAME_RE
 The steps loop over the players the description names, but only the standard two-player game
 (:data:`analyzer.game.STANDARD`) is played today: the runs pass it, and the discard policies and
 the crib-outcome tally are written for six cards dealt and two thrown.
+
+Arguments are kept few in the hot calls: numba reference-counts every array passed at each call,
+which measured dearer than allocating a small array where it is used.
 """
 
 from __future__ import annotations
@@ -141,8 +144,8 @@ def _deal(st, game, deck, hands):
 
 
 @njit(cache=True, inline="always")
-def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, kept, thrown,
-              crib, unseen_rank):
+def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, hand_table, kept,
+              thrown, crib, unseen_rank):
     """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy.
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
@@ -152,7 +155,7 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, 
     n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
     n = 0
     for p in range(n_players):
-        d = _choose_discard(dpol[p], hands[p], p == dealer, crib_values, table, st)
+        d = _choose_discard(dpol[p], hands[p], p == dealer, crib_values, hand_table, st)
         for i in range(n_kept):
             kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
         for i in range(n_thrown):
@@ -176,7 +179,7 @@ def _his_heels(starter):
 
 
 @njit(cache=True)
-def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, laid, left, seq):
+def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged):
     """The play of one deal. Returns ``(number of cards laid, winner or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -185,13 +188,13 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     reaches ``target``. Writes ``plays`` int64 (players * cards, PLAY.size): player, card, points
     (the go or last-card point included), and adds each player's pegging points to ``pegged``.
     Turns go round from the dealer's left; after a go, the count restarts with the player after
-    the one who laid the last card. Scratch space: ``laid`` bool (players, cards), ``left`` int64
-    (players,), ``seq`` int64 (players * cards + 1,) (the ranks in the current count).
+    the one who laid the last card.
     """
     n_players, n_cards = kept.shape
-    laid[:, :] = False
-    left[:] = n_cards
+    laid = np.zeros((n_players, n_cards), np.bool_)
+    left = np.full(n_players, n_cards, np.int64)
     total_left = n_players * n_cards
+    seq = np.empty(n_players * n_cards + 1, np.int64)  # ranks in the current count
     nseq = 0
     count = 0
     turn = (dealer + 1) % n_players
@@ -376,50 +379,34 @@ def _record_game(rec, first_dealer, winner, scores, tier, deals):
 
 
 @njit(cache=True)
-def _workspace(game):
-    """The arrays one game works in, allocated once per chunk (none per game or per deal)."""
-    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
-    return (
-        np.empty(52, np.int64),                            # deck
-        np.zeros(n_players, np.int64),                     # scores
-        np.empty((n_players, n_dealt), np.int64),          # hands
-        np.empty((n_players, n_kept), np.int64),           # kept
-        np.empty((n_players, n_thrown), np.int64),         # thrown
-        np.empty(4, np.int64),                             # crib
-        np.empty((n_players, 13), np.int64),               # unseen_rank
-        np.zeros((n_players * n_kept, PLAY.size), np.int64),  # plays
-        np.zeros(n_players, np.int64),                     # pegged
-        np.zeros(n_players + 1, np.int64),                 # show
-        np.zeros(PHASE.size, np.int64),                    # phase
-        np.empty(4, np.uint64),                            # st_saved
-        np.empty(4, np.uint64),                            # st_stats
-        np.empty((n_players, 13), np.int64),               # unseen_saved
-        np.zeros(n_players, np.int64),                     # stat_scores
-        np.zeros((n_players * n_kept, PLAY.size), np.int64),  # stat_plays
-        np.zeros((n_players, n_kept), np.bool_),           # laid
-        np.zeros(n_players, np.int64),                     # left
-        np.empty(n_players * n_kept + 1, np.int64),        # seq
-    )
-
-
-@njit(cache=True)
-def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game, rec_deals,
-               record, ws):
+def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_acc, rec_game,
+               rec_deals, record):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
     int64 (players,) the discard and pegging policy of each seat; ``crib_values`` the table the
-    ``ev`` policy reads; ``table`` the rank table. ``rec_game`` int64 (GAME_RECORD.size,) and
-    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record. ``ws`` is the
-    :func:`_workspace` of ``game``.
+    ``ev`` policy reads; ``table`` the rank table, ``hand_table`` the same by kept hand
+    (:func:`analyzer.scoring.hand_table`). ``rec_game`` int64 (GAME_RECORD.size,) and
+    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record.
     """
-    (deck, scores, hands, kept, thrown, crib, unseen_rank, plays, pegged, show, phase, st_saved,
-     st_stats, unseen_saved, stat_scores, stat_plays, laid, left, seq) = ws
-    n_players, target = game[GAME.players], game[GAME.target]
-    for i in range(52):
-        deck[i] = i
-    scores[:] = 0
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
+    deck = np.arange(52, dtype=np.int64)
+    scores = np.zeros(n_players, np.int64)
+    hands = np.empty((n_players, n_dealt), np.int64)
+    kept = np.empty((n_players, n_kept), np.int64)
+    thrown = np.empty((n_players, n_thrown), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen_rank = np.empty((n_players, 13), np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+    pegged = np.zeros(n_players, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    phase = np.zeros(PHASE.size, np.int64)
+    st_saved = np.empty_like(st)
+    st_stats = np.empty_like(st)
+    unseen_saved = np.empty_like(unseen_rank)
+    stat_scores = np.zeros(n_players, np.int64)
+    stat_plays = np.zeros_like(plays)
     first_dealer = _cut_for_deal(st, n_players)
     scores[(first_dealer + 1) % n_players] += game[GAME.start_points]
     dealer = first_dealer
@@ -427,8 +414,8 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
     deals = 0
     while winner < 0:
         starter = _deal(st, game, deck, hands)
-        _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, table, kept, thrown,
-                  crib, unseen_rank)
+        _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, hand_table, kept,
+                  thrown, crib, unseen_rank)
         pegged[:] = 0
         n_plays = 0
         st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
@@ -440,7 +427,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged, laid, left, seq)
+                                    pegged)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, scores, target, winner, show)
         deals += 1
@@ -454,7 +441,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
             stat_scores[:] = 0
             pegged[:] = 0
             _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged, laid, left, seq)
+                  pegged)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, starter, heels, plays,
@@ -466,8 +453,8 @@ def _play_game(st, game, dpol, ppol, crib_values, table, acc, crib_acc, rec_game
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, table, acc,
-                crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
+def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, table, hand_table,
+                acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
@@ -480,13 +467,12 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, tabl
     for k in prange(states.shape[0]):
         b = np.int64(k)
         st = states[b].copy()
-        ws = _workspace(game)
         for g in range(n_games[b]):
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
-            _play_game(st, game, dpol, ppol, crib_values, table, acc[b], crib_acc[b],
-                       rec_games[slot], rec_deals[slot], record, ws)
+            _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc[b], crib_acc[b],
+                       rec_games[slot], rec_deals[slot], record)
 
 
 @njit(cache=True)
@@ -501,9 +487,5 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st):
             unseen_rank[p, _rank(starter)] -= 1
     plays = np.zeros((n_players * n_cards, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
-    laid = np.zeros((n_players, n_cards), np.bool_)
-    left = np.zeros(n_players, np.int64)
-    seq = np.empty(n_players * n_cards + 1, np.int64)
-    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                            laid, left, seq)
+    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
     return plays[:n_plays], pegged, winner

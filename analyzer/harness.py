@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+import analyzer
+
 from .choices import (
     DEFAULT_PLAYER,
     PEGGING_POLICIES,
@@ -214,7 +215,7 @@ class SimulationResult:
             atomic_write(path, lambda tmp, df=df: df.to_csv(tmp))
             written.append(path)
         provenance = {
-            "package_version": __version__,
+            "package_version": analyzer.__version__,
             "command": command,
             **self._run_fields(),
             "elapsed_seconds": self.elapsed_seconds,

@@ -36,7 +36,7 @@ from . import rules
 from .choices import DISCARD_POLICIES, PEGGING_POLICIES
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .rng import _randint
-from .scoring import _peg_points, _rank, _rank_value, _sort5_index, _suit, _throw_key, _value
+from .scoring import _peg_points, _rank, _rank_value, _suit, _throw_key, _value
 
 __all__: list[str] = []  # kernels only; the names and codes are in analyzer.choices
 
@@ -51,51 +51,83 @@ _PEG_ORDERED = PEGGING_POLICIES["ordered"]
 # --------------------------------------------------------------------------- discard policies
 
 
-@njit(cache=True)
-def _hand_total(k0, k1, k2, k3, avail_rank, avail_suit, n_unseen, table):
+# The cards a player has not seen, counted by rank and by suit, packed in one integer (no array to
+# allocate or pass): the count of rank r in bits 3r..3r+2, of suit s in bits 40+4s..43+4s.
+_ALL_UNSEEN = sum(4 << (3 * r) for r in range(13)) + sum(13 << (40 + 4 * s) for s in range(4))
+
+
+@njit(cache=True, inline="always")
+def _unseen_counts(six):
+    """The packed counts of the 46 cards not in ``six`` (int64 (6,))."""
+    packed = np.int64(_ALL_UNSEEN)
+    for i in range(6):
+        packed -= (np.int64(1) << (3 * _rank(six[i]))) + (np.int64(1) << (40 + 4 * _suit(six[i])))
+    return packed
+
+
+@njit(cache=True, inline="always")
+def _rank_count(packed, r):
+    return (packed >> (3 * r)) & 7
+
+
+@njit(cache=True, inline="always")
+def _suit_count(packed, s):
+    return (packed >> (40 + 4 * s)) & 15
+
+
+@njit(cache=True, inline="always")
+def _hand_total(k0, k1, k2, k3, unseen, n_unseen, hand_table):
     """Sum of the show scores of the kept hand ``k0..k3`` over every unseen starter.
 
-    Thirteen table look-ups (one per starter rank, weighted by how many of that rank are unseen)
-    instead of 46 scores. ``avail_rank`` int64 (13,) and ``avail_suit`` int64 (4,) count the unseen
-    cards by rank and suit; ``n_unseen`` is their total.
+    One row of :func:`analyzer.scoring.hand_table` (the hand's points with each starter rank,
+    weighted by how many of that rank are unseen) instead of 46 scores. ``unseen`` holds the
+    unseen cards' counts by rank and suit, packed as :func:`_unseen_counts` makes them;
+    ``n_unseen`` is their total.
     """
-    r0, r1, r2, r3 = _rank(k0), _rank(k1), _rank(k2), _rank(k3)
+    a, b, c, d = _rank(k0), _rank(k1), _rank(k2), _rank(k3)
+    if a > b:  # the four ranks sorted by a 5-comparator network
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    row = ((a * 13 + b) * 13 + c) * 13 + d
     total = 0
     for r in range(13):
-        if avail_rank[r]:
-            total += avail_rank[r] * np.int64(table[_sort5_index(r0, r1, r2, r3, r)])
+        total += _rank_count(unseen, r) * np.int64(hand_table[row, r])
     suit = _suit(k0)
     if _suit(k1) == suit and _suit(k2) == suit and _suit(k3) == suit:
-        total += 4 * n_unseen + avail_suit[suit]  # 4 with any starter, 5 with one of the suit
+        total += 4 * n_unseen + _suit_count(unseen, suit)  # 4 with any starter, 5 with the suit
     for k in (k0, k1, k2, k3):
         if _rank(k) == rules.JACK:
-            total += avail_suit[_suit(k)]  # nobs: a starter of the Jack's suit
+            total += _suit_count(unseen, _suit(k))  # nobs: a starter of the Jack's suit
     return total
 
 
-@njit(cache=True)
-def _choose_discard(policy, six, dealer, crib_values, table, st):
+@njit(cache=True, inline="always")
+def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
 
-    Policies: 0 ``random`` (uniform over the 15); 1 ``hand`` (maximize the exact hand mean over
-    the 46 unseen starters); 2 ``ev`` (maximize that mean plus, as dealer, or minus, as pone, the
-    crib value of the thrown pair from ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the
-    first discard in ``DISCARDS`` order. ``st`` is the xoshiro256** state.
+    Policies: ``random`` (uniform over the 15); ``hand`` (maximize the exact hand mean over the 46
+    unseen starters, from ``hand_table``, :func:`analyzer.scoring.hand_table`); ``ev`` (maximize
+    that mean plus, as dealer, or minus, as pone, the crib value of the thrown pair from
+    ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the first discard in ``DISCARDS`` order.
+    ``st`` is the xoshiro256** state.
     """
     if policy == _DISCARD_RANDOM:
         return _randint(st, 15)
-    avail_rank = np.full(13, 4, np.int64)
-    avail_suit = np.full(4, 13, np.int64)
-    for i in range(6):
-        avail_rank[_rank(six[i])] -= 1
-        avail_suit[_suit(six[i])] -= 1
+    unseen = _unseen_counts(six)
     role = 0 if dealer else 1
     best = 0
     best_value = -1e300
     for d in range(15):
         keep = _KEEP_TABLE[d]
-        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
-                            avail_rank, avail_suit, 46, table) / 46.0
+        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen, 46,
+                            hand_table) / 46.0
         if policy == _DISCARD_EV:
             r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
             v = crib_values[role, r1, r2, suited]

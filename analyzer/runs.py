@@ -31,12 +31,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+import analyzer
+
 from .choices import numba_threads, policy_arrays
 from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, _run_chunks
 from .files import atomic_write, atomic_write_text
 from .game import STANDARD
 from .rng import chunk_states
+from .scoring import hand_table
 
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
@@ -148,7 +150,7 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     acc = np.zeros((len(chunks), ACC.size), np.int64)
     crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
     _run_chunks(states, sizes, firsts, _STANDARD_ARRAY, policies[0], policies[1], values, table,
-                acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
+                hand_table(), acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
@@ -278,7 +280,7 @@ class Checkpoint:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
-            manifest = {**plan.as_dict(), "package_version": __version__,
+            manifest = {**plan.as_dict(), "package_version": analyzer.__version__,
                         "format": CHECKPOINT_FORMAT}
             atomic_write_text(self.manifest, json.dumps(manifest, indent=2) + "\n")
         self.parts.mkdir(parents=True, exist_ok=True)

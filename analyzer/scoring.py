@@ -27,6 +27,7 @@ from .cards import as_cards, format_cards
 __all__ = [
     "ScoreItem",
     "count_hand",
+    "hand_table",
     "peg_points",
     "rank_table",
     "say_count",
@@ -113,6 +114,34 @@ def rank_table() -> np.ndarray:
     table = _build_rank_table()
     table.setflags(write=False)
     return table
+
+
+@njit(cache=True)
+def _build_hand_table(table):
+    """``uint8[13**4, 13]``: row ``a..d`` (four sorted ranks) holds the suit-blind points of those
+    four ranks with a starter of each rank ``r`` (0 where five of a rank would be needed)."""
+    out = np.zeros((13**4, 13), np.uint8)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    row = ((a * 13 + b) * 13 + c) * 13 + d
+                    for r in range(13):
+                        out[row, r] = table[_sort5_index(a, b, c, d, r)]
+    return out
+
+
+@lru_cache(maxsize=1)
+def hand_table() -> np.ndarray:
+    """The rank table regrouped by kept hand: ``uint8[13**4, 13]``, read-only.
+
+    Row ``((a * 13 + b) * 13 + c) * 13 + d`` (ranks ``a <= b <= c <= d``) holds, for each starter
+    rank, the suit-blind points of the five: a kept hand's 13 possible values side by side, so
+    valuing a hand over every starter reads one short row instead of 13 scattered entries.
+    """
+    out = _build_hand_table(rank_table())
+    out.setflags(write=False)
+    return out
 
 
 # --------------------------------------------------------------------------- show kernels

@@ -35,7 +35,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from . import __version__
+import analyzer
+
 from .cards import RANK_LABELS, format_card_rows, rank_label_index
 from .choices import (
     CRIB_TABLE_DEALS,
@@ -61,9 +62,9 @@ from .crib import (
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .engine import CRIB_ACC_SHAPE, CRIB_STAT, _add_crib_outcome
 from .files import atomic_write, atomic_write_text
-from .players import _choose_discard, _hand_total
+from .players import _choose_discard, _hand_total, _unseen_counts
 from .rng import _shuffle_prefix, chunk_states
-from .scoring import _rank, _score_one, _suit, _throw_key, rank_table
+from .scoring import _score_one, _throw_key, hand_table, rank_table
 
 __all__ = [
     "CribTableResult",
@@ -80,11 +81,12 @@ _EV = DISCARD_POLICIES["ev"]
 
 
 @njit(cache=True, parallel=True)
-def _selfplay_cribs(states, n_deals, values, table, acc):
+def _selfplay_cribs(states, n_deals, values, table, hands, acc):
     """Deal, discard with ``ev`` on both sides, and tally the crib by throw and role.
 
     ``states`` uint64 (B, 4) per-chunk generator states; ``n_deals`` int64 (B,); ``values`` the
-    crib-value table the players use; ``acc`` int64 (B, *CRIB_ACC_SHAPE), zeroed: per chunk,
+    crib-value table the players use; ``table`` and ``hands`` the rank table and the hand table
+    (:func:`analyzer.scoring.hand_table`); ``acc`` int64 (B, *CRIB_ACC_SHAPE), zeroed: per chunk,
     ``[role, r1, r2, suited] -> (count, sum, sum of squares)`` of the crib score.
     """
     for k in prange(states.shape[0]):
@@ -93,8 +95,8 @@ def _selfplay_cribs(states, n_deals, values, table, acc):
         deck = np.arange(52, dtype=np.int64)
         for _ in range(n_deals[b]):
             _shuffle_prefix(st, deck, 13)
-            dd = _choose_discard(_EV, deck[0:6], True, values, table, st)
-            dp = _choose_discard(_EV, deck[6:12], False, values, table, st)
+            dd = _choose_discard(_EV, deck[0:6], True, values, hands, st)
+            dp = _choose_discard(_EV, deck[6:12], False, values, hands, st)
             a = deck[_DISCARD_TABLE[dd][0]]
             c = deck[_DISCARD_TABLE[dd][1]]
             e = deck[6 + _DISCARD_TABLE[dp][0]]
@@ -177,7 +179,7 @@ class CribTableResult:
                                   "are not overwritten without overwrite_shipped=True")
         out.mkdir(parents=True, exist_ok=True)
         provenance = {
-            "package_version": __version__,
+            "package_version": analyzer.__version__,
             "command": command,
             "seed": self.seed,
             "deals": self.deals,
@@ -244,7 +246,7 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
     states = chunk_states(seed, n_chunks)
     sizes = np.full(n_chunks, chunk_size, np.int64)
     sizes[-1] = deals - chunk_size * (n_chunks - 1)
-    table = rank_table()
+    table, hands = rank_table(), hand_table()
     values = np.array(crib_values("uniform"))  # a writable copy
     deltas: list[float] = []
     start = time.perf_counter()
@@ -252,7 +254,7 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
     with numba_threads(workers):
         for _ in range(max_iterations):
             acc = np.zeros((n_chunks, *CRIB_ACC_SHAPE), np.int64)
-            _selfplay_cribs(states, sizes, values, table, acc)
+            _selfplay_cribs(states, sizes, values, table, hands, acc)
             total = acc.sum(axis=0)
             n = total[..., CRIB_STAT.n]
             s = total[..., CRIB_STAT.sum].astype(float)
@@ -475,11 +477,12 @@ def _canonical_hands(pairs, perms, suit_bits, counts, offsets, out_masks, out_mu
 
 
 @njit(cache=True, parallel=True)
-def _best_keeps(masks, values, table, best_d, best_hand, best_net):
+def _best_keeps(masks, values, hands, best_d, best_hand, best_net):
     """For each hand (a 52-bit mask of six cards), the best discard for each role.
 
     Writes ``best_d`` int8 (n, 2), ``best_hand`` and ``best_net`` float64 (n, 2), role 0 dealer
-    and 1 pone; ``values`` is the crib-value table. Ties go to the first discard.
+    and 1 pone; ``values`` is the crib-value table, ``hands`` the hand table
+    (:func:`analyzer.scoring.hand_table`). Ties go to the first discard.
     """
     for k in prange(masks.shape[0]):
         i = np.int64(k)
@@ -489,17 +492,13 @@ def _best_keeps(masks, values, table, best_d, best_hand, best_net):
             if (masks[i] >> np.uint64(c)) & np.uint64(1):
                 six[j] = c
                 j += 1
-        avail_rank = np.full(13, 4, np.int64)
-        avail_suit = np.full(4, 13, np.int64)
-        for c in range(6):
-            avail_rank[_rank(six[c])] -= 1
-            avail_suit[_suit(six[c])] -= 1
+        unseen = _unseen_counts(six)
         for role in range(2):
             best_net[i, role] = -1e300
         for d in range(15):
             keep = _KEEP_TABLE[d]
-            hand = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
-                               avail_rank, avail_suit, 46, table) / 46.0
+            hand = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen,
+                               46, hands) / 46.0
             r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
             for role in range(2):
                 v = values[role, r1, r2, suited]
@@ -569,7 +568,7 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
         best_d = np.zeros((n, 2), np.int8)
         best_hand = np.zeros((n, 2))
         best_net = np.zeros((n, 2))
-        _best_keeps(masks, crib_values(crib), rank_table(), best_d, best_hand, best_net)
+        _best_keeps(masks, crib_values(crib), hand_table(), best_d, best_hand, best_net)
     keeps = np.array(_KEEP_TABLE)
     discards = np.array(_DISCARD_TABLE)
     rows = np.arange(n)[:, None]
