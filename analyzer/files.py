@@ -9,7 +9,6 @@ folders); a run folder (``crib simulate --out DIR``) is itself created, in a fol
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,6 +53,8 @@ def check_writable(path: str | os.PathLike, folder: bool = False) -> None:
 
 
 def _check_folder(folder: Path) -> None:
+    import tempfile  # here, not at the top: crib --help imports this module
+
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
@@ -63,6 +64,8 @@ def _check_folder(folder: Path) -> None:
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
     """Call ``write(tmp_path)`` to fill a temporary file beside ``path``, then rename it there."""
+    import tempfile
+
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
