@@ -10,8 +10,8 @@ The engine's accumulators, its game records and this description are each laid o
 so no kernel writes an offset by hand: ``acc[ACC.margin + m]``, ``row[DEAL.hands + ...]``. The
 offsets are a namedtuple of ints, which numba compiles as constants.
 
-Only the standard game, :data:`STANDARD` (two players, six cards, to 121), is played today; the
-other forms of ``docs/rules.md`` are further descriptions of the same kind.
+Only the standard game, :data:`STANDARD` (two players, six cards, to 121), is played by the engine
+today; the other forms of ``docs/rules.md`` are described in :data:`VARIANTS`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from . import rules
 
-__all__ = ["GAME", "MAX_PLAYERS", "STANDARD", "Game", "layout"]
+__all__ = ["GAME", "MAX_PLAYERS", "STANDARD", "VARIANTS", "Game", "layout"]
 
 #: The most players any form has (four in partnership); record layouts are sized for it.
 MAX_PLAYERS = 4
@@ -150,3 +150,15 @@ class Game:
 
 #: The standard game: two players, six cards dealt, four kept, to 121.
 STANDARD = Game("six-card")
+
+#: Every form in docs/rules.md, by the name the ``--variant`` option takes. The five-card game's
+#: skunk lines are the standard lines scaled to its 61 points (91, 61 and 31 of 121 are about
+#: three quarters, a half and a quarter): 46, 31 and 16; the 31 is the old "lurch", a loser not
+#: past the halfway mark.
+VARIANTS = {
+    "six-card": STANDARD,
+    "three-player": Game("three-player", players=3, dealt=5, kept=4, crib_from_pack=1),
+    "four-player": Game("four-player", players=4, dealt=5, kept=4, partnerships=True),
+    "five-card": Game("five-card", dealt=5, kept=3, target=61, skunk_lines=(46, 31, 16),
+                      start_points=3),
+}

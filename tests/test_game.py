@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analyzer.engine import ACC, DEAL, GAME_RECORD, PHASE, PHASES, PLAY
-from analyzer.game import GAME, STANDARD, Game, layout
+from analyzer.game import GAME, STANDARD, VARIANTS, Game, layout
 
 
 def test_the_standard_game_as_the_kernels_read_it():
@@ -20,10 +20,8 @@ def test_the_standard_game_as_the_kernels_read_it():
 
 def test_the_other_forms_of_the_rules_can_be_described():
     # docs/rules.md: three players (five each, one from the pack), four in partnership, five-card
-    three = Game("three-player", players=3, dealt=5, kept=4, crib_from_pack=1)
-    four = Game("four-player", players=4, dealt=5, kept=4, partnerships=True)
-    five = Game("five-card", dealt=5, kept=3, target=61, skunk_lines=(31, 16, 1),
-                start_points=3)
+    three, four, five = (VARIANTS[n] for n in ("three-player", "four-player", "five-card"))
+    assert VARIANTS["six-card"] is STANDARD
     assert [g.crib_size for g in (three, four, five)] == [4, 4, 4]
     assert (three.teams, four.teams, five.teams) == (3, 2, 2)
     assert five.as_array()[GAME.target] == 61
