@@ -179,18 +179,21 @@ def _his_heels(starter):
 
 
 @njit(cache=True)
-def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged):
-    """The play of one deal. Returns ``(number of cards laid, winner or -1)``.
+def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count):
+    """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
     ``unseen_rank`` int64 (players, 13): what each player has not seen, by rank (updated as cards
-    are laid); ``scores`` int64 (players,) updated as points are pegged, stopping the moment one
+    are laid); ``scores`` int64 (sides,): each side's score (player ``p`` scores for side
+    ``p % sides``: partners sit opposite), updated as points are pegged, stopping the moment one
     reaches ``target``. Writes ``plays`` int64 (players * cards, PLAY.size): player, card, points
     (the go or last-card point included), and adds each player's pegging points to ``pegged``.
-    Turns go round from the dealer's left; after a go, the count restarts with the player after
-    the one who laid the last card.
+    Turns go round from the dealer's left. A player who cannot lay a card says go and the next
+    one able to goes on; when nobody can, the last to lay pegs the go and the count restarts
+    with the player after them. With ``one_count`` (five-card) the play ends there, and at 31.
     """
     n_players, n_cards = kept.shape
+    n_sides = scores.shape[0]
     laid = np.zeros((n_players, n_cards), np.bool_)
     left = np.full(n_players, n_cards, np.int64)
     total_left = n_players * n_cards
@@ -212,11 +215,13 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:  # nobody can lay: the last to lay pegs one for the go
-                scores[last] += rules.GO_POINTS
+                scores[last % n_sides] += rules.GO_POINTS
                 pegged[last] += rules.GO_POINTS
                 plays[n_plays - 1, PLAY.points] += rules.GO_POINTS
-                if scores[last] >= target:
-                    return n_plays, last
+                if scores[last % n_sides] >= target:
+                    return n_plays, last % n_sides
+                if one_count:
+                    return n_plays, -1
                 count = 0
                 nseq = 0
                 passes = 0
@@ -241,13 +246,15 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
         for q in range(n_players):
             if q != p:
                 unseen_rank[q, _rank(card)] -= 1
-        scores[p] += points
+        scores[p % n_sides] += points
         pegged[p] += points
-        if scores[p] >= target:
-            return n_plays, p
+        if scores[p % n_sides] >= target:
+            return n_plays, p % n_sides
         last = p
         passes = 0
         if count == rules.MAX_COUNT:  # 31: a new count, led by the next player
+            if one_count:
+                return n_plays, -1
             count = 0
             nseq = 0
         turn = nxt
@@ -391,6 +398,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_a
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
+    one_count = game[GAME.one_count] != 0
     deck = np.arange(52, dtype=np.int64)
     scores = np.zeros(n_players, np.int64)
     hands = np.empty((n_players, n_dealt), np.int64)
@@ -427,7 +435,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_a
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged)
+                                    pegged, one_count)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, scores, target, winner, show)
         deals += 1
@@ -441,7 +449,7 @@ def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_a
             stat_scores[:] = 0
             pegged[:] = 0
             _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged)
+                  pegged, one_count)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, starter, heels, plays,
@@ -476,7 +484,7 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, tabl
 
 
 @njit(cache=True)
-def _play_deal(kept, dealer, peg_pol, starter, target, scores, st):
+def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count):
     """The play of one deal from given kept hands (for :func:`analyzer.harness.play_hands`)."""
     n_players, n_cards = kept.shape
     unseen_rank = np.full((n_players, 13), 4, np.int64)
@@ -487,5 +495,6 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st):
             unseen_rank[p, _rank(starter)] -= 1
     plays = np.zeros((n_players * n_cards, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
-    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged)
+    n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
+                            one_count)
     return plays[:n_plays], pegged, winner

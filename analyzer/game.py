@@ -57,7 +57,7 @@ def layout(name: str, fields) -> tuple:
 #: Layout of :meth:`Game.as_array`.
 GAME = layout("GameFields", [
     ("players", 1), ("dealt", 1), ("kept", 1), ("thrown", 1), ("crib_from_pack", 1),
-    ("teams", 1), ("target", 1), ("skunk_lines", 3), ("start_points", 1),
+    ("teams", 1), ("target", 1), ("skunk_lines", 3), ("start_points", 1), ("one_count", 1),
 ])
 
 
@@ -84,6 +84,9 @@ class Game:
         The loser's score under each line is a skunk, a double, a triple skunk.
     start_points
         Points pegged by the first dealer's opponent (the pone) before the first deal.
+    one_count
+        The play is a single count: when nobody can lay a card (or the count reaches 31) the go
+        (or the 31) is pegged and the play ends, cards still held unplayed (five-card).
 
     Examples
     --------
@@ -101,6 +104,7 @@ class Game:
     skunk_lines: tuple[int, int, int] = (rules.SKUNK_LINE, rules.DOUBLE_SKUNK_LINE,
                                          rules.TRIPLE_SKUNK_LINE)
     start_points: int = 0
+    one_count: bool = False
 
     def __post_init__(self):
         if not 2 <= self.players <= MAX_PLAYERS:
@@ -139,6 +143,7 @@ class Game:
             "players": self.players, "dealt": self.dealt, "kept": self.kept,
             "thrown": self.thrown, "crib_from_pack": self.crib_from_pack, "teams": self.teams,
             "target": self.target, "start_points": self.start_points,
+            "one_count": int(self.one_count),
         }
         out = np.zeros(GAME.size, np.int64)
         for field, value in values.items():
@@ -160,5 +165,5 @@ VARIANTS = {
     "three-player": Game("three-player", players=3, dealt=5, kept=4, crib_from_pack=1),
     "four-player": Game("four-player", players=4, dealt=5, kept=4, partnerships=True),
     "five-card": Game("five-card", dealt=5, kept=3, target=61, skunk_lines=(46, 31, 16),
-                      start_points=3),
+                      start_points=3, one_count=True),
 }

@@ -420,51 +420,80 @@ def _progress_bar(total: int, enabled: bool, initial: int = 0):
                 smoothing=0.1, dynamic_ncols=True)
 
 
-def play_hands(pone, dealer, pegging: tuple[str, str] = ("ordered", "ordered"), seed: int = 0,
-               starter=None) -> dict:
-    """Run the engine's play (pegging) of one deal from given four-card hands.
+#: Who is who in :func:`play_hands`, by the number of players: the dealer's left first.
+_SEAT_NAMES = {2: ("pone", "dealer"), 3: ("first", "second", "dealer"),
+               4: ("first", "second", "third", "dealer")}
+
+
+def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
+               variant: str = "six-card") -> dict:
+    """Run the engine's play (pegging) of one deal from given hands, for any form of the game.
 
     Parameters
     ----------
-    pone, dealer
-        The two kept hands, as text or ids. With the ``ordered`` policy each player lays the first
-        legal card of the hand as given, so a play can be scripted.
+    *hands
+        The kept hands in turn order, the dealer's left first and the dealer last: ``pone,
+        dealer`` for two players. As text or ids; four cards each, three for five-card. With the
+        ``ordered`` policy each player lays the first legal card of the hand as given, so a play
+        can be scripted.
     pegging
-        Pegging policy names for the pone and the dealer.
+        Pegging policy names, one per hand in the same order, or one name for all (default
+        ``"ordered"``).
     seed
         Seed for a random policy.
     starter
         Optional starter card (the policies then treat it as seen).
+    variant
+        The form of the game (:data:`analyzer.game.VARIANTS`): the number of hands it takes, the
+        cards in each, and its play (five-card: one count only). Partners' points are reported
+        by player.
 
     Returns
     -------
     dict
-        ``plays``: ``[(who, card, points), ...]`` with who ``"pone"`` or ``"dealer"`` and card
-        text; ``pegged``: ``{"pone": points, "dealer": points}``.
+        ``plays``: ``[(who, card, points), ...]`` with card text and who ``"pone"`` or
+        ``"dealer"`` (two players) or ``"first"``, ``"second"``, ``"third"`` (from the dealer's
+        left) and ``"dealer"``; the points include the go or last-card point. ``pegged``: each
+        player's points, ``{who: points}``.
 
     Examples
     --------
     >>> play_hands("JH 7C 6D 4H", "5S 6H 2S 4S")["pegged"]
     {'pone': 3, 'dealer': 6}
+    >>> play_hands("KS 9C 8C", "TD 4H 7H", variant="five-card")["plays"][-1]
+    ('pone', '9C', 1)
     """
-    from .cards import as_cards, format_card
+    from .cards import CardError, as_cards, format_card
+    from .game import VARIANTS
 
-    p = as_cards(pone, n=4)
-    d = as_cards(dealer, n=4)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+    game = VARIANTS[variant]
+    if len(hands) != game.players:
+        raise CardError(f"{variant} is played by {game.players} players: give {game.players} "
+                        f"hands, got {len(hands)}")
+    cards = [as_cards(h, n=game.kept) for h in hands]
     s = -1 if starter is None else int(as_cards(starter, n=1)[0])
-    both = np.concatenate([p, d, [s]] if s >= 0 else [p, d])
-    as_cards(both.tolist())  # the hands (and starter) must not share a card
-    codes = [PEGGING_POLICIES[name] if name in PEGGING_POLICIES else None for name in pegging]
-    if None in codes:
-        raise PlayerError(f"unknown pegging policy in {pegging}: choose from "
+    as_cards([c for h in cards for c in h.tolist()] + ([s] if s >= 0 else []))  # all distinct
+    names = [pegging] * len(hands) if pegging is None or isinstance(pegging, str) else pegging
+    names = ["ordered" if n is None else n for n in names]
+    if len(names) != len(hands):
+        raise PlayerError(f"give one pegging policy per hand, or one for all: got {len(names)}")
+    unknown = [n for n in names if n not in PEGGING_POLICIES]
+    if unknown:
+        raise PlayerError(f"unknown pegging policy {unknown[0]!r}: choose from "
                           f"{', '.join(PEGGING_POLICY_NAMES)}")
-    kept = np.array([d, p], np.int64)  # seat 0 deals, seat 1 is the pone
-    peg = np.array([codes[1], codes[0]], np.int64)
-    scores = np.zeros(2, np.int64)
+    # the engine's seats: the dealer is seat 0, the hands follow round the table from seat 1
+    n = game.players
+    order = [n - 1, *range(n - 1)]  # seat -> index into hands
+    kept = np.array([cards[i] for i in order], np.int64)
+    peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
+    scores = np.zeros(game.teams, np.int64)
     st = chunk_states(seed, 1)[0]
-    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st)
-    who = ("dealer", "pone")
+    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count)
+    who = _SEAT_NAMES[n]
+    seat_name = [who[i] for i in order]
     return {
-        "plays": [(who[int(a)], format_card(int(c)), int(pts)) for a, c, pts in plays],
-        "pegged": {"pone": int(pegged[1]), "dealer": int(pegged[0])},
+        "plays": [(seat_name[int(a)], format_card(int(c)), int(pts)) for a, c, pts in plays],
+        "pegged": {who[i]: int(pegged[(i + 1) % n]) for i in range(n)},
     }

@@ -192,3 +192,61 @@ def naive_play(
     for player, _, points in events:
         totals[player] += points
     return [(p, c, pts) for p, c, pts in events], totals
+
+
+def naive_play_round(
+    hands: Sequence[Iterable[int]],
+    one_count: bool = False,
+    choose: Chooser | None = None,
+) -> tuple[list[Event], list[int]]:
+    """The play for any number of players: ``hands`` in turn order, ``hands[0]`` leads.
+
+    Written from the rules of docs/rules.md, separately from :func:`naive_play`: the turn goes
+    round the table; a player who cannot lay a card is passed over ("go") and the next player able
+    to lay one goes on; when nobody can, whoever laid the last card pegs 1 for the go, the count
+    starts again from 0, and the player after them leads. 31 pegs 2 (no go point) and the count
+    starts again with the next player. The last card of the play pegs 1 (2 in all if it makes
+    31). With ``one_count`` (five-card cribbage) the play ends at the first go or 31; cards still
+    held are not played. Returns ``(events, totals)`` by position in ``hands``.
+    """
+    choose = choose or _first_playable
+    held = [[int(c) for c in h] for h in hands]
+    n = len(held)
+    events: list[list[int]] = []
+    count_cards: list[int] = []
+    total = 0
+    turn = 0
+    last = -1
+    while any(held):
+        able = [p for p in ((turn + k) % n for k in range(n))
+                if any(total + value(c) <= 31 for c in held[p])]
+        if not able:  # nobody can lay: the go
+            events[-1][2] += 1
+            if one_count:
+                break
+            count_cards, total = [], 0
+            turn = (last + 1) % n
+            continue
+        p = able[0]
+        options = [c for c in held[p] if total + value(c) <= 31]
+        c = int(choose(p, options, tuple(count_cards)))
+        if c not in options:
+            raise ValueError(f"player {p} cannot lay {name(c)} at count {total}")
+        held[p].remove(c)
+        count_cards.append(c)
+        total += value(c)
+        events.append([p, c, naive_peg_points(count_cards)])
+        last = p
+        turn = (p + 1) % n
+        if total == 31:
+            if one_count:
+                break
+            count_cards, total = [], 0
+    else:
+        if count_cards:  # the last card of the play (a 31 has scored its 2 already)
+            events[-1][2] += 1
+    totals = [0] * n
+    for p, _, points in events:
+        totals[p] += points
+    return [(p, c, pts) for p, c, pts in events], totals
+

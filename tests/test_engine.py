@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import naive_play, name
+from naive import naive_play, naive_play_round, name
 
-from analyzer import play_hands, simulate
+from analyzer import CardError, play_hands, simulate
 from analyzer.engine import ACC, PHASE
 
 
@@ -201,3 +201,66 @@ def test_random_discards_give_the_census_means_per_deal():
     assert ppd["dealer"]["hand"] == pytest.approx(4.7692, abs=0.03)
     assert ppd["pone"]["hand"] == pytest.approx(4.7692, abs=0.03)
     assert ppd["dealer"]["crib"] == pytest.approx(4.7348, abs=0.03)
+
+
+# --------------------------------------------------------------------------- the other forms
+
+
+def test_three_player_play_worked_example():
+    # First (the dealer's left) 5H 5D KC QC, second 5S TD JD 2C, dealer 5C 9S 8S 3H, each laying
+    # the first card it can: 5H 5 · 5S 10 (pair 2) · 5C 15 (pair royal 6 + fifteen 2 = 8) ·
+    # 5D 20 (double pair royal 12) · TD 30 · dealer, first and second say go: second pegs 1 ·
+    # the dealer leads: 9S 9 · KC 19 · JD 29 · dealer and first go · 2C 31 (2) · the dealer
+    # leads: 8S 8 · QC 18 · (second has no cards) · 3H 21, the last card (1).
+    result = play_hands("5H 5D KC QC", "5S TD JD 2C", "5C 9S 8S 3H", variant="three-player")
+    assert result["plays"] == [
+        ("first", "5H", 0), ("second", "5S", 2), ("dealer", "5C", 8), ("first", "5D", 12),
+        ("second", "TD", 1), ("dealer", "9S", 0), ("first", "KC", 0), ("second", "JD", 0),
+        ("second", "2C", 2), ("dealer", "8S", 0), ("first", "QC", 0), ("dealer", "3H", 1),
+    ]
+    assert result["pegged"] == {"first": 12, "second": 5, "dealer": 9}
+
+
+def test_five_card_play_is_one_count():
+    # Pone KS 9C 8C, dealer TD 4H 7H: KS 10 · TD 20 · 9C 29 · nobody can lay: the pone pegs the
+    # go and the play ends, the 8C, 4H and 7H never laid.
+    result = play_hands("KS 9C 8C", "TD 4H 7H", variant="five-card")
+    assert result["plays"] == [("pone", "KS", 0), ("dealer", "TD", 0), ("pone", "9C", 1)]
+    # 31 ends it too: 7S 8D 8C 8H makes 31 with a pair royal (2 + 6), nothing after it.
+    result = play_hands("7S 8C 2D", "8D 8H AS", variant="five-card")
+    assert result["plays"] == [("pone", "7S", 0), ("dealer", "8D", 2), ("pone", "8C", 2),
+                               ("dealer", "8H", 8)]
+    # All six cards laid under 31: AC 1 · AD 2 (pair 2) · 2C 4 · 2D 6 (pair 2) · 3C 9 · 3D 12
+    # (pair 2 + the last card 1), as in every form.
+    result = play_hands("AC 2C 3C", "AD 2D 3D", variant="five-card")
+    assert [p for *_, p in result["plays"]] == [0, 2, 0, 2, 0, 3]
+
+
+def _hands(cards_per_hand, players):
+    return st.lists(st.integers(0, 51), min_size=cards_per_hand * players,
+                    max_size=cards_per_hand * players, unique=True)
+
+
+@pytest.mark.parametrize("variant, players, cards", [
+    ("three-player", 3, 4), ("four-player", 4, 4), ("five-card", 2, 3), ("six-card", 2, 4),
+])
+@settings(max_examples=150)
+@given(data=st.data())
+def test_engine_play_equals_the_oracle_in_every_form(variant, players, cards, data):
+    deal = data.draw(_hands(cards, players))
+    hands = [deal[i * cards:(i + 1) * cards] for i in range(players)]
+    events, totals = naive_play_round(hands, one_count=variant == "five-card")
+    result = play_hands(*hands, variant=variant)
+    names = list(result["pegged"])  # in turn order: the dealer's left first, the dealer last
+    assert [(names.index(w), c, p) for w, c, p in result["plays"]] == [
+        (p, name(c), pts) for p, c, pts in events]
+    assert list(result["pegged"].values()) == totals
+
+
+def test_play_hands_refuses_the_wrong_hands():
+    with pytest.raises(CardError, match="3 players"):
+        play_hands("JH 7C 6D 4H", "5S 6H 2S 4S", variant="three-player")
+    with pytest.raises(CardError, match="expected 3 cards"):
+        play_hands("JH 7C 6D 4H", "5S 6H 2S 4S", variant="five-card")
+    with pytest.raises(CardError, match="duplicate"):
+        play_hands("JH 7C 6D", "JH 6H 2S", variant="five-card")

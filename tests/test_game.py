@@ -24,7 +24,8 @@ def test_the_other_forms_of_the_rules_can_be_described():
     assert VARIANTS["six-card"] is STANDARD
     assert [g.crib_size for g in (three, four, five)] == [4, 4, 4]
     assert (three.teams, four.teams, five.teams) == (3, 2, 2)
-    assert five.as_array()[GAME.target] == 61
+    assert five.as_array()[GAME.target] == 61 and five.as_array()[GAME.one_count] == 1
+    assert STANDARD.as_array()[GAME.one_count] == 0
 
 
 @pytest.mark.parametrize("kwargs, message", [
