@@ -32,6 +32,7 @@ from .choices import (
     parse_player,
 )
 from .files import OutputError, check_writable
+from .game import VARIANTS
 
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
@@ -288,8 +289,11 @@ def _cmd_simulate(args) -> int:
         result = simulate(args.games, seed=seed, players=tuple(args.players),
                           workers=args.workers, record_games=n_record, progress=show_progress,
                           crib=args.crib, backend=backend, scheduler=args.scheduler,
-                          checkpoint=args.out, resume=args.resume, time_limit=args.time_limit)
-    except RunError as exc:
+                          checkpoint=args.out, resume=args.resume, time_limit=args.time_limit,
+                          variant=args.variant)
+    except (RunError, PlayerError) as exc:
+        raise UsageError(f"crib simulate: {exc}") from None
+    except ValueError as exc:  # a form the engine does not play yet
         raise UsageError(f"crib simulate: {exc}") from None
     if args.out is not None:
         result.save(args.out, command=shlex.join(["crib", *sys.argv[1:]]))
@@ -305,29 +309,46 @@ def _cmd_simulate(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
-    d = result.to_dict()
-    low, high = d["first_dealer_win_ci"]
-    ppd = d["points_per_deal"]
-    print(f"{d['games']:,} games, seed {d['seed']}, {d['players'][0]} (seat 0) vs "
-          f"{d['players'][1]} (seat 1), {d['workers']} workers: {d['elapsed_seconds']:.2f} s "
-          f"({d['games_per_second']:,.0f} games/s)")
-    print(f"first dealer wins  {d['first_dealer_win_rate']:7.2%}  (95% CI {low:.2%} to "
-          f"{high:.2%})")
-    print(f"seat 0 wins        {d['seat0_win_rate']:7.2%}")
-    print(f"skunked (<91)      {d['skunk_rate']:7.2%}   double (<61) "
-          f"{d['double_skunk_rate']:.2%}   triple (<31) {d['triple_skunk_rate']:.3%}")
-    print(f"deals per game     {d['mean_deals']:7.2f}")
-    print("points per deal    pegging   hand   crib  heels  total")
-    dealer, pone = ppd["dealer"], ppd["pone"]
-    print(f"  dealer          {dealer['pegging']:8.3f} {dealer['hand']:6.3f} {dealer['crib']:6.3f}"
-          f" {dealer['heels']:6.3f} {sum(dealer.values()):6.3f}")
-    print(f"  pone            {pone['pegging']:8.3f} {pone['hand']:6.3f} {'':6} {'':6}"
-          f" {sum(pone.values()):6.3f}")
+    _print_simulation(result.to_dict())
     if args.out is not None:
         print(f"wrote {args.out}/summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
     if args.record is not None:
         print(f"recorded {len(result.records)} games in {args.record}")
     return 0
+
+
+def _print_simulation(d: dict) -> None:
+    """The readable summary of ``crib simulate``, for any form of the game."""
+    game = VARIANTS[d["variant"]]
+    low, high = d["first_dealer_win_ci"]
+    players = d["players"]
+    who = (f"{players[0]} in every seat" if len(set(players)) == 1 else
+           " vs ".join(f"{name} (seat {i})" for i, name in enumerate(players)))
+    form = "" if game.name == "six-card" else f" of {game.name}"
+    print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {d['workers']} workers: "
+          f"{d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    side = "first dealer's side" if game.partnerships else "first dealer"
+    print(f"{side + ' wins':<19}{d['first_dealer_win_rate']:7.2%}  (95% CI {low:.2%} to "
+          f"{high:.2%})")
+    if game.partnerships:
+        rates = d["side_win_rates"]
+        print(f"side 0-2 wins      {rates[0]:7.2%}   side 1-3 wins {rates[1]:.2%}")
+    elif game.players == 2:
+        print(f"seat 0 wins        {d['seat0_win_rate']:7.2%}")
+    else:
+        print("seat wins          " + "   ".join(f"{i}: {rate:.2%}"
+                                               for i, rate in enumerate(d["side_win_rates"])))
+    lines = game.skunk_lines
+    print(f"skunked (<{lines[0]})      {d['skunk_rate']:7.2%}   double (<{lines[1]}) "
+          f"{d['double_skunk_rate']:.2%}   triple (<{lines[2]}) {d['triple_skunk_rate']:.3%}"
+          + ("   (a game with two losers can skunk both)" if game.teams > 2 else ""))
+    print(f"deals per game     {d['mean_deals']:7.2f}")
+    print("points per deal    pegging   hand   crib  heels  total")
+    for role, points in d["points_per_deal"].items():
+        crib = f"{points['crib']:6.3f}" if "crib" in points else f"{'':6}"
+        heels = f"{points['heels']:6.3f}" if "heels" in points else f"{'':6}"
+        print(f"  {role:<15} {points['pegging']:8.3f} {points['hand']:6.3f} {crib} {heels}"
+              f" {sum(points.values()):6.3f}")
 
 
 # --------------------------------------------------------------------------- replay
@@ -565,12 +586,13 @@ def _add_quiet(p, what: str = "no progress bar") -> None:
     p.add_argument("--quiet", action="store_true", help=what)
 
 
-def _add_players(p, default=(DEFAULT_PLAYER, DEFAULT_PLAYER), note: str = "") -> None:
-    p.add_argument("--players", nargs=2, metavar=("A", "B"),
+def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "", seats: str = "seat 0 and seat 1"
+                 ) -> None:
+    p.add_argument("--players", nargs="+", metavar="PLAYER",
                    default=None if default is None else list(default),
-                   help=f"{note}DISCARD+PEGGING for seat 0 and seat 1; discard: "
-                   f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
-                   f"{', '.join(PEGGING_POLICY_NAMES[:3])} (default: {DEFAULT_PLAYER} for both)")
+                   help=f"{note}DISCARD+PEGGING, one for every seat or one for each of "
+                   f"{seats}; discard: {', '.join(DISCARD_POLICY_NAMES)}; pegging: "
+                   f"{', '.join(PEGGING_POLICY_NAMES[:3])} (default: {DEFAULT_PLAYER})")
 
 
 def _add_seed(p, default=None, note: str = "") -> None:
@@ -633,7 +655,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_games, required=True, metavar="N",
                    help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
     _add_seed(p)
-    _add_players(p)
+    _add_players(p, seats="the seats in order")
+    p.add_argument("--variant", choices=list(VARIANTS), default="six-card", metavar="FORM",
+                   help=f"the form of the game: {', '.join(VARIANTS)} (default six-card; "
+                   "five-card games are not played yet)")
     _add_workers(p)
     _add_table_crib(p, "the ev policy reads")
     p.add_argument("--out", metavar="DIR",

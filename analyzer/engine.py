@@ -40,8 +40,8 @@ from numba import njit, prange
 
 from . import rules
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PLAYERS, MAX_THROWN, layout
-from .players import _choose_discard, _choose_play
+from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
+from .players import _choose_discard, _choose_play, _choose_throw
 from .rng import _randint, _shuffle_prefix
 from .scoring import _peg_points, _rank, _score_one, _throw_key, _value
 
@@ -53,11 +53,31 @@ __all__ = [
 MAX_MARGIN = 256
 MAX_DEALS_HIST = 128
 
-#: Points per deal by role and phase, in accumulator order.
-PHASE = layout("Phases", [("dealer_pegging", 1), ("dealer_hand", 1), ("dealer_crib", 1),
-                          ("dealer_heels", 1), ("pone_pegging", 1), ("pone_hand", 1)])
-#: The same, as ``(role, phase)`` pairs.
-PHASES = tuple(tuple(name.split("_")) for name in PHASE._fields[:-1])
+#: The phases of a deal that score: a block of these for each position at the table.
+PHASE = layout("Phase", [("pegging", 1), ("hand", 1), ("crib", 1), ("heels", 1)])
+#: The positions at the table by the number of players: the dealer, then round from his left.
+POSITIONS = {2: ("dealer", "pone"), 3: ("dealer", "first", "second"),
+             4: ("dealer", "first", "second", "third")}
+#: Which phases each position can score (the crib and his heels are the dealer's).
+PHASES_OF = {"dealer": ("pegging", "hand", "crib", "heels")}
+
+
+def phases(players: int) -> tuple[tuple[str, str, int], ...]:
+    """``(position, phase, offset in a phase block)`` of every phase that scores, for a table of
+    ``players``: the dealer's four, then two for each other player.
+
+    >>> phases(2)[-1]
+    ('pone', 'hand', 5)
+    """
+    out = []
+    for k, name in enumerate(POSITIONS[players]):
+        for phase in PHASES_OF.get(name, ("pegging", "hand")):
+            out.append((name, phase, k * PHASE.size + getattr(PHASE, phase)))
+    return tuple(out)
+
+
+#: The two-player phases as ``(role, phase)`` pairs.
+PHASES = tuple((role, phase) for role, phase, _ in phases(2))
 #: The skunk tiers, in the order of the game's skunk lines.
 SKUNK_TIERS = ("skunk", "double_skunk", "triple_skunk")
 _N_TIERS = len(SKUNK_TIERS)
@@ -65,13 +85,13 @@ _N_TIERS = len(SKUNK_TIERS)
 #: The per-chunk accumulator vector (int64).
 ACC = layout("Acc", [
     ("games", 1),
-    ("first_dealer_wins", 1),
-    ("seat0_wins", 1),
+    ("first_dealer_wins", 1),      # games won by the first dealer (or his side)
+    ("side_wins", MAX_PLAYERS),    # games won by each side (a player, or a partnership)
     ("skunks", _N_TIERS),  # losers under each line (a deeper skunk counts in each)
     ("deals", 1),                  # every deal started
     ("complete_deals", 1),         # deals the game played to the end of the crib count
-    ("phase_sum", PHASE.size),     # points by phase, summed over every deal, played out whole
-    ("phase_sumsq", PHASE.size),   # their squares, for standard errors
+    ("phase_sum", MAX_PLAYERS * PHASE.size),  # points by position and phase, every deal whole
+    ("phase_sumsq", MAX_PLAYERS * PHASE.size),  # their squares, for standard errors
     ("margin", MAX_MARGIN),        # games by winner's minus runner-up's final score
     ("deals_hist", MAX_DEALS_HIST),  # games by deals played (last bin: that or more)
 ])
@@ -88,12 +108,13 @@ PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
 #: One recorded deal (int16); hands and discards by seat, ``MAX_DEALT`` and ``MAX_THROWN`` apart.
 DEAL = layout("Deal", [
     ("dealer", 1), ("hands", MAX_PLAYERS * MAX_DEALT), ("discards", MAX_PLAYERS * MAX_THROWN),
-    ("starter", 1), ("heels", 1), ("n_plays", 1), ("plays", PLAY.size * MAX_PLAYERS * MAX_KEPT),
-    ("n_show", 1), ("show", MAX_PLAYERS + 1), ("scores", MAX_PLAYERS),
+    ("pack", MAX_PACK), ("starter", 1), ("heels", 1), ("n_plays", 1),
+    ("plays", PLAY.size * MAX_PLAYERS * MAX_KEPT), ("n_show", 1), ("show", MAX_PLAYERS + 1),
+    ("scores", MAX_PLAYERS),
 ])
 #: One recorded game's header (int64).
 GAME_RECORD = layout("GameRecord", [("first_dealer", 1), ("winner", 1),
-                                    ("scores", MAX_PLAYERS), ("skunk", 1), ("deals", 1)])
+                                    ("scores", MAX_PLAYERS), ("skunk", MAX_PLAYERS), ("deals", 1)])
 
 
 # --------------------------------------------------------------------------- the steps
@@ -144,22 +165,35 @@ def _deal(st, game, deck, hands):
 
 
 @njit(cache=True, inline="always")
-def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, hand_table, kept,
-              thrown, crib, unseen_rank):
-    """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy.
+def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
+              hand_table, kept, thrown, crib, unseen_rank):
+    """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy:
+    two of six, or one of five (``card_values``, the crib value of one card by rank, for ``ev``).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
     ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    n_kept, n_thrown, n_sides = game[GAME.kept], game[GAME.thrown], game[GAME.teams]
     n = 0
     for p in range(n_players):
-        d = _choose_discard(dpol[p], hands[p], p == dealer, crib_values, hand_table, st)
-        for i in range(n_kept):
-            kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+        own = p % n_sides == dealer % n_sides  # the crib is this player's side's
+        if n_dealt == 6:
+            d = _choose_discard(dpol[p], hands[p], own, crib_values, hand_table, st)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
+        else:  # five dealt, one thrown
+            d = _choose_throw(dpol[p], hands[p], own, card_values, hand_table, st)
+            j = 0
+            for i in range(n_dealt):
+                if i == d:
+                    thrown[p, 0] = hands[p, i]
+                else:
+                    kept[p, j] = hands[p, i]
+                    j += 1
         for i in range(n_thrown):
-            thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
             crib[n] = thrown[p, i]
             n += 1
     for i in range(game[GAME.crib_from_pack]):
@@ -266,10 +300,12 @@ def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.
 
     Every count is made into ``show`` (players + 1,), in that order, for the statistics; the game
-    takes them in order until a player reaches ``target`` (none if ``winner >= 0`` already).
-    Returns ``(counts the game took, winner or -1)``.
+    takes them in order, each to its side's score in ``scores`` (sides,), until a side reaches
+    ``target`` (none if ``winner >= 0`` already). Returns ``(counts the game took, winning side
+    or -1)``.
     """
     n_players = kept.shape[0]
+    n_sides = scores.shape[0]
     for k in range(n_players):
         p = (dealer + 1 + k) % n_players
         show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
@@ -281,9 +317,9 @@ def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
             break
         p = (dealer + 1 + k) % n_players if k < n_players else dealer
         shown += 1
-        scores[p] += show[k]
-        if scores[p] >= target:
-            winner = p
+        scores[p % n_sides] += show[k]
+        if scores[p % n_sides] >= target:
+            winner = p % n_sides
     return shown, winner
 
 
@@ -297,16 +333,18 @@ def _add_crib_outcome(crib_acc, role, a, b, points):
 
 @njit(cache=True, inline="always")
 def _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase):
-    """Add one deal, played out whole, to the accumulators: points by phase, crib outcomes."""
+    """Add one deal, played out whole, to the accumulators: points by position and phase (the
+    dealer first, then round from his left), and the crib outcomes of two-card throws."""
     n_players = pegged.shape[0]
-    pone = (dealer + 1) % n_players
-    phase[PHASE.dealer_pegging] = pegged[dealer]
-    phase[PHASE.dealer_hand] = show[n_players - 1]
-    phase[PHASE.dealer_crib] = show[n_players]
-    phase[PHASE.dealer_heels] = heels
-    phase[PHASE.pone_pegging] = pegged[pone]
-    phase[PHASE.pone_hand] = show[0]
-    for k in range(PHASE.size):
+    phase[:] = 0
+    for k in range(n_players):  # k: the position from the dealer, 0 the dealer himself
+        p = (dealer + k) % n_players
+        block = k * PHASE.size
+        phase[block + PHASE.pegging] = pegged[p]
+        phase[block + PHASE.hand] = show[(k + n_players - 1) % n_players]
+    phase[PHASE.crib] = show[n_players]
+    phase[PHASE.heels] = heels
+    for k in range(n_players * PHASE.size):
         acc[ACC.phase_sum + k] += phase[k]
         acc[ACC.phase_sumsq + k] += phase[k] * phase[k]
     if thrown.shape[1] == 2:
@@ -326,40 +364,41 @@ def _skunk_tier(loser_score, game):
 
 
 @njit(cache=True, inline="always")
-def _tally_game(acc, game, scores, winner, first_dealer, deals):
-    """Add one finished game to the accumulators; return the skunk tier of the loser."""
+def _tally_game(acc, game, scores, winner, first_dealer, deals, tiers):
+    """Add one finished game to the accumulators; write each side's skunk tier into ``tiers``
+    (0 for the winner). ``scores`` and ``winner`` are by side."""
     runner_up = -1
-    tier = 0
-    for p in range(scores.shape[0]):
-        if p != winner:
-            if runner_up < 0 or scores[p] > runner_up:
-                runner_up = scores[p]
-            t = _skunk_tier(scores[p], game)
-            tier = max(tier, t)
-            for k in range(t):
+    for q in range(scores.shape[0]):
+        tiers[q] = 0
+        if q != winner:
+            runner_up = max(runner_up, scores[q])
+            tiers[q] = _skunk_tier(scores[q], game)
+            for k in range(tiers[q]):
                 acc[ACC.skunks + k] += 1
     acc[ACC.games] += 1
-    if winner == first_dealer:
+    if winner == first_dealer % scores.shape[0]:
         acc[ACC.first_dealer_wins] += 1
-    if winner == 0:
-        acc[ACC.seat0_wins] += 1
+    acc[ACC.side_wins + winner] += 1
     acc[ACC.deals] += deals
     acc[ACC.margin + min(scores[winner] - runner_up, MAX_MARGIN - 1)] += 1
     acc[ACC.deals_hist + min(deals, MAX_DEALS_HIST - 1)] += 1
-    return tier
 
 
 @njit(cache=True, inline="always")
-def _record_deal(row, dealer, hands, thrown, starter, heels, plays, n_plays, show, shown,
+def _record_deal(row, dealer, hands, thrown, crib, starter, heels, plays, n_plays, show, shown,
                  scores):
-    """Write one deal into ``row`` int16 (DEAL.size,)."""
+    """Write one deal into ``row`` int16 (DEAL.size,); ``scores`` by side."""
     row[DEAL.dealer] = dealer
     for p in range(hands.shape[0]):
         for i in range(hands.shape[1]):
             row[DEAL.hands + p * MAX_DEALT + i] = hands[p, i]
         for i in range(thrown.shape[1]):
             row[DEAL.discards + p * MAX_THROWN + i] = thrown[p, i]
-        row[DEAL.scores + p] = scores[p]
+    for q in range(scores.shape[0]):
+        row[DEAL.scores + q] = scores[q]
+    n_thrown = hands.shape[0] * thrown.shape[1]
+    for i in range(4 - n_thrown):  # the cards the pack gave the crib
+        row[DEAL.pack + i] = crib[n_thrown + i]
     row[DEAL.starter] = starter
     row[DEAL.heels] = heels
     row[DEAL.n_plays] = n_plays
@@ -372,13 +411,13 @@ def _record_deal(row, dealer, hands, thrown, starter, heels, plays, n_plays, sho
 
 
 @njit(cache=True, inline="always")
-def _record_game(rec, first_dealer, winner, scores, tier, deals):
-    """Write one game's header into ``rec`` int64 (GAME_RECORD.size,)."""
+def _record_game(rec, first_dealer, winner, scores, tiers, deals):
+    """Write one game's header into ``rec`` int64 (GAME_RECORD.size,); scores and tiers by side."""
     rec[GAME_RECORD.first_dealer] = first_dealer
     rec[GAME_RECORD.winner] = winner
-    for p in range(scores.shape[0]):
-        rec[GAME_RECORD.scores + p] = scores[p]
-    rec[GAME_RECORD.skunk] = tier
+    for q in range(scores.shape[0]):
+        rec[GAME_RECORD.scores + q] = scores[q]
+        rec[GAME_RECORD.skunk + q] = tiers[q]
     rec[GAME_RECORD.deals] = deals
 
 
@@ -386,21 +425,23 @@ def _record_game(rec, first_dealer, winner, scores, tier, deals):
 
 
 @njit(cache=True)
-def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_acc, rec_game,
-               rec_deals, record):
+def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc, crib_acc,
+               rec_game, rec_deals, record):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
-    int64 (players,) the discard and pegging policy of each seat; ``crib_values`` the table the
-    ``ev`` policy reads; ``table`` the rank table, ``hand_table`` the same by kept hand
-    (:func:`analyzer.scoring.hand_table`). ``rec_game`` int64 (GAME_RECORD.size,) and
-    ``rec_deals`` int16 (MAX_RECORDED_DEALS, DEAL.size) receive the record.
+    int64 (players,) the discard and pegging policy of each seat; ``crib_values`` (two cards
+    thrown) and ``card_values`` (one card) the tables the ``ev`` policy reads; ``table`` the rank
+    table, ``hand_table`` the same by kept hand (:func:`analyzer.scoring.hand_table`).
+    ``rec_game`` int64 (GAME_RECORD.size,) and ``rec_deals`` int16 (MAX_RECORDED_DEALS,
+    DEAL.size) receive the record. Scores are kept by side: seat ``p`` scores for side
+    ``p % sides`` (partners sit opposite).
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
-    one_count = game[GAME.one_count] != 0
+    one_count, n_sides = game[GAME.one_count] != 0, game[GAME.teams]
     deck = np.arange(52, dtype=np.int64)
-    scores = np.zeros(n_players, np.int64)
+    scores = np.zeros(n_sides, np.int64)
     hands = np.empty((n_players, n_dealt), np.int64)
     kept = np.empty((n_players, n_kept), np.int64)
     thrown = np.empty((n_players, n_thrown), np.int64)
@@ -409,29 +450,30 @@ def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_a
     plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
     show = np.zeros(n_players + 1, np.int64)
-    phase = np.zeros(PHASE.size, np.int64)
+    phase = np.zeros(MAX_PLAYERS * PHASE.size, np.int64)
+    tiers = np.zeros(n_sides, np.int64)
     st_saved = np.empty_like(st)
     st_stats = np.empty_like(st)
     unseen_saved = np.empty_like(unseen_rank)
-    stat_scores = np.zeros(n_players, np.int64)
+    stat_scores = np.zeros(n_sides, np.int64)
     stat_plays = np.zeros_like(plays)
     first_dealer = _cut_for_deal(st, n_players)
-    scores[(first_dealer + 1) % n_players] += game[GAME.start_points]
+    scores[(first_dealer + 1) % n_sides] += game[GAME.start_points]
     dealer = first_dealer
     winner = -1
     deals = 0
     while winner < 0:
         starter = _deal(st, game, deck, hands)
-        _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, hand_table, kept,
-                  thrown, crib, unseen_rank)
+        _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
+                  hand_table, kept, thrown, crib, unseen_rank)
         pegged[:] = 0
         n_plays = 0
         st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
         unseen_saved[:, :] = unseen_rank
         heels = _his_heels(starter)
-        scores[dealer] += heels
-        if scores[dealer] >= target:
-            winner = dealer
+        scores[dealer % n_sides] += heels
+        if scores[dealer % n_sides] >= target:
+            winner = dealer % n_sides
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
@@ -452,17 +494,17 @@ def _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc, crib_a
                   pegged, one_count)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
-            _record_deal(rec_deals[deals - 1], dealer, hands, thrown, starter, heels, plays,
+            _record_deal(rec_deals[deals - 1], dealer, hands, thrown, crib, starter, heels, plays,
                          n_plays, show, shown, scores)
         dealer = (dealer + 1) % n_players
-    tier = _tally_game(acc, game, scores, winner, first_dealer, deals)
+    _tally_game(acc, game, scores, winner, first_dealer, deals, tiers)
     if record:
-        _record_game(rec_game, first_dealer, winner, scores, tier, deals)
+        _record_game(rec_game, first_dealer, winner, scores, tiers, deals)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, table, hand_table,
-                acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
+def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
+                hand_table, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
@@ -479,8 +521,8 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, tabl
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
-            _play_game(st, game, dpol, ppol, crib_values, table, hand_table, acc[b], crib_acc[b],
-                       rec_games[slot], rec_deals[slot], record)
+            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc[b],
+                       crib_acc[b], rec_games[slot], rec_deals[slot], record)
 
 
 @njit(cache=True)

@@ -33,6 +33,8 @@ MAX_DEALT = 6
 MAX_THROWN = 2
 #: The most cards any form has a player keep for the play and the show.
 MAX_KEPT = 4
+#: The most cards any form adds to the crib from the pack.
+MAX_PACK = 1
 
 
 def layout(name: str, fields) -> tuple:
@@ -114,7 +116,7 @@ class Game:
             raise ValueError(f"{self.name}: cannot deal {self.dealt} and keep {self.kept}")
         if self.crib_size != 4:
             raise ValueError(f"{self.name}: the crib would hold {self.crib_size} cards, not 4")
-        if self.players * self.dealt + self.crib_from_pack + 1 > 52:
+        if self.crib_from_pack > MAX_PACK or self.players * self.dealt + self.crib_from_pack >= 52:
             raise ValueError(f"{self.name}: the pack holds too few cards for the deal")
         if self.partnerships and self.players != 4:
             raise ValueError(f"{self.name}: partnerships need four players")

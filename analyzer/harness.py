@@ -31,7 +31,7 @@ from .choices import (
     resolve_workers,
 )
 from .crib import crib_values
-from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, PHASES, SKUNK_TIERS, _play_deal
+from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, SKUNK_TIERS, _play_deal, phases
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
 from .scoring import rank_table
@@ -63,12 +63,15 @@ class SimulationResult:
     crib_acc
         int64 CRIB_ACC_SHAPE: crib outcomes ``[role, rank1, rank2, suited, CRIB_STAT]``.
     records
-        The recorded games (format v1 dicts), the first ``record_games`` by index.
+        The recorded games (format v1 dicts for the six-card game, v2 for the other forms), the
+        first ``record_games`` by index.
+    variant
+        The form of the game (:data:`analyzer.game.VARIANTS`).
     """
 
     games: int
     seed: int
-    players: tuple[str, str]
+    players: tuple[str, ...]
     workers: int
     chunk_size: int
     elapsed_seconds: float
@@ -79,6 +82,7 @@ class SimulationResult:
     games_requested: int | None = None
     backend: str = "local"
     played: int | None = None  # games played by this call (the rest came from a checkpoint)
+    variant: str = "six-card"
 
     def __post_init__(self):
         if self.played is None:
@@ -90,10 +94,25 @@ class SimulationResult:
         return self.games_requested is None or self.games == self.games_requested
 
     def _count(self, name: str) -> int:
-        """A counter of :data:`analyzer.engine.ACC` by name; a skunk tier by its name."""
+        """A counter of :data:`analyzer.engine.ACC` by name; a skunk tier by its name; the wins of
+        seat or side 0 as ``seat0_wins``."""
         if name in SKUNK_TIERS:
             return int(self.acc[ACC.skunks + SKUNK_TIERS.index(name)])
+        if name == "seat0_wins":
+            return int(self.acc[ACC.side_wins])
         return int(self.acc[getattr(ACC, name)])
+
+    @property
+    def _game(self):
+        from .game import VARIANTS
+
+        return VARIANTS[self.variant]
+
+    @property
+    def side_win_rates(self) -> list[float]:
+        """The share of games each side won: each seat, or each partnership (seats 0 and 2, 1
+        and 3) in the four-player game."""
+        return [int(self.acc[ACC.side_wins + q]) / self.games for q in range(self._game.teams)]
 
     @property
     def first_dealer_win_rate(self) -> float:
@@ -101,15 +120,18 @@ class SimulationResult:
 
     @property
     def points_per_deal(self) -> dict[str, dict[str, float]]:
-        """Mean points per deal, ``{"dealer": {phase: mean}, "pone": {...}}``.
+        """Mean points per deal by position and phase, ``{"dealer": {phase: mean}, "pone": {...}}``
+        (three and four players: ``"first"``, ``"second"``, ``"third"`` round from the dealer's
+        left).
 
         Every deal counts whole: the deal a game ends in is played out past the winning moment for
         these statistics (not for the game), so the means are not biased by which deals end games.
         """
         n = self._count("deals")
-        out: dict[str, dict[str, float]] = {"dealer": {}, "pone": {}}
-        for k, (role, phase) in enumerate(PHASES):
-            out[role][phase] = float(self.acc[ACC.phase_sum + k]) / n if n else math.nan
+        out: dict[str, dict[str, float]] = {}
+        for role, phase, k in phases(self._game.players):
+            out.setdefault(role, {})[phase] = (float(self.acc[ACC.phase_sum + k]) / n if n
+                                               else math.nan)
         return out
 
     @property
@@ -135,8 +157,11 @@ class SimulationResult:
                            - mean_deals**2, 0.0))
         half = 1.959964 * sd / math.sqrt(self.games)
         rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
+        for q, rate in enumerate(self.side_win_rates[1:], start=1):
+            k = int(self.acc[ACC.side_wins + q])
+            rows.append((f"seat{q}_win_rate", rate, *_wilson(k, self.games)))
         n = self._count("deals")
-        for k, (role, phase) in enumerate(PHASES):
+        for role, phase, k in phases(self._game.players):
             s = float(self.acc[ACC.phase_sum + k])
             ss = float(self.acc[ACC.phase_sumsq + k])
             mean = s / n if n else math.nan
@@ -238,6 +263,7 @@ class SimulationResult:
             "backend": self.backend,
             "complete": self.complete,
             "games_requested": self.games_requested,
+            "variant": self.variant,
         }
 
     def to_dict(self) -> dict:
@@ -248,6 +274,7 @@ class SimulationResult:
             "first_dealer_win_rate": self.first_dealer_win_rate,
             "first_dealer_win_ci": [low, high],
             "seat0_win_rate": self._count("seat0_wins") / self.games,
+            "side_win_rates": self.side_win_rates,
             "skunk_rate": self._count("skunk") / self.games,
             "double_skunk_rate": self._count("double_skunk") / self.games,
             "triple_skunk_rate": self._count("triple_skunk") / self.games,
@@ -262,7 +289,7 @@ class SimulationResult:
 def simulate(
     games: int,
     seed: int | None = None,
-    players: tuple[str, str] | list[str] = (DEFAULT_PLAYER, DEFAULT_PLAYER),
+    players: str | tuple[str, ...] | list[str] = DEFAULT_PLAYER,
     workers: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     record_games: int = 0,
@@ -274,6 +301,7 @@ def simulate(
     resume: bool = False,
     time_limit: float | None = None,
     max_chunks: int | None = None,
+    variant: str = "six-card",
 ) -> SimulationResult:
     """Play ``games`` complete games, AI against AI, and summarize them.
 
@@ -285,7 +313,7 @@ def simulate(
         The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
         repeated). Same seed and ``chunk_size``, same results, whatever ``workers`` or backend.
     players
-        Two players ``"DISCARD+PEGGING"`` for seats 0 and 1 (see
+        One player ``"DISCARD+PEGGING"`` for every seat, or one for each seat in order (see
         :func:`analyzer.choices.parse_player`); the first
         dealer is chosen by the cut.
     workers
@@ -313,6 +341,10 @@ def simulate(
     time_limit
         Stop at the first chunk boundary after this many seconds; the result then covers the games
         finished (``result.complete`` is False) and the checkpoint can be resumed.
+    variant
+        The form of the game (:data:`analyzer.game.VARIANTS`): ``"six-card"`` (two players),
+        ``"three-player"``, ``"four-player"`` (partners opposite score as a side). Five-card games
+        are not played yet.
     max_chunks
         Play at most this many of the chunks still to do (the lowest-numbered), then stop as a
         time limit stops: a deterministic partial run, resumable the same way. For staged runs
@@ -362,7 +394,23 @@ def simulate(
         raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
-    policies = policy_arrays(players)
+    from .game import VARIANTS
+
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+    game = VARIANTS[variant]
+    if game.kept < 4:
+        raise ValueError(f"{variant} games are not played by the engine yet (its three-card "
+                         "hands are counted and kept, but not yet dealt in whole games)")
+    if isinstance(players, str):
+        players = (players,)
+    players = tuple(players)
+    if len(players) == 1:
+        players *= game.players
+    if len(players) != game.players:
+        raise PlayerError(f"{variant} has {game.players} seats: give one player for every seat, "
+                          f"or one for each, not {len(players)}")
+    policies = policy_arrays(players, game.players)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     seed = int(seed)
@@ -370,7 +418,7 @@ def simulate(
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
     workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
-                   min(int(record_games), games))
+                   min(int(record_games), games), variant)
     values, table = crib_values(crib), rank_table()
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
@@ -405,10 +453,10 @@ def simulate(
     elapsed = time.perf_counter() - start
     done = int(sizes[total.chunks].sum())
     rec_games, rec_deals = total.sorted_records()
-    records = game_records(rec_games, rec_deals)
+    records = game_records(rec_games, rec_deals, game)
     return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
                             total.acc, total.crib_acc, records, crib, games, backend,
-                            done - resumed)
+                            done - resumed, variant)
 
 
 def _progress_bar(total: int, enabled: bool, initial: int = 0):

@@ -57,11 +57,12 @@ _ALL_UNSEEN = sum(4 << (3 * r) for r in range(13)) + sum(13 << (40 + 4 * s) for 
 
 
 @njit(cache=True, inline="always")
-def _unseen_counts(six):
-    """The packed counts of the 46 cards not in ``six`` (int64 (6,))."""
+def _unseen_counts(dealt):
+    """The packed counts of the cards not in ``dealt`` (int64 (n,), the cards a player holds)."""
     packed = np.int64(_ALL_UNSEEN)
-    for i in range(6):
-        packed -= (np.int64(1) << (3 * _rank(six[i]))) + (np.int64(1) << (40 + 4 * _suit(six[i])))
+    for i in range(dealt.shape[0]):
+        packed -= ((np.int64(1) << (3 * _rank(dealt[i])))
+                   + (np.int64(1) << (40 + 4 * _suit(dealt[i]))))
     return packed
 
 
@@ -132,6 +133,38 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
             r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
             v = crib_values[role, r1, r2, suited]
             value = value + v if dealer else value - v
+        if value > best_value:
+            best_value = value
+            best = d
+    return best
+
+
+#: The four cards kept when card d of five is thrown (three and four players).
+_KEEP_FOUR_OF_FIVE = tuple(tuple(i for i in range(5) if i != d) for d in range(5))
+
+
+@njit(cache=True, inline="always")
+def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
+    """Index 0..4 of the card ``policy`` throws from ``five`` (int64 (5,)), keeping the other four
+    (three and four players).
+
+    ``random``: any of the five; ``hand``: the best exact hand mean over the 47 unseen starters;
+    ``ev``: that mean plus (``own_crib``: the crib is the player's side's) or minus the crib
+    value of the card thrown, ``card_values`` float64 (13,) by rank
+    (:func:`analyzer.crib.card_crib_values`). Ties go to the first card.
+    """
+    if policy == _DISCARD_RANDOM:
+        return _randint(st, 5)
+    unseen = _unseen_counts(five)
+    best = 0
+    best_value = -1e300
+    for d in range(5):
+        keep = _KEEP_FOUR_OF_FIVE[d]
+        value = _hand_total(five[keep[0]], five[keep[1]], five[keep[2]], five[keep[3]], unseen, 47,
+                            hand_table) / 47.0
+        if policy == _DISCARD_EV:
+            v = card_values[_rank(five[d])]
+            value = value + v if own_crib else value - v
         if value > best_value:
             best_value = value
             best = d

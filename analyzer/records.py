@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .cards import RANKS, SUITS, card_value, format_card, parse_cards
-from .engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY
+from .engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 from .files import atomic_write_text
 from .game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 
@@ -39,6 +39,8 @@ __all__ = ["FORMAT", "RecordError", "format_game", "game_records", "read_records
            "validate_record", "write_records"]
 
 FORMAT = 1
+#: The records of the three- and four-player games (and, later, the five-card game).
+FORMAT_FORMS = 2
 
 
 class RecordError(ValueError):
@@ -47,19 +49,28 @@ class RecordError(ValueError):
 
 def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD
                  ) -> list[dict]:
-    """Turn the engine's record arrays into format-v1 dicts (game ``i`` is row ``i``).
+    """Turn the engine's record arrays into record dicts (game ``i`` is row ``i``): format 1 for
+    the six-card game, format 2 (which names the variant, the cards the pack gave the crib, the
+    scores and skunk tiers by side, and the points given before the first deal) for the others.
 
     ``rec_games`` int64 (n, GAME_RECORD.size) and ``rec_deals`` int16 (n, MAX_RECORDED_DEALS,
     DEAL.size), laid out as :mod:`analyzer.engine` writes them.
     """
-    seats = range(game.players)
+    seats, sides = range(game.players), game.teams
+    v1 = game == STANDARD
     out = []
     for i, (header, deals) in enumerate(zip(rec_games.tolist(), rec_deals, strict=True)):
         n_deals = header[GAME_RECORD.deals]
-        scores = header[GAME_RECORD.scores:GAME_RECORD.scores + game.players]
-        record = {"format": FORMAT, "game": i, "first_dealer": header[GAME_RECORD.first_dealer],
+        scores = header[GAME_RECORD.scores:GAME_RECORD.scores + sides]
+        tiers = header[GAME_RECORD.skunk:GAME_RECORD.skunk + sides]
+        first = header[GAME_RECORD.first_dealer]
+        record = {"format": FORMAT if v1 else FORMAT_FORMS, "game": i, "first_dealer": first,
                   "winner": header[GAME_RECORD.winner], "scores": scores,
-                  "skunk": header[GAME_RECORD.skunk], "deals": []}
+                  "skunk": max(tiers) if v1 else tiers, "deals": []}
+        if not v1:
+            start = [0] * sides
+            start[(first + 1) % sides] = game.start_points
+            record = {"format": FORMAT_FORMS, "variant": game.name, **record, "start": start}
         if n_deals > MAX_RECORDED_DEALS:
             record["truncated"] = True
         for row in deals[: min(n_deals, MAX_RECORDED_DEALS)].tolist():
@@ -70,7 +81,7 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
                      for p in seats]
             thrown = [row[DEAL.discards + MAX_THROWN * p:
                           DEAL.discards + MAX_THROWN * p + game.thrown] for p in seats]
-            record["deals"].append({
+            deal = {
                 "dealer": row[DEAL.dealer],
                 "hands": [[format_card(c) for c in hand] for hand in hands],
                 "discards": [[format_card(c) for c in cards] for cards in thrown],
@@ -79,8 +90,13 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
                 "plays": [[p[PLAY.player], format_card(p[PLAY.card]), p[PLAY.points]]
                           for p in plays],
                 "show": row[DEAL.show: DEAL.show + n_show],
-                "scores": row[DEAL.scores: DEAL.scores + game.players],
-            })
+                "scores": row[DEAL.scores: DEAL.scores + sides],
+            }
+            if not v1:
+                pack = row[DEAL.pack: DEAL.pack + game.crib_from_pack]
+                deal = {**dict(list(deal.items())[:3]), "pack": [format_card(c) for c in pack],
+                        **dict(list(deal.items())[3:])}
+            record["deals"].append(deal)
         out.append(record)
     return out
 
@@ -160,113 +176,148 @@ def _cards(x, n: int, where: str, what: str) -> list[int]:
     return ids
 
 
-def _pair(x, where: str, what: str) -> list:
-    if not isinstance(x, list) or len(x) != 2:
-        _fail(where, f"{what} must be a list of two, got {x!r}")
+def _list(x, n: int, where: str, what: str) -> list:
+    if not isinstance(x, list) or len(x) != n:
+        _fail(where, f"{what} must be a list of {'two' if n == 2 else n}, got {x!r}")
     return x
 
 
-def _scores(x, where: str, what: str) -> list[int]:
-    return [_int(v, where, f"{what}[{p}]") for p, v in enumerate(_pair(x, where, what))]
+def _scores(x, where: str, what: str, n: int = 2) -> list[int]:
+    return [_int(v, where, f"{what}[{p}]") for p, v in enumerate(_list(x, n, where, what))]
+
+
+def _record_game(record: dict) -> Game:
+    """The form a record is of: format 1 is the six-card game; format 2 names its variant."""
+    from .game import VARIANTS
+
+    fmt = record.get("format", FORMAT)
+    if type(fmt) is not int or fmt not in (FORMAT, FORMAT_FORMS):
+        _fail("record", f"format {fmt!r} is not known (this version reads formats {FORMAT} and "
+              f"{FORMAT_FORMS})")
+    if fmt == FORMAT:
+        return STANDARD
+    variant = record.get("variant")
+    if not isinstance(variant, str) or variant not in VARIANTS or VARIANTS[variant] == STANDARD:
+        _fail("record", f"variant {variant!r} is not a form of format {FORMAT_FORMS} records "
+              f"(one of {', '.join(v for v in VARIANTS if v != STANDARD.name)})")
+    return VARIANTS[variant]
 
 
 def validate_record(record: dict) -> None:
-    """Raise :class:`RecordError` at the first thing wrong with one game record (format v1).
+    """Raise :class:`RecordError` at the first thing wrong with one game record.
 
-    Checks the keys and types, that the cards are cards (13 distinct ones dealt each deal, two
-    hands of six, two discards of two from each hand), and re-scores the game with
-    :func:`analyzer.score_hand` and :func:`analyzer.peg_points`: the heels, every card laid (its
-    points those of :func:`~analyzer.peg_points`, plus 1 exactly for a go or the last card),
-    every show count, the deal and game scores, the winner and the skunk. The message names the
-    game and deal.
+    Format 1 is the six-card game, format 2 the other forms (named by ``variant``). Checks the
+    keys and types, that the cards are cards (every card dealt once each deal, hands of the
+    form's size, discards from each hand, the pack's cards to the crib), and re-scores the game
+    with :func:`analyzer.score_hand` and :func:`analyzer.peg_points`: the heels, every card laid
+    (its points those of :func:`~analyzer.peg_points`, plus 1 exactly for a go or the last card),
+    every show count, the deal and game scores by side, the winner and the skunk. The message
+    names the game and deal.
 
     Examples
     --------
     >>> from analyzer import simulate
     >>> validate_record(simulate(5, seed=1, record_games=1).records[0])  # no error
     """
-    from .rules import GAME_POINTS
     from .scoring import score_hand
 
     if not isinstance(record, dict):
         _fail("record", f"must be a JSON object, got {type(record).__name__}")
-    if "format" in record and (type(record["format"]) is not int or record["format"] != FORMAT):
-        _fail("record", f"format {record['format']!r} is not known (this version reads "
-              f"format {FORMAT})")
-    missing = sorted(_GAME_KEYS - record.keys())
-    extra = sorted(record.keys() - _GAME_KEYS - {"truncated"})
+    game = _record_game(record)
+    keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
+    missing = sorted(keys - record.keys())
+    extra = sorted(record.keys() - keys - {"truncated"})
     if missing or extra:
         _fail("record", "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
-    game = _int(record["game"], "record", "game", 0, 2**63 - 1)
-    where = f"game {game}"
-    first_dealer = _int(record["first_dealer"], where, "first_dealer", 0, 1)
+    number = _int(record["game"], "record", "game", 0, 2**63 - 1)
+    where = f"game {number}"
+    first_dealer = _int(record["first_dealer"], where, "first_dealer", 0, game.players - 1)
     truncated = record.get("truncated", False)
     if truncated is not False and truncated is not True:
         _fail(where, f"truncated must be true or false, got {truncated!r}")
     deals = record["deals"]
     if not isinstance(deals, list) or not deals:
         _fail(where, "deals must be a non-empty list")
-    scores = [0, 0]
+    scores = [0] * game.teams
+    scores[(first_dealer + 1) % game.teams] = game.start_points
+    if game != STANDARD and _scores(record["start"], where, "start", game.teams) != scores:
+        _fail(where, f"start is {record['start']}, but the form gives {scores}")
     winner = None
     for k, deal in enumerate(deals, start=1):
         at = f"{where} deal {k}"
         if winner is not None:
-            _fail(at, f"player {winner} already won in deal {k - 1}")
-        winner = _validate_deal(deal, at, (first_dealer + k - 1) % 2, scores, score_hand)
+            _fail(at, f"{_side(game, winner)} already won in deal {k - 1}")
+        winner = _validate_deal(deal, at, (first_dealer + k - 1) % game.players, scores,
+                                score_hand, game)
     if winner is None and not truncated:
-        _fail(where, f"nobody reaches {GAME_POINTS} (scores {scores[0]}-{scores[1]})")
-    got = _scores(record["scores"], where, "scores")
+        _fail(where, f"nobody reaches {game.target} (scores {'-'.join(map(str, scores))})")
+    got = _scores(record["scores"], where, "scores", game.teams)
     if got != scores:
         _fail(where, f"scores {got} are not the final scores {scores}")
-    recorded_winner = _int(record["winner"], where, "winner", 0, 1)
+    recorded_winner = _int(record["winner"], where, "winner", 0, game.teams - 1)
     if winner is not None and recorded_winner != winner:
-        _fail(where, f"winner is {recorded_winner}, but player {winner} reached {GAME_POINTS}")
-    skunk = _int(record["skunk"], where, "skunk", 0, 3)
-    if winner is not None:
-        from .rules import DOUBLE_SKUNK_LINE, SKUNK_LINE, TRIPLE_SKUNK_LINE
+        _fail(where, f"winner is {recorded_winner}, but {_side(game, winner)} reached "
+              f"{game.target}")
+    tiers = [sum(score < line for line in game.skunk_lines) if q != winner else 0
+             for q, score in enumerate(scores)]
+    if game == STANDARD:
+        skunk = _int(record["skunk"], where, "skunk", 0, 3)
+        if winner is not None and skunk != max(tiers):
+            _fail(where, f"skunk is {skunk}, but the loser has {scores[1 - winner]} "
+                  f"(skunk {max(tiers)})")
+    else:
+        skunk = [_int(t, where, f"skunk[{q}]", 0, 3)
+                 for q, t in enumerate(_list(record["skunk"], game.teams, where, "skunk"))]
+        if winner is not None and skunk != tiers:
+            _fail(where, f"skunk is {skunk}, but the scores {scores} give {tiers}")
 
-        loser = scores[1 - winner]
-        tier = sum(loser < line for line in (SKUNK_LINE, DOUBLE_SKUNK_LINE, TRIPLE_SKUNK_LINE))
-        if skunk != tier:
-            _fail(where, f"skunk is {skunk}, but the loser has {loser} (skunk {tier})")
+
+def _side(game: Game, side: int) -> str:
+    return f"side {side}" if game.partnerships else f"player {side}"
 
 
-def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) -> int | None:
-    """Check one deal, adding its points to ``scores``; the winner if the game ends in it."""
-    from .rules import GAME_POINTS, HEELS_POINTS, JACK, MAX_COUNT
+def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
+                   game: Game = STANDARD) -> int | None:
+    """Check one deal, adding its points to ``scores`` (by side); the winning side if the game
+    ends in it."""
+    from .rules import HEELS_POINTS, JACK, MAX_COUNT
     from .scoring import peg_points
 
+    n, sides, target = game.players, game.teams, game.target
+    keys = _DEAL_KEYS if game == STANDARD else _DEAL_KEYS | {"pack"}
     if not isinstance(deal, dict):
         _fail(at, f"a deal must be a JSON object, got {type(deal).__name__}")
-    missing, extra = sorted(_DEAL_KEYS - deal.keys()), sorted(deal.keys() - _DEAL_KEYS)
+    missing, extra = sorted(keys - deal.keys()), sorted(deal.keys() - keys)
     if missing or extra:
         _fail(at, "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
-    if _int(deal["dealer"], at, "dealer", 0, 1) != dealer:
-        _fail(at, f"dealer is {deal['dealer']}, but the deal alternates: player {dealer} deals")
-    pone = 1 - dealer
-    hands = [_cards(h, 6, at, f"hands[{p}]") for p, h in enumerate(_pair(deal["hands"], at,
-                                                                          "hands"))]
-    discards = [_cards(d, 2, at, f"discards[{p}]")
-                for p, d in enumerate(_pair(deal["discards"], at, "discards"))]
+    if _int(deal["dealer"], at, "dealer", 0, n - 1) != dealer:
+        _fail(at, f"dealer is {deal['dealer']}, but the deal passes round: player {dealer} "
+              "deals (it alternates between two)")
+    first = (dealer + 1) % n
+    hands = [_cards(h, game.dealt, at, f"hands[{p}]")
+             for p, h in enumerate(_list(deal["hands"], n, at, "hands"))]
+    discards = [_cards(d, game.thrown, at, f"discards[{p}]")
+                for p, d in enumerate(_list(deal["discards"], n, at, "discards"))]
+    pack = [] if game == STANDARD else _cards(deal["pack"], game.crib_from_pack, at, "pack")
     starter = _cards([deal["starter"]], 1, at, "starter")[0]
-    dealt = [*hands[0], *hands[1], starter]
-    if len(set(dealt)) != 13:
+    dealt = [c for hand in hands for c in hand] + pack + [starter]
+    if len(set(dealt)) != len(dealt):
         twice = next(format_card(c) for c in dealt if dealt.count(c) > 1)
         _fail(at, f"{twice} is dealt twice")
-    for p in (0, 1):
-        if discards[p][0] == discards[p][1] or not set(discards[p]) <= set(hands[p]):
-            _fail(at, f"player {p} discards {' '.join(deal['discards'][p])}, not two cards of "
-                  f"their hand")
-    kept = [[c for c in hands[p] if c not in discards[p]] for p in (0, 1)]
+    for p in range(n):
+        if len(set(discards[p])) != game.thrown or not set(discards[p]) <= set(hands[p]):
+            _fail(at, f"player {p} discards {' '.join(deal['discards'][p])}, not "
+                  f"{game.thrown} cards of their hand")
+    kept = [[c for c in hands[p] if c not in discards[p]] for p in range(n)]
 
     def peg(player: int, points: int) -> bool:
-        scores[player] += points
-        return scores[player] >= GAME_POINTS
+        scores[player % sides] += points
+        return scores[player % sides] >= target
 
     def check_scores() -> None:
-        got = _scores(deal["scores"], at, "scores")
+        got = _scores(deal["scores"], at, "scores", sides)
         if got != scores:
             _fail(at, f"scores {got} are not the running totals {scores}")
 
@@ -283,71 +334,73 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) ->
         _fail(at, f"heels is {heels} with the starter {deal['starter']} (must be {expected})")
     if heels and peg(dealer, heels):
         ended("heels")
-        return dealer
+        return dealer % sides
 
     plays = deal["plays"]
     if not isinstance(plays, list):
         _fail(at, f"plays must be a list, got {plays!r}")
     laid = []  # (player, card, points) of each entry, checked for type first
-    for n, entry in enumerate(plays):
-        here = f"{at} play {n + 1}"
+    for k, entry in enumerate(plays):
+        here = f"{at} play {k + 1}"
         if not isinstance(entry, list) or len(entry) != 3:
             _fail(here, f"must be [player, card, points], got {entry!r}")
-        laid.append((_int(entry[0], here, "player", 0, 1),
+        laid.append((_int(entry[0], here, "player", 0, n - 1),
                      _cards([entry[1]], 1, here, "card")[0],
                      _int(entry[2], here, "points", 0, 31)))
-    left = [list(kept[0]), list(kept[1])]
+    left = [list(cards) for cards in kept]
     count: list[int] = []
     total = 0
-    for n, (entry, (player, card, points)) in enumerate(zip(plays, laid, strict=True)):
-        here = f"{at} play {n + 1}"
+    for k, (entry, (player, card, points)) in enumerate(zip(plays, laid, strict=True)):
+        here = f"{at} play {k + 1}"
         if card not in left[player]:
             _fail(here, f"player {player} lays {entry[1]}, not a card they hold")
-        if n == 0 and player != pone:
-            _fail(here, f"the pone (player {pone}) lays the first card")
+        if k == 0 and player != first:
+            _fail(here, f"the player on the dealer's left (player {first}) lays the first card")
         left[player].remove(card)
         if total + card_value(card) > MAX_COUNT:
             count, total = [], 0  # the previous card ended the count with a go
         count.append(card)
         total += card_value(card)
         base = peg_points(count)
-        last = n == len(plays) - 1
+        last = k == len(plays) - 1
         # What follows this card: a 31 (no extra point), the last card of the play (1), a go
         # (the next card does not fit: 1), or the next card on the same count (0).
         if total == MAX_COUNT:
             bonus = (0,)
-        elif not left[0] and not left[1]:
+        elif not any(left):
             bonus = (1,)
         elif last:
             bonus = (0, 1)  # the game ends here (checked below)
         else:  # the next card fits on this count, or a go ended it
-            bonus = (0,) if total + card_value(laid[n + 1][1]) <= MAX_COUNT else (1,)
+            bonus = (0,) if total + card_value(laid[k + 1][1]) <= MAX_COUNT else (1,)
         if points - base not in bonus:
             _fail(here, f"player {player} lays {entry[1]} making {_text(count)} "
                   f"(count {total}): pegs {points}, expected {base + bonus[0]}")
-        if points - base == 1 and scores[player] + base >= GAME_POINTS and left[0] + left[1]:
+        if points - base == 1 and scores[player % sides] + base >= target and any(left):
             _fail(here, f"player {player} wins with {entry[1]} before any go: pegs {points}, "
                   f"expected {base}")
         if peg(player, points):
             if not last:
-                _fail(here, f"player {player} reaches {scores[player]} and wins, but the play "
-                      "goes on")
+                _fail(here, f"player {player} reaches {scores[player % sides]} and wins, but "
+                      "the play goes on")
             ended("play")
-            return player
-    if left[0] or left[1]:
-        _fail(at, f"the play stops with {len(left[0]) + len(left[1])} cards in hand, but "
-              f"nobody reached {GAME_POINTS}")
+            return player % sides
+    if any(left):
+        _fail(at, f"the play stops with {sum(map(len, left))} cards in hand, but nobody "
+              f"reached {target}")
 
     show = deal["show"]
-    if not isinstance(show, list) or len(show) > 3:
-        _fail(at, f"show must be a list of at most three counts, got {show!r}")
-    crib = [*discards[0], *discards[1]]
-    counts = ((pone, kept[pone], False, "the pone's hand"),
-              (dealer, kept[dealer], False, "the dealer's hand"),
-              (dealer, crib, True, "the crib"))
+    if not isinstance(show, list) or len(show) > n + 1:
+        _fail(at, f"show must be a list of at most {n + 1} counts, got {show!r}")
+    crib = [c for cards in discards for c in cards] + pack
+    order = [(dealer + 1 + k) % n for k in range(n)]
+    names = {first: "the pone's hand" if n == 2 else f"player {first}'s hand",
+             dealer: "the dealer's hand"}
+    counts = [(p, kept[p], False, names.get(p, f"player {p}'s hand")) for p in order]
+    counts.append((dealer, crib, True, "the crib"))
     for k, (player, cards, is_crib, label) in enumerate(counts):
         if k >= len(show):
-            _fail(at, f"the show stops after {k} counts, but nobody reached {GAME_POINTS}")
+            _fail(at, f"the show stops after {k} counts, but nobody reached {target}")
         got = _int(show[k], at, f"show[{k}]", 0, 29)
         right = score_hand(cards, starter, crib=is_crib)
         if got != right:
@@ -357,7 +410,7 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand) ->
             if k != len(show) - 1:
                 _fail(at, f"player {player} wins with {label}, but the show goes on")
             check_scores()
-            return player
+            return player % sides
     check_scores()
     return None
 
@@ -368,24 +421,37 @@ def _text(ids: list[int]) -> str:
 
 
 def format_game(record: dict) -> str:
-    """A recorded game, deal by deal, counted out: the text of ``crib replay``."""
+    """A recorded game, deal by deal, counted out: the text of ``crib replay``.
+
+    The record is checked first (:func:`validate_record`), so it prints only games that hold.
+    """
     from .scoring import count_hand, say_count
 
+    validate_record(record)
+    game = _record_game(record)
+    n = game.players
+    tiers = record["skunk"] if isinstance(record["skunk"], list) else [record["skunk"]]
+    skunk = max(tiers)
+    winner = _side(game, record["winner"])
+    form = "" if game == STANDARD else f" ({game.name}"
+    form += ", partners 0 and 2 against 1 and 3)" if game.partnerships else ")" if form else ""
     lines = [
-        f"game {record['game']}: player {record['first_dealer']} deals first; player "
-        f"{record['winner']} wins {record['scores'][0]}-{record['scores'][1]}"
-        + ("" if not record["skunk"] else
-           f" ({('skunk', 'double skunk', 'triple skunk')[record['skunk'] - 1]})")
+        f"game {record['game']}{form}: player {record['first_dealer']} deals first; {winner} wins "
+        + "-".join(map(str, record["scores"]))
+        + ("" if not skunk else f" ({('skunk', 'double skunk', 'triple skunk')[skunk - 1]})")
     ]
     for k, deal in enumerate(record["deals"], start=1):
         dealer = deal["dealer"]
-        pone = 1 - dealer
+        order = [(dealer + 1 + j) % n for j in range(n)]  # the dealer's left first, dealer last
         lines.append("")
         lines.append(f"deal {k}: player {dealer} deals")
-        for p in (pone, dealer):
-            role = "dealer" if p == dealer else "pone"
+        for p in order:
+            role = POSITIONS[n][(p - dealer) % n]
             lines.append(f"  player {p} ({role}) holds {' '.join(deal['hands'][p])}, throws "
                          f"{' '.join(deal['discards'][p])}")
+        pack = deal.get("pack", [])
+        if pack:
+            lines.append(f"  the pack gives the crib {' '.join(pack)}")
         lines.append(f"  starter {deal['starter']}"
                      + (f": his heels, 2 to player {dealer}" if deal["heels"] else ""))
         count = 0
@@ -398,15 +464,14 @@ def format_game(record: dict) -> str:
                          + (f"  pegs {pts}" if pts else ""))
             if count == 31:
                 count = 0
-        kept = [
-            [c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in (0, 1)
-        ]
-        crib = deal["discards"][0] + deal["discards"][1]
-        shows = [(f"player {pone} (pone) hand", kept[pone], False),
-                 (f"player {dealer} (dealer) hand", kept[dealer], False),
-                 (f"player {dealer} crib", crib, True)]
+        kept = [[c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in range(n)]
+        crib = [c for cards in deal["discards"] for c in cards] + pack
+        shows = [(f"player {p} ({POSITIONS[n][(p - dealer) % n]}) hand", kept[p], False)
+                 for p in order]
+        shows.append((f"player {dealer} crib", crib, True))
         for (label, cards, is_crib), points in zip(shows, deal["show"], strict=False):
             said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib))
             lines.append(f"  {label} {' '.join(cards)}: {points}  ({said})")
-        lines.append(f"  scores {deal['scores'][0]}-{deal['scores'][1]}")
+        label = "sides" if game.partnerships else "scores"
+        lines.append(f"  {label} {'-'.join(map(str, deal['scores']))}")
     return "\n".join(lines)

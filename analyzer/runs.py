@@ -34,22 +34,25 @@ import numpy as np
 import analyzer
 
 from .choices import numba_threads, policy_arrays
+from .crib import card_crib_values
 from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, _run_chunks
 from .files import atomic_write, atomic_write_text
-from .game import STANDARD
+from .game import VARIANTS
 from .rng import chunk_states
 from .scoring import hand_table
 
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
 BACKENDS = ("local", "dask")
-_STANDARD_ARRAY = STANDARD.as_array()
+_NO_CARD_VALUES = np.zeros(13, np.float64)  # the six-card game throws two cards, never one
 MANIFEST = "run.json"
 PARTS = "chunks"
 #: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout.
 CHECKPOINT_FORMAT = 2
 #: What must match for a run to be resumed.
-PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games")
+PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant")
+#: What a plan written before a key existed meant by it.
+_PLAN_DEFAULTS = {"variant": "six-card"}
 
 
 class RunError(ValueError):
@@ -62,10 +65,11 @@ class RunPlan:
 
     games: int
     seed: int
-    players: tuple[str, str]
+    players: tuple[str, ...]
     chunk_size: int
     crib: str
     record_games: int
+    variant: str = "six-card"
 
     @property
     def n_chunks(self) -> int:
@@ -149,8 +153,11 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     rec_deals = np.zeros((max(rec_hi - rec_lo, 1), MAX_RECORDED_DEALS, DEAL.size), np.int16)
     acc = np.zeros((len(chunks), ACC.size), np.int64)
     crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
-    _run_chunks(states, sizes, firsts, _STANDARD_ARRAY, policies[0], policies[1], values, table,
-                hand_table(), acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
+    game = VARIANTS[plan.variant]
+    card_values = card_crib_values() if game.dealt == 5 else _NO_CARD_VALUES
+    _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
+                card_values, table, hand_table(), acc, crib_acc, rec_games, rec_deals, rec_lo,
+                rec_hi)
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
@@ -165,7 +172,8 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
 
     numba.set_num_threads(1)  # one chunk per worker thread; Dask does the spreading
     run = RunPlan(**{**plan, "players": tuple(plan["players"])})
-    return run_plan(run, np.asarray(chunks, np.int64), policy_arrays(run.players),
+    return run_plan(run, np.asarray(chunks, np.int64),
+                    policy_arrays(run.players, VARIANTS[run.variant].players),
                     crib_values(run.crib), rank_table())
 
 
@@ -272,6 +280,7 @@ class Checkpoint:
                                f"{saved.get('format')!r} is not this version's "
                                f"({CHECKPOINT_FORMAT}); start the run again in a new folder")
             mine = plan.as_dict()
+            saved = {**_PLAN_DEFAULTS, **saved}
             differ = [k for k in PLAN_KEYS if saved.get(k) != mine[k]]
             if differ:
                 what = ", ".join(f"{k} {saved.get(k)!r} there, {mine[k]!r} now" for k in differ)

@@ -110,7 +110,7 @@ def test_records_agree_with_the_counters():
     result = simulate(3000, seed=5, players=("ev+greedy", "hand+lookahead"), record_games=3000)
     records = result.records
     wins0 = sum(r["winner"] == 0 for r in records)
-    assert wins0 == result.acc[ACC.seat0_wins]
+    assert wins0 == result.acc[ACC.side_wins]
     assert sum(r["winner"] == r["first_dealer"] for r in records) == (
         result.acc[ACC.first_dealer_wins])
     assert sum(len(r["deals"]) for r in records) == result.acc[ACC.deals]
@@ -163,7 +163,7 @@ def test_stronger_policies_win_more():
     for strong, weak in (("ev+greedy", "random+greedy"), ("ev+lookahead", "ev+greedy"),
                          ("ev+greedy", "ev+random")):
         result = simulate(20_000, seed=99, players=(strong, weak))
-        rate = result.acc[ACC.seat0_wins] / result.games
+        rate = result.acc[ACC.side_wins] / result.games
         assert rate > 0.51, (strong, weak, rate)
 
 
@@ -187,7 +187,7 @@ def test_crib_outcomes_are_the_cribs_counted():
     for role in ("dealer", "pone"):
         part = table[table["role"] == role]
         assert part["n"].sum() == complete
-        crib_points = result.acc[ACC.phase_sum + PHASE.dealer_crib]
+        crib_points = result.acc[ACC.phase_sum + PHASE.crib]
         assert (part["n"] * part["mean"]).sum() == pytest.approx(crib_points)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.engine import ACC, DEAL, GAME_RECORD, PHASE, PHASES, PLAY
+from analyzer.engine import ACC, DEAL, GAME_RECORD, PHASE, PHASES, PLAY, phases
 from analyzer.game import GAME, STANDARD, VARIANTS, Game, layout
 
 
@@ -48,3 +48,6 @@ def test_layouts_place_fields_one_after_another_without_overlap():
         assert offsets == sorted(offsets) and offsets[0] == 0 and lay.size > offsets[-1]
     assert layout("L", [("a", 2), ("b", 3)]) == (0, 2, 5)
     assert PHASES[0] == ("dealer", "pegging") and ("pone", "hand") in PHASES
+    assert [p[:2] for p in phases(4)][-2:] == [("third", "pegging"), ("third", "hand")]
+    offsets = [k for *_, k in phases(4)]
+    assert len(set(offsets)) == len(offsets) and max(offsets) < ACC.phase_sumsq - ACC.phase_sum

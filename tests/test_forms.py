@@ -1,0 +1,148 @@
+"""Whole games of the three- and four-player forms, checked against the naive oracle.
+
+Every recorded game is re-scored here in plain Python: the cards dealt once each, the discards
+from the hands, the play laid again card by card through the oracle's play
+(:func:`naive.naive_play_round`, whose turn order and go rules must pick the recorded player each
+time), every hand and crib counted by :func:`naive.naive_score`, the scores kept by side, the
+stop at 121, the winner and the skunk tiers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from naive import card, naive_play_round, naive_score
+
+from analyzer import simulate
+from analyzer.choices import PlayerError
+from analyzer.game import VARIANTS
+from analyzer.records import format_game, validate_record
+
+FORMS = ("three-player", "four-player")
+
+
+def _check_deal(deal, game, scores):
+    n, sides = game.players, game.teams
+    dealer = deal["dealer"]
+    hands = [[card(c) for c in h] for h in deal["hands"]]
+    discards = [[card(c) for c in d] for d in deal["discards"]]
+    pack = [card(c) for c in deal["pack"]]
+    starter = card(deal["starter"])
+    dealt = [c for h in hands for c in h] + pack + [starter]
+    assert len(dealt) == len(set(dealt)) == n * game.dealt + game.crib_from_pack + 1
+    assert all(len(h) == game.dealt for h in hands) and len(pack) == game.crib_from_pack
+    for d, h in zip(discards, hands, strict=True):
+        assert len(d) == game.thrown and set(d) <= set(h)
+    kept = [[c for c in h if c not in d] for h, d in zip(hands, discards, strict=True)]
+    order = [(dealer + 1 + k) % n for k in range(n)]  # turn order: the dealer's left first
+
+    def peg(seat, points):
+        scores[seat % sides] += points
+        return scores[seat % sides] >= game.target
+
+    heels = 2 if starter // 4 == 10 else 0
+    assert deal["heels"] == heels
+    if heels and peg(dealer, heels):
+        assert deal["plays"] == [] and deal["show"] == []
+        return dealer % sides
+    recorded = deal["plays"]
+    step = iter(recorded)
+
+    def follow(position, options, history):  # lay what the record says, if the rules allow it
+        seat, text, _ = next(step)
+        assert seat == order[position], (deal, seat, order[position])
+        assert card(text) in options
+        return card(text)
+
+    try:
+        events, _ = naive_play_round([kept[p] for p in order], choose=follow)
+        complete = True
+    except StopIteration:  # the record stops at the winning moment
+        complete = False
+    if complete:
+        assert len(events) == len(recorded)
+    for k, (seat, text, points) in enumerate(recorded):
+        if complete:
+            position, c, expected = events[k]
+            assert (order[position], card(text)) == (seat, c)
+            assert points == expected, (deal, k)
+        if peg(seat, points):
+            assert k == len(recorded) - 1 and deal["show"] == []
+            return seat % sides
+    assert complete, deal
+    crib = [c for d in discards for c in d] + pack
+    counts = [(p, kept[p], False) for p in order] + [(dealer, crib, True)]
+    for k, (seat, cards, is_crib) in enumerate(counts):
+        assert deal["show"][k] == naive_score(cards, starter, crib=is_crib)
+        if peg(seat, deal["show"][k]):
+            assert len(deal["show"]) == k + 1
+            return seat % sides
+    assert deal["scores"] == scores
+    return None
+
+
+def check_game(record):
+    game = VARIANTS[record["variant"]]
+    assert record["format"] == 2
+    scores = [0] * game.teams
+    winner = None
+    for k, deal in enumerate(record["deals"]):
+        assert winner is None
+        assert deal["dealer"] == (record["first_dealer"] + k) % game.players
+        winner = _check_deal(deal, game, scores)
+        assert deal["scores"] == scores
+    assert winner == record["winner"] and record["scores"] == scores
+    assert max(scores) == scores[winner] >= game.target
+    lines = game.skunk_lines
+    assert record["skunk"] == [0 if q == winner else sum(s < line for line in lines)
+                               for q, s in enumerate(scores)]
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_recorded_games_rescored_by_the_oracle(variant):
+    for players, seed in (("ev+lookahead", 1), (("random+random", "ev+greedy", "hand+random",
+                                                 "ev+lookahead")[:VARIANTS[variant].players], 2)):
+        result = simulate(150, seed=seed, players=players, variant=variant, record_games=150)
+        assert len(result.records) == 150
+        for record in result.records:
+            check_game(record)
+            validate_record(record)  # the package's own reader accepts what the engine writes
+        assert format_game(result.records[0]).startswith(f"game 0 ({variant}")
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_random_discards_give_the_census_means(variant):
+    # With random discards a kept hand is four random cards and the crib four more (three from
+    # the players, and in the three-player game one from the pack), with a random starter: the
+    # census means of docs/rules.md, 4.7692 for a hand and 4.7348 for a crib, whatever the form.
+    result = simulate(8_000, seed=41, players="random+greedy", variant=variant)
+    ppd = result.points_per_deal
+    for role, phases in ppd.items():
+        assert phases["hand"] == pytest.approx(4.7692, abs=0.06), role
+    assert ppd["dealer"]["crib"] == pytest.approx(4.7348, abs=0.06)
+    assert ppd["dealer"]["heels"] == pytest.approx(2 * 4 / 52, abs=0.01)
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_same_seed_same_games_whatever_the_workers(variant):
+    a = simulate(3_000, seed=9, variant=variant, workers=1, chunk_size=300, record_games=20)
+    b = simulate(3_000, seed=9, variant=variant, workers=2, chunk_size=300, record_games=20)
+    assert np.array_equal(a.acc, b.acc) and a.records == b.records
+    assert sum(a.side_win_rates) == pytest.approx(1.0)
+
+
+def test_partners_score_together_and_the_first_dealer_leads_the_way():
+    result = simulate(4_000, seed=3, variant="four-player")
+    assert len(result.side_win_rates) == 2
+    assert 0.5 < result.first_dealer_win_rate < 0.65  # the first crib is the dealer's side's
+    three = simulate(4_000, seed=3, variant="three-player")
+    assert len(three.side_win_rates) == 3 and three.first_dealer_win_rate > 1 / 3
+
+
+def test_forms_refuse_what_they_cannot_play():
+    with pytest.raises(PlayerError, match="3 seats"):
+        simulate(10, seed=1, variant="three-player", players=("ev+greedy", "ev+greedy"))
+    with pytest.raises(ValueError, match="not played by the engine yet"):
+        simulate(10, seed=1, variant="five-card")
+    with pytest.raises(ValueError, match="unknown variant"):
+        simulate(10, seed=1, variant="nine-card")
