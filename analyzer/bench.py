@@ -87,6 +87,14 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
             f"{1 / per_hand:.0f} hands/s as a DataFrame; "
             f"{t_arrays / len(sixes) * 1e3:.3f} ms as arrays (evaluate_discards)")
 
+    fives = [np.sort(rng.permutation(52)[:5]) for _ in range(20)]
+    for variant in ("three-player", "four-player", "five-card"):
+        with numba_threads(1):
+            t = _median_seconds(
+                lambda v=variant: [keep(h, dealer=True, variant=v) for h in fives], repeats)
+        add(f"keep, {variant}, uniform crib, 1 thread", t / len(fives) * 1e3, "ms a hand",
+            "exact, every unseen crib card and starter")
+
     from .discard import keep_many
 
     many = np.array([rng.permutation(52)[:6] for _ in range(10_000)])

@@ -8,6 +8,8 @@ command line can take its defaults and choices from here and ``crib --help`` sta
   :data:`DISCARD_POLICY_NAMES` and :data:`PEGGING_POLICY_NAMES`, and nowhere else.
 * :func:`resolve_workers` is the number of workers a run gets; :func:`numba_threads` sets numba's
   thread count for a block and restores it afterwards.
+* :func:`variant_game` is the form of the game a ``variant=`` names (:data:`VARIANT_NAMES`, from
+  :data:`analyzer.game.VARIANTS`), and :func:`crib_mode_for` the crib mode ``keep`` uses in it.
 * The defaults and limits of the numbers a run takes (games, workers, seeds, the crib-table
   builder's deals and tolerance) live here, and :func:`check_number` checks one of them: the
   command line and the Python API refuse the same values with the same words.
@@ -21,8 +23,13 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from .game import VARIANTS, Game
+
 __all__ = [
     "CRIB_MODES",
+    "DEFAULT_VARIANT",
+    "FORM_CRIB_MODES",
+    "VARIANT_NAMES",
     "CRIB_TABLE_DEALS",
     "CRIB_TABLE_MAX_ITERATIONS",
     "CRIB_TABLE_TOL",
@@ -41,10 +48,12 @@ __all__ = [
     "PlayerError",
     "TABLE_MODES",
     "check_number",
+    "crib_mode_for",
     "numba_threads",
     "parse_player",
     "policy_arrays",
     "resolve_workers",
+    "variant_game",
 ]
 
 #: Discard policies of the engine, in code order (see :mod:`analyzer.players`).
@@ -59,6 +68,12 @@ DEFAULT_PLAYER = "ev+lookahead"
 
 #: Ways :func:`analyzer.keep` values the two cards thrown to the crib.
 CRIB_MODES = ("table", "uniform", "weighted")
+#: The forms of the game ``variant=`` and ``--variant`` name, the standard one first.
+VARIANT_NAMES = tuple(VARIANTS)
+DEFAULT_VARIANT = "six-card"
+#: Crib modes of ``keep`` in the forms other than the six-card game: no self-play crib table has
+#: been built for them yet, so only the exact uniform enumeration.
+FORM_CRIB_MODES = ("uniform",)
 #: Crib-value tables the engine's ``ev`` policy (and the table builders) can read.
 TABLE_MODES = ("table", "uniform")
 
@@ -77,6 +92,42 @@ CRIB_TABLE_TOL = 0.01
 CRIB_TABLE_MAX_ITERATIONS = 40
 MAX_DEALS = 10**9
 MAX_ITERATIONS = 10_000
+
+
+def variant_game(variant: str) -> Game:
+    """The :class:`~analyzer.game.Game` a variant name stands for, or :class:`ValueError`.
+
+    Examples
+    --------
+    >>> variant_game("five-card").kept
+    3
+    """
+    if isinstance(variant, str) and variant in VARIANTS:
+        return VARIANTS[variant]
+    raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANT_NAMES)}")
+
+
+def crib_mode_for(crib: str | None, variant: str = DEFAULT_VARIANT) -> str:
+    """The crib mode ``keep`` uses: ``crib``, or the form's default when it is None.
+
+    The six-card game has all of :data:`CRIB_MODES` (default ``"table"``); the other forms only
+    :data:`FORM_CRIB_MODES` (``"uniform"``), since they have no self-play crib table yet.
+
+    Examples
+    --------
+    >>> crib_mode_for(None), crib_mode_for(None, "five-card")
+    ('table', 'uniform')
+    """
+    game = variant_game(variant)
+    modes = CRIB_MODES if game.name == DEFAULT_VARIANT else FORM_CRIB_MODES
+    if crib is None:
+        return modes[0]
+    if crib not in CRIB_MODES:
+        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
+    if crib not in modes:
+        raise ValueError(f"crib mode {crib!r} is not available for {game.name}: there is no "
+                         f"self-play crib table for it yet; use {' or '.join(modes)}")
+    return crib
 
 
 def check_number(name: str, value, low=None, high=None, integer: bool = False,

@@ -18,6 +18,7 @@ from .choices import (
     CRIB_TABLE_TOL,
     DEFAULT_PLAYER,
     DEFAULT_RECORD_GAMES,
+    DEFAULT_VARIANT,
     DISCARD_POLICY_NAMES,
     MAX_DEALS,
     MAX_GAMES,
@@ -27,8 +28,10 @@ from .choices import (
     MAX_WORKERS,
     PEGGING_POLICY_NAMES,
     TABLE_MODES,
+    VARIANT_NAMES,
     PlayerError,
     check_number,
+    crib_mode_for,
     parse_player,
 )
 from .files import OutputError, check_writable
@@ -37,6 +40,7 @@ from .game import VARIANTS
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
+  crib keep 5H 5S 6D JC KH --pone --variant five-card   the same in five-card cribbage
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
@@ -49,6 +53,9 @@ CRIB_MODE_NOTES = {
     "uniform": "exact, opponent's throw uniform",
     "weighted": "exact, opponent's throw weighted by self-play",
 }
+#: The note of the uniform crib in the forms dealing five, where more than one player's cards
+#: (or the pack's) are unseen.
+FORM_CRIB_NOTE = "exact, the unseen crib cards uniform"
 
 
 class UsageError(Exception):
@@ -178,7 +185,8 @@ def _read_rank_table(path, option: str, command: str, complete: bool):
 def _cmd_count(args) -> int:
     from .scoring import count_hand, say_count
 
-    items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib)
+    items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib,
+                       variant=args.variant)
     from .cards import format_cards, parse_cards
 
     hand = format_cards(parse_cards(_cards_text(args.cards)))
@@ -190,6 +198,7 @@ def _cmd_count(args) -> int:
             "hand": hand,
             "starter": starter,
             "crib": args.crib,
+            "variant": args.variant,
             "items": [
                 {"kind": i.kind, "cards": format_cards(i.cards), "points": i.points} for i in items
             ],
@@ -197,7 +206,8 @@ def _cmd_count(args) -> int:
             "said": said,
         }))
         return 0
-    print(f"{'crib' if args.crib else 'hand'} {hand}, starter {starter}")
+    form = "" if args.variant == DEFAULT_VARIANT else f" ({args.variant})"
+    print(f"{'crib' if args.crib else 'hand'} {hand}, starter {starter}{form}")
     for item in items:
         print(f"  {item.kind:<8} {format_cards(item.cards):<15} {item.points:>2}")
     print(f"  {'total':<24} {total:>2}")
@@ -211,7 +221,12 @@ def _cmd_count(args) -> int:
 def _cmd_keep(args) -> int:
     from .discard import COLUMNS, evaluate_discards
 
-    result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=args.crib)
+    try:
+        crib = crib_mode_for(args.crib, args.variant)
+    except ValueError as exc:
+        raise UsageError(f"crib keep: --crib {args.crib}: {exc}") from None
+    result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
+                               variant=args.variant)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
         {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))
@@ -221,12 +236,16 @@ def _cmd_keep(args) -> int:
             "hand": result["hand"],
             "role": result["role"],
             "crib_mode": result["crib_mode"],
+            "variant": result["variant"],
             "rows": rows,
         }))
         return 0
     sign = "+" if args.dealer else "-"
-    print(f"hand {result['hand']} as {result['role']} (crib: {result['crib_mode']}, "
-          f"{CRIB_MODE_NOTES[result['crib_mode']]}; net = hand {sign} crib)")
+    six_card = args.variant == DEFAULT_VARIANT
+    form = "" if six_card else f", {args.variant}"
+    note = CRIB_MODE_NOTES[result["crib_mode"]] if six_card else FORM_CRIB_NOTE
+    print(f"hand {result['hand']} as {result['role']}{form} (crib: {result['crib_mode']}, "
+          f"{note}; net = hand {sign} crib)")
     print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
           f" {'crib':>6} {'net':>7}")
     for i, row in enumerate(rows):
@@ -614,6 +633,12 @@ def _add_role(p, required: bool, note: str = "") -> None:
                       help=f"{note}the crib is the opponent's: its value is taken off")
 
 
+def _add_variant(p) -> None:
+    p.add_argument("--variant", choices=VARIANT_NAMES, default=DEFAULT_VARIANT,
+                   help=f"the form of the game: {', '.join(VARIANT_NAMES)} (default "
+                   f"{DEFAULT_VARIANT}); see docs/rules.md")
+
+
 def _add_table_crib(p, what: str) -> None:
     p.add_argument("--crib", choices=TABLE_MODES, default=TABLE_MODES[0],
                    help=f"crib values {what}: the self-play table (default) or the exact "
@@ -633,21 +658,28 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("count", help="count a hand (or crib) the way it is said at the table")
-    p.add_argument("cards", nargs="+", help="four cards, e.g. 5H 5C 5S JD (or 5h,5c,5s,jd)")
+    p.add_argument("cards", nargs="+", help="four cards, e.g. 5H 5C 5S JD (or 5h,5c,5s,jd); "
+                   "three for a five-card hand")
     p.add_argument("--starter", required=True, help="the starter (cut) card, e.g. 5D")
     p.add_argument("--crib", action="store_true", help="count as a crib (flush needs all five)")
+    _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_count)
 
-    p = sub.add_parser("keep", help="rank the 15 ways to keep four cards of six")
-    p.add_argument("cards", nargs="+", help="six cards, e.g. 5H 5S 6D JC QS KH")
+    p = sub.add_parser("keep", help="rank the ways to keep four cards of six (or of five, or "
+                       "three of five, in the other forms)")
+    p.add_argument("cards", nargs="+", help="six cards, e.g. 5H 5S 6D JC QS KH; five in the "
+                   "other forms")
     _add_role(p, required=True)
-    p.add_argument("--crib", choices=CRIB_MODES, default=CRIB_MODES[0],
-                   help="how the thrown cards are valued: the self-play table (default), the "
-                   "exact uniform-opponent enumeration, or the exact enumeration weighted by "
-                   "self-play throw frequencies")
+    p.add_argument("--crib", choices=CRIB_MODES, default=None,
+                   help="how the thrown cards are valued: the self-play table (the six-card "
+                   "default), the exact uniform-opponent enumeration, or the exact enumeration "
+                   "weighted by self-play throw frequencies; the other forms have no self-play "
+                   "table yet and take only uniform (their default)")
     p.add_argument("--top", type=_count, metavar="N",
-                   help="show only the N best discards (at least 1; there are 15)")
+                   help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
+                   "the other forms)")
+    _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_keep)
 

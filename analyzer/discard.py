@@ -1,4 +1,4 @@
-"""Which four to keep: every discard of a six-card hand, valued exactly.
+"""Which cards to keep: every discard of a dealt hand, valued exactly, in every form of the game.
 
 For each of the 15 ways to keep four cards of six, the kept hand is scored against each of the 46
 starters the player cannot see (mean, min, max, standard deviation: exact), and the two cards thrown
@@ -13,19 +13,41 @@ when it is the opponent's (pone). Three ways to value the crib (``crib=``):
   self-play throws that kind of pair in the opponent's role (the method of the best web
   calculators).
 
+The other forms (``variant=``, a name of :data:`analyzer.game.VARIANTS`) deal five cards: in
+``"three-player"`` and ``"four-player"`` a player keeps four and throws one (5 ways), in
+``"five-card"`` keeps three and throws two (10 ways). The kept hand is valued over the 47 unseen
+starters, and the crib exactly with ``crib="uniform"``, the only mode they have until self-play
+crib tables are built for them (the default there; ``"table"`` and ``"weighted"`` are refused): the
+crib cards nobody has seen (three-player: one from each other player and one from the pack; four-
+player: one from each other player; five-card: the opponent's two) are any of the 47 unseen cards,
+and the starter any of those left. The starters are grouped by rank (a row of
+:func:`~analyzer.scoring.hand_table`), so each possible crib costs 13 reads, not 44.
+
 The engine's in-game discard policies are in :mod:`analyzer.players`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import itertools
+from functools import cache, lru_cache
 
 import numpy as np
 from numba import njit, prange
 
+from . import rules
 from .cards import CardError, as_cards, card_rank, card_suit, format_card, format_card_rows
-from .choices import CRIB_MODES
-from .scoring import _score_one, _throw_key, rank_table
+from .choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, variant_game
+from .scoring import (
+    _rank,
+    _score_one,
+    _score_three,
+    _sort4_index,
+    _suit,
+    _throw_key,
+    hand_table,
+    rank_table,
+    rank_table4,
+)
 
 __all__ = ["COLUMNS", "CRIB_MODES", "DISCARDS", "evaluate_discards", "keep", "keep_many"]
 
@@ -125,6 +147,174 @@ def _crib_means(six, discards, weights, table, out):
         out[d] = total / (weight * (_UNSEEN - 2))
 
 
+# --------------------------------------------------------------------------- the other forms
+
+
+@cache
+def _form_discards(dealt: int, kept: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays into a sorted dealt hand: ``keeps`` int64 (n, kept) and ``throws`` int64
+    (n, dealt - kept), one row per way to keep ``kept`` cards, in the order of
+    :data:`DISCARDS` (the thrown cards in lexicographic order)."""
+    throws = [list(t) for t in itertools.combinations(range(dealt), dealt - kept)]
+    keeps = [[k for k in range(dealt) if k not in t] for t in throws]
+    out = np.array(keeps, np.int64), np.array(throws, np.int64)
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+@njit(cache=True)
+def _form_hand_stats(dealt, keeps, table, table4, out):
+    """Exact statistics of each kept hand of ``dealt`` over the starters not in ``dealt``.
+
+    ``dealt`` int64 (k,) distinct ids; ``keeps`` int64 (n, 4) or (n, 3) indices into ``dealt``
+    (three-card hands are five-card cribbage's); ``table`` :func:`rank_table`, ``table4``
+    :func:`rank_table4`. Writes ``out`` float64 (n, 4): mean, min, max and population standard
+    deviation of the show score over the ``52 - k`` unseen starters.
+    """
+    m = 52 - dealt.shape[0]
+    scores = np.empty(m, np.int64)
+    for d in range(keeps.shape[0]):
+        h0, h1, h2 = dealt[keeps[d, 0]], dealt[keeps[d, 1]], dealt[keeps[d, 2]]
+        h3 = dealt[keeps[d, 3]] if keeps.shape[1] == 4 else -1
+        i = 0
+        total = 0
+        lo = 1000
+        hi = -1
+        for s in range(52):
+            seen = False
+            for j in range(dealt.shape[0]):
+                if dealt[j] == s:
+                    seen = True
+            if seen:
+                continue
+            if h3 < 0:
+                x = _score_three(h0, h1, h2, s, table4)
+            else:
+                x = _score_one(h0, h1, h2, h3, s, False, table)
+            scores[i] = x
+            total += x
+            lo = min(lo, x)
+            hi = max(hi, x)
+            i += 1
+        mean = total / m
+        sq = 0.0
+        for j in range(m):
+            sq += (scores[j] - mean) ** 2
+        out[d, 0] = mean
+        out[d, 1] = lo
+        out[d, 2] = hi
+        out[d, 3] = np.sqrt(sq / m)
+
+
+@njit(cache=True, inline="always")
+def _crib_over_starters(c0, c1, c2, c3, hidden, rank_left, suit_left, hands):
+    """Total crib score of ``c0..c3`` over every starter still unseen, grouped by rank.
+
+    The last ``hidden`` (2 or 3) of the four are unseen cards, the others the player's throw;
+    ``rank_left`` int64 (13,) and ``suit_left`` (4,) count the unseen cards by rank and suit
+    (the hidden ones included: they are taken off here). ``hands``: :func:`hand_table`.
+    """
+    r0, r1, r2, r3 = _rank(c0), _rank(c1), _rank(c2), _rank(c3)
+    row = _sort4_index(r0, r1, r2, r3)
+    total = np.int64(0)
+    for r in range(13):
+        total += rank_left[r] * np.int64(hands[row, r])
+    total -= np.int64(hands[row, r3]) + np.int64(hands[row, r2])
+    if hidden == 3:
+        total -= np.int64(hands[row, r1])
+    s0, s1, s2, s3 = _suit(c0), _suit(c1), _suit(c2), _suit(c3)
+    if s0 == s1 and s1 == s2 and s2 == s3:  # a crib flush needs the starter's suit too
+        total += rules.CRIB_FLUSH_POINTS * (suit_left[s0] - hidden)
+    for c, u in ((c0, s0), (c1, s1), (c2, s2), (c3, s3)):
+        if _rank(c) == rules.JACK:  # nobs with every unseen starter of the Jack's suit
+            left = suit_left[u]
+            if s3 == u:
+                left -= 1
+            if s2 == u:
+                left -= 1
+            if hidden == 3 and s1 == u:
+                left -= 1
+            total += rules.NOBS_POINTS * left
+    return total
+
+
+@njit(cache=True, parallel=True)
+def _form_crib_means(dealt, throws, hands, out):
+    """Exact mean crib of each throw of ``dealt`` when the crib's other cards are unseen.
+
+    ``dealt`` int64 (k,) distinct ids; ``throws`` int64 (n, t) indices into ``dealt``, t = 1 or
+    2; ``hands``: :func:`hand_table`. The crib's ``4 - t`` other cards are any of the ``52 - k``
+    unseen cards, every set equally likely, and the starter any unseen card left, equally
+    likely. Writes ``out`` float64 (n,). Parallel over the throws.
+    """
+    m = 52 - dealt.shape[0]
+    unseen = np.empty(m, np.int64)
+    rank_left = np.zeros(13, np.int64)
+    suit_left = np.zeros(4, np.int64)
+    n = 0
+    for card in range(52):
+        seen = False
+        for j in range(dealt.shape[0]):
+            if dealt[j] == card:
+                seen = True
+        if not seen:
+            unseen[n] = card
+            rank_left[_rank(card)] += 1
+            suit_left[_suit(card)] += 1
+            n += 1
+    hidden = 4 - throws.shape[1]
+    for k in prange(throws.shape[0]):
+        d = np.int64(k)
+        total = np.int64(0)
+        cribs = np.int64(0)
+        if hidden == 3:
+            a = dealt[throws[d, 0]]
+            for i in range(m):
+                for j in range(i + 1, m):
+                    for q in range(j + 1, m):
+                        total += _crib_over_starters(a, unseen[i], unseen[j], unseen[q], 3,
+                                                     rank_left, suit_left, hands)
+                        cribs += m - 3
+        else:
+            a, b = dealt[throws[d, 0]], dealt[throws[d, 1]]
+            for i in range(m):
+                for j in range(i + 1, m):
+                    total += _crib_over_starters(a, b, unseen[i], unseen[j], 2, rank_left,
+                                                 suit_left, hands)
+                    cribs += m - 2
+        out[d] = total / cribs
+
+
+def _evaluate_form(cards, dealer: bool, game):
+    """:func:`_evaluate` for a form dealing five: the same five results, ``n`` discards."""
+    dealt = np.sort(_dealt(cards, game))
+    keeps, throws = _form_discards(game.dealt, game.kept)
+    stats = np.empty((len(keeps), 4), np.float64)
+    _form_hand_stats(dealt, keeps, rank_table(), rank_table4(), stats)
+    crib_means = np.empty(len(keeps), np.float64)
+    _form_crib_means(dealt, throws, hand_table(), crib_means)
+    net = stats[:, 0] + crib_means if dealer else stats[:, 0] - crib_means
+    order = np.lexsort((-stats[:, 0], -net))  # stable: ties stay in discard order
+    floats = np.ascontiguousarray(np.stack([stats[order, 0], stats[order, 3], crib_means[order],
+                                            net[order]]))
+    ints = np.ascontiguousarray(stats[order, 1:3].T.astype(np.int64))
+    names = [_CARD_NAMES[c] for c in dealt.tolist()]
+    keep_text = [" ".join(names[k] for k in keeps[i]) for i in order]
+    throw_text = [" ".join(names[k] for k in throws[i]) for i in order]
+    return names, keep_text, throw_text, floats, ints
+
+
+def _dealt(cards, game) -> np.ndarray:
+    """The dealt cards as int64 ids, or a :class:`CardError` naming the form and the count."""
+    ids = as_cards(cards)
+    if len(ids) != game.dealt:
+        given = " ".join(_CARD_NAMES[c] for c in ids.tolist()) or "nothing"
+        raise CardError(f"expected {game.dealt} cards, got {len(ids)}: {given} (a {game.name} "
+                        f"hand is dealt {game.dealt})")
+    return ids.astype(np.int64)
+
+
 def _pair_weights(dealer: bool) -> np.ndarray:
     """Weights (52, 52) of the opponent's possible throws, from self-play throw frequencies."""
     from .crib import throw_counts
@@ -179,11 +369,6 @@ _FLOAT_COLUMNS = np.array([2, 5, 6, 7])
 _INT_COLUMNS = np.array([3, 4])
 
 
-def _check_crib_mode(crib: str) -> None:
-    if crib not in CRIB_MODES:
-        raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
-
-
 @njit(cache=True)
 def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
     """Value the 15 discards of one hand and write them best first; return the order.
@@ -221,14 +406,18 @@ def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
     return order
 
 
-def _evaluate(six_cards, dealer: bool, crib: str):
-    """One hand's discards, best first: card names, keep and discard text, and two blocks.
+def _evaluate(cards, dealer: bool, crib: str | None, variant: str):
+    """One hand's discards, best first: card names, keep and discard text, two blocks, and the
+    crib mode used.
 
-    ``floats`` (4, 15) holds hand_mean, hand_std, crib_mean and net; ``ints`` (2, 15) hand_min
+    ``floats`` (4, n) holds hand_mean, hand_std, crib_mean and net; ``ints`` (2, n) hand_min
     and hand_max (see :func:`_rank_discards`).
     """
-    _check_crib_mode(crib)
-    six = as_cards(six_cards, n=6).astype(np.int64)
+    game = variant_game(variant)
+    crib = crib_mode_for(crib, variant)
+    if game.name != DEFAULT_VARIANT:
+        return (*_evaluate_form(cards, dealer, game), crib)
+    six = _dealt(cards, game)
     six.sort()
     table = rank_table()
     crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
@@ -238,41 +427,44 @@ def _evaluate(six_cards, dealer: bool, crib: str):
     names = [_CARD_NAMES[c] for c in six.tolist()]
     keeps = [_KEEP_TEXT[i].format(*names) for i in order]
     discards = [_DISCARD_TEXT[i].format(*names) for i in order]
-    return names, keeps, discards, floats, ints
+    return names, keeps, discards, floats, ints, crib
 
 
-def evaluate_discards(six_cards, dealer: bool, crib: str = "table") -> dict:
+def evaluate_discards(cards, dealer: bool, crib: str | None = None,
+                      variant: str = DEFAULT_VARIANT) -> dict:
     """The numbers behind :func:`keep`, as plain numpy columns (no pandas), best first.
 
     Returns a dict with the :data:`COLUMNS` (card text as lists of str, the rest as arrays) and
-    the metadata ``hand``, ``role`` and ``crib_mode``. Used where importing pandas would cost
-    more than the answer (the ``crib keep`` command).
+    the metadata ``hand``, ``role``, ``crib_mode`` and ``variant``. Used where importing pandas
+    would cost more than the answer (the ``crib keep`` command).
     """
-    names, keeps, discards, floats, ints = _evaluate(six_cards, dealer, crib)
+    names, keeps, discards, floats, ints, crib = _evaluate(cards, dealer, crib, variant)
     result = {"keep": keeps, "discard": discards}
     result.update(zip((COLUMNS[j] for j in _FLOAT_COLUMNS), floats, strict=True))
     result.update(zip((COLUMNS[j] for j in _INT_COLUMNS), ints, strict=True))
-    result.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib)
+    result.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib,
+                  variant=variant)
     return result
 
 
-def keep_many(hands, dealer: bool, crib: str = "table"):
+def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT):
     """:func:`keep` for many hands at once: one compiled call, one DataFrame.
 
     Parameters
     ----------
     hands
-        An integer array of card ids, shape (n, 6), each row six distinct cards; or a list of
-        six-card hands as text or ids.
-    dealer, crib
+        An integer array of card ids, shape (n, 6) (n, 5 in the other forms), each row distinct
+        cards; or a list of hands as text or ids.
+    dealer, crib, variant
         As for :func:`keep`. ``"table"`` is vectorized end to end; ``"uniform"`` and
         ``"weighted"`` enumerate each hand's cribs exactly (milliseconds a hand).
 
     Returns
     -------
     pandas.DataFrame
-        ``15 * n`` rows: ``hand`` (the six cards, in id order) and ``rank`` (1 = best) before the
-        columns of :func:`keep`, each hand's rows best first in the same order :func:`keep` gives.
+        ``15 * n`` rows (``5 * n`` or ``10 * n`` in the other forms): ``hand`` (the cards, in id
+        order) and ``rank`` (1 = best) before the columns of :func:`keep`, each hand's rows best
+        first in the same order :func:`keep` gives.
 
     Examples
     --------
@@ -282,33 +474,47 @@ def keep_many(hands, dealer: bool, crib: str = "table"):
     """
     import pandas as pd
 
-    _check_crib_mode(crib)
+    game = variant_game(variant)
+    crib = crib_mode_for(crib, variant)
+    k = game.dealt
     if isinstance(hands, np.ndarray) and np.issubdtype(hands.dtype, np.integer):
         sixes = np.sort(hands, axis=1).astype(np.int64)
-        if sixes.ndim != 2 or sixes.shape[1] != 6:
-            raise CardError(f"expected hands of six cards, shape (n, 6), got {hands.shape}")
+        if sixes.ndim != 2 or sixes.shape[1] != k:
+            raise CardError(f"expected hands of {k} cards, shape (n, {k}), got {hands.shape} "
+                            f"(a {game.name} hand is dealt {k})")
         if sixes.size and (sixes.min() < 0 or sixes.max() > 51):
             raise CardError("card ids must be 0..51")
         if (np.diff(sixes, axis=1) == 0).any():
             raise CardError("a hand holds the same card twice")
     else:
-        sixes = np.array([np.sort(as_cards(h, n=6)) for h in hands], np.int64).reshape(-1, 6)
+        sixes = np.array([np.sort(_dealt(h, game)) for h in hands], np.int64).reshape(-1, k)
     n = len(sixes)
-    table = rank_table()
-    stats = np.empty((n, 15, 4), np.float64)
-    _hand_stats_many(sixes, _KEEPS, table, stats)
-    crib_means = _discard_crib_means(sixes, dealer, crib, table)
+    if game.name == DEFAULT_VARIANT:
+        keeps, throws = _KEEPS, DISCARDS
+        table = rank_table()
+        stats = np.empty((n, 15, 4), np.float64)
+        _hand_stats_many(sixes, _KEEPS, table, stats)
+        crib_means = _discard_crib_means(sixes, dealer, crib, table)
+    else:
+        keeps, throws = _form_discards(game.dealt, game.kept)
+        stats = np.empty((n, len(keeps), 4), np.float64)
+        crib_means = np.empty((n, len(keeps)), np.float64)
+        tables = rank_table(), rank_table4()
+        for i in range(n):
+            _form_hand_stats(sixes[i], keeps, *tables, stats[i])
+            _form_crib_means(sixes[i], throws, hand_table(), crib_means[i])
+    ways = len(keeps)
     hand_mean = stats[:, :, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
-    hand_index = np.repeat(np.arange(n), 15)
+    hand_index = np.repeat(np.arange(n), ways)
     order = np.lexsort((-hand_mean.ravel(), -net.ravel(), hand_index))
-    rows, disc = hand_index[order], np.tile(np.arange(15), n)[order]
+    rows, disc = hand_index[order], np.tile(np.arange(ways), n)[order]
     flat = stats.reshape(-1, 4)[order]
     df = pd.DataFrame({
         "hand": format_card_rows(sixes)[rows],
-        "rank": np.tile(np.arange(1, 16), n),
-        "keep": format_card_rows(sixes[rows[:, None], _KEEPS[disc]]),
-        "discard": format_card_rows(sixes[rows[:, None], DISCARDS[disc]]),
+        "rank": np.tile(np.arange(1, ways + 1), n),
+        "keep": format_card_rows(sixes[rows[:, None], keeps[disc]]),
+        "discard": format_card_rows(sixes[rows[:, None], throws[disc]]),
         "hand_mean": flat[:, 0],
         "hand_min": flat[:, 1].astype(np.int64),
         "hand_max": flat[:, 2].astype(np.int64),
@@ -316,25 +522,34 @@ def keep_many(hands, dealer: bool, crib: str = "table"):
         "crib_mean": crib_means.ravel()[order],
         "net": net.ravel()[order],
     })
-    df.attrs.update(role="dealer" if dealer else "pone", crib_mode=crib)
+    df.attrs.update(role="dealer" if dealer else "pone", crib_mode=crib, variant=variant)
     return df
 
 
-def keep(six_cards, dealer: bool, crib: str = "table"):
-    """Rank the 15 ways to keep four cards of six, best first.
+def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT):
+    """Rank the ways to keep cards of a dealt hand, best first: four of six in the standard game.
 
     Parameters
     ----------
-    six_cards
-        Six distinct cards, as text (``"5H 5S 6D JC QS KH"``) or ids.
+    cards
+        The dealt cards, as text (``"5H 5S 6D JC QS KH"``) or ids: six, or five in the other
+        forms.
     dealer
-        True when the crib is the player's own (its value is added), False when it is the
-        opponent's (its value is taken off).
+        True when the crib is the player's own (its value is added; in ``"four-player"``, the
+        player's side's: the player or the partner deals), False when it is an opponent's (its
+        value is taken off).
     crib
-        How the two thrown cards are valued: ``"table"`` (the self-play crib-value table),
-        ``"uniform"`` (exact, the opponent's two crib cards any two of the 46 unseen cards and the
-        starter any of the 44 left) or ``"weighted"`` (exact, the opponent's throws weighted by
-        how often self-play throws each kind of pair in that role).
+        How the crib is valued: ``"table"`` (the self-play crib-value table; the default in
+        the six-card game), ``"uniform"`` (exact, the opponent's two crib cards any two of the
+        46 unseen cards and the starter any of the 44 left) or ``"weighted"`` (exact, the
+        opponent's throws weighted by how often self-play throws each kind of pair in that
+        role). The other forms have no self-play crib table yet: ``"uniform"`` is their only
+        mode and their default (the crib's unseen cards any of the 47 unseen, the starter any of
+        those left); ``"table"`` and ``"weighted"`` are refused with a ``ValueError``.
+    variant
+        The form of the game, a name of :data:`analyzer.game.VARIANTS`: ``"six-card"`` (15
+        ways to keep four of six), ``"three-player"`` and ``"four-player"`` (5 ways to keep four
+        of five), ``"five-card"`` (10 ways to keep three of five).
 
     Returns
     -------
@@ -342,25 +557,28 @@ def keep(six_cards, dealer: bool, crib: str = "table"):
         One row per discard, sorted by ``net`` (then ``hand_mean``) descending, with columns
         ``keep``, ``discard`` (card text, in id order), ``hand_mean``, ``hand_min``,
         ``hand_max``, ``hand_std`` (population standard deviation; all exact over the 46
-        starters), ``crib_mean`` and ``net`` (``hand_mean + crib_mean`` as dealer,
-        ``hand_mean - crib_mean`` as pone). ``df.attrs`` records ``hand``, ``role`` and
-        ``crib_mode``. About 0.15 ms a hand with the table crib; for many hands
-        :func:`keep_many` is faster still.
+        starters, 47 in the forms dealing five), ``crib_mean`` and ``net`` (``hand_mean +
+        crib_mean`` as dealer, ``hand_mean - crib_mean`` as pone). ``df.attrs`` records
+        ``hand``, ``role``, ``crib_mode`` and ``variant``. About 0.15 ms a hand with the table
+        crib; for many hands :func:`keep_many` is faster still.
 
     Raises
     ------
     CardError
-        Unless given six distinct, readable cards.
+        Unless given the form's number of distinct, readable cards.
 
     Examples
     --------
     >>> best = keep("5H 5S 6D JC QS KH", dealer=False).iloc[0]
     >>> best["keep"], best["discard"], round(float(best["hand_mean"]), 3)
     ('5H 5S JC QS', '6D KH', 12.543)
+    >>> keep("5H 5S 6D JC KH", dealer=False, variant="five-card").iloc[0]["keep"]
+    '5H 5S JC'
     """
-    names, keeps, discards, floats, ints = _evaluate(six_cards, dealer, crib)
+    names, keeps, discards, floats, ints, crib = _evaluate(cards, dealer, crib, variant)
     df = _keep_frame(keeps, discards, floats, ints)
-    df.attrs.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib)
+    df.attrs.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib,
+                    variant=variant)
     return df
 
 

@@ -23,7 +23,10 @@ HEELS_POINTS = 2         #: a Jack turned as the starter, to the dealer
 NOBS_POINTS = 1          #: the Jack of the starter's suit in hand or crib
 HAND_FLUSH_POINTS = 4    #: four hand cards of one suit (5 with the starter)
 CRIB_FLUSH_POINTS = 5    #: the crib counts a flush only with all five cards
+THREE_CARD_FLUSH_POINTS = 3          #: five-card cribbage: three hand cards of one suit
+THREE_CARD_STARTER_FLUSH_POINTS = 4  #: ... and the starter of that suit too
 PEG_SAME_RANK_POINTS = (0, 0, 2, 6, 12)  #: by the number of same-rank cards laid in a row
 
 JACK = 10                #: rank index of the Jack
 MAX_SHOW_SCORE = 29
+MAX_THREE_CARD_SCORE = 20   #: three fives and a five cut (five-card cribbage)

@@ -8,6 +8,13 @@ The show score splits in two:
   compiled builder and passed into every kernel as an argument;
 * the **suit part** (flush, nobs) comes from a few integer tests on the suits.
 
+Five-card cribbage keeps three cards, so its hands are shown as four cards (three and the starter):
+their suit-blind part is read from :func:`rank_table4`, ``uint8[13**4]`` over the four ranks sorted
+(index ``((r0*13 + r1)*13 + r2)*13 + r3``), and a hand flush is 3, or 4 with the starter. Its crib
+has four cards, like every other form's. Every public function takes ``variant=``, a name of
+:data:`analyzer.game.VARIANTS` (default ``"six-card"``); the forms differ here only in how many
+cards a hand holds.
+
 Kernels are private (``_score_one``, ``_score_batch``, ``_census``, ``_peg_points``); the public
 wrappers check and convert their input and accept cards as text or ids.
 """
@@ -23,6 +30,7 @@ from numba import njit, prange
 
 from . import cards, rules
 from .cards import as_cards, format_cards
+from .choices import DEFAULT_VARIANT, variant_game
 
 __all__ = [
     "ScoreItem",
@@ -30,6 +38,7 @@ __all__ = [
     "hand_table",
     "peg_points",
     "rank_table",
+    "rank_table4",
     "say_count",
     "score_hand",
     "score_hands",
@@ -37,6 +46,7 @@ __all__ = [
 ]
 
 _TABLE_SIZE = 13**5
+_TABLE4_SIZE = 13**4
 
 # Compiled twins of the card rules of :mod:`analyzer.cards` (defined there, once), for kernels.
 _rank = njit(cache=True, inline="always")(cards.card_rank)
@@ -51,25 +61,28 @@ _throw_key = njit(cache=True, inline="always")(cards.throw_key)
 
 @njit(cache=True)
 def _rank_points(ranks):
-    """Suit-blind show points (15s, pairs, runs) of five ranks 0..12, by direct enumeration.
+    """Suit-blind show points (15s, pairs, runs) of four or five ranks 0..12, by direct
+    enumeration.
 
-    ``ranks``: int64 array of shape (5,). Used only to build the table.
+    ``ranks``: int64 array of shape (5,) (a hand and its starter) or (4,) (a five-card cribbage
+    hand of three and its starter). Used only to build the tables.
     """
+    n = ranks.shape[0]
     pts = 0
-    for mask in range(1, 32):
+    for mask in range(1, 1 << n):
         total = 0
-        for i in range(5):
+        for i in range(n):
             if mask & (1 << i):
                 total += _rank_value(ranks[i])
         if total == rules.FIFTEEN:
             pts += rules.FIFTEEN_POINTS
     counts = np.zeros(13, np.int64)
-    for i in range(5):
+    for i in range(n):
         counts[ranks[i]] += 1
     for r in range(13):
         pts += rules.PAIR_POINTS * counts[r] * (counts[r] - 1) // 2
-    # Runs: with five cards at most one maximal stretch of 3+ consecutive ranks exists; it scores
-    # its length once for every way of choosing one card of each rank in it.
+    # Runs: with four or five cards at most one maximal stretch of 3+ consecutive ranks exists; it
+    # scores its length once for every way of choosing one card of each rank in it.
     r = 0
     while r < 13:
         if counts[r] == 0:
@@ -112,6 +125,33 @@ def rank_table() -> np.ndarray:
     passed into the kernels. Read-only.
     """
     table = _build_rank_table()
+    table.setflags(write=False)
+    return table
+
+
+@njit(cache=True)
+def _build_rank_table4():
+    """``uint8[13**4]`` of suit-blind points of four ranks at every sorted index."""
+    table = np.zeros(_TABLE4_SIZE, np.uint8)
+    ranks = np.zeros(4, np.int64)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    ranks[0], ranks[1], ranks[2], ranks[3] = a, b, c, d
+                    table[((a * 13 + b) * 13 + c) * 13 + d] = _rank_points(ranks)
+    return table
+
+
+@lru_cache(maxsize=1)
+def rank_table4() -> np.ndarray:
+    """The suit-blind score table of a three-card hand and its starter, ``uint8[13**4]``.
+
+    Indexed by the four ranks sorted, ``((r0 * 13 + r1) * 13 + r2) * 13 + r3``; built once per
+    process by a cached compiled builder and passed into the kernels of five-card cribbage, the
+    way :func:`rank_table` is for four-card hands. Read-only.
+    """
+    table = _build_rank_table4()
     table.setflags(write=False)
     return table
 
@@ -191,6 +231,44 @@ def _score_one(c0, c1, c2, c3, s, crib, table):
     return pts
 
 
+@njit(cache=True, inline="always")
+def _sort4_index(r0, r1, r2, r3):
+    """Index into :func:`rank_table4` (and row of :func:`hand_table`) of four ranks, sorted by a
+    5-comparator network."""
+    if r0 > r1:
+        r0, r1 = r1, r0
+    if r2 > r3:
+        r2, r3 = r3, r2
+    if r0 > r2:
+        r0, r2 = r2, r0
+    if r1 > r3:
+        r1, r3 = r3, r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    return ((r0 * 13 + r1) * 13 + r2) * 13 + r3
+
+
+@njit(cache=True, inline="always")
+def _score_three(c0, c1, c2, s, table4):
+    """Show score of a five-card cribbage hand ``c0..c2`` with starter ``s`` (card ids, int).
+
+    ``table4``: :func:`rank_table4`. A flush is the three hand cards of one suit (3), or 4 with
+    the starter. (The five-card crib has four cards and is scored by :func:`_score_one`.)
+    """
+    pts = np.int64(table4[_sort4_index(_rank(c0), _rank(c1), _rank(c2), _rank(s))])
+    suit = _suit(c0)
+    ss = _suit(s)
+    if _suit(c1) == suit and _suit(c2) == suit:
+        if ss == suit:
+            pts += rules.THREE_CARD_STARTER_FLUSH_POINTS
+        else:
+            pts += rules.THREE_CARD_FLUSH_POINTS
+    nob = (rules.JACK << 2) | ss
+    if c0 == nob or c1 == nob or c2 == nob:
+        pts += rules.NOBS_POINTS
+    return pts
+
+
 @njit(cache=True, parallel=True)
 def _score_batch(hands, starters, crib, table, out):
     """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); ids of any integer dtype."""
@@ -225,6 +303,38 @@ def _census(crib, table):
                         if d != s:
                             hist[_score_one(a, b, c, d, s, crib, table)] += 1
     return by_starter.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def _score_batch3(hands, starters, table4, out):
+    """Score three-card ``hands`` (n, 3) with ``starters`` (n,) into ``out`` (n,); any int ids."""
+    for k in prange(hands.shape[0]):
+        i = np.int64(k)
+        out[i] = _score_three(np.int64(hands[i, 0]), np.int64(hands[i, 1]),
+                              np.int64(hands[i, 2]), np.int64(starters[i]), table4)
+
+
+@njit(cache=True, parallel=True)
+def _census3(table4):
+    """Histograms ``int64[52, 30]`` of the show score of every three-card hand (22,100 less those
+    holding the starter) with each starter: row ``s`` is starter ``s``'s 20,825 hands.
+
+    Parallel over the starter; sum the rows for the whole census of 1,082,900 cases.
+    """
+    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
+    for i in prange(52):
+        s = np.int64(i)
+        hist = by_starter[s]
+        for a in range(52):
+            if a == s:
+                continue
+            for b in range(a + 1, 52):
+                if b == s:
+                    continue
+                for c in range(b + 1, 52):
+                    if c != s:
+                        hist[_score_three(a, b, c, s, table4)] += 1
+    return by_starter
 
 
 # --------------------------------------------------------------------------- pegging kernel
@@ -267,10 +377,28 @@ def _peg_points(ranks, n, count):
 # --------------------------------------------------------------------------- public wrappers
 
 
-def _hand_and_starter(hand, starter) -> tuple[np.ndarray, int]:
+def _shown(crib: bool, variant: str) -> tuple[int, str]:
+    """How many cards a hand (or crib) of ``variant`` holds in the show, and what it is called."""
+    game = variant_game(variant)
+    what = "crib" if crib else "hand"
+    return (game.crib_size if crib else game.kept), f"a {game.name} {what}"
+
+
+def _check_count(ids: np.ndarray, n: int, what: str) -> None:
     from .cards import CardError
 
-    hand_ids = as_cards(hand, n=4)
+    if len(ids) != n:
+        given = format_cards(ids) if len(ids) else "nothing"
+        raise CardError(f"expected {n} cards, got {len(ids)}: {given} ({what} holds {n})")
+
+
+def _hand_and_starter(hand, starter, crib: bool = False,
+                      variant: str = DEFAULT_VARIANT) -> tuple[np.ndarray, int]:
+    from .cards import CardError
+
+    n, what = _shown(crib, variant)
+    hand_ids = as_cards(hand)
+    _check_count(hand_ids, n, what)
     starter_ids = as_cards(starter, n=1)
     s = int(starter_ids[0])
     if s in hand_ids.tolist():
@@ -278,54 +406,74 @@ def _hand_and_starter(hand, starter) -> tuple[np.ndarray, int]:
     return hand_ids, s
 
 
-def score_hand(hand, starter, crib: bool = False) -> int:
-    """Show score of a four-card hand (or crib) with its starter.
+def score_hand(hand, starter, crib: bool = False, variant: str = DEFAULT_VARIANT) -> int:
+    """Show score of a hand (or crib) with its starter.
 
     Parameters
     ----------
     hand
-        Four cards, as text (``"5H 5C 5S JD"``) or ids.
+        The hand's cards, as text (``"5H 5C 5S JD"``) or ids: four, or three in five-card
+        cribbage; a crib is four cards in every form.
     starter
         The starter, as text (``"5D"``) or an id.
     crib
         Count as a crib: a flush needs all five cards.
+    variant
+        The form of the game, a name of :data:`analyzer.game.VARIANTS`. Only ``"five-card"``
+        scores differently: its hands are three cards, a flush of three is 3 (4 with the starter).
+
+    Raises
+    ------
+    CardError
+        For unreadable or repeated cards, or the wrong number for the form.
 
     Examples
     --------
     >>> score_hand("5H 5C 5S JD", "5D")
     29
+    >>> score_hand("4H 5H 6H", "5S", variant="five-card")  # 15s 4, double run 6, pair 2, flush 3
+    15
     """
-    h, s = _hand_and_starter(hand, starter)
+    h, s = _hand_and_starter(hand, starter, crib, variant)
+    if len(h) == 3:
+        return int(_score_three(int(h[0]), int(h[1]), int(h[2]), s, rank_table4()))
     return int(_score_one(int(h[0]), int(h[1]), int(h[2]), int(h[3]), s, bool(crib), rank_table()))
 
 
-def score_hands(hands, starters, crib: bool = False) -> np.ndarray:
+def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarray:
     """Show scores of many hands at once: the vectorized :func:`score_hand`.
 
     Parameters
     ----------
     hands
-        Integer array of card ids, shape (n, 4).
+        Integer array of card ids, shape (n, 4), or (n, 3) for five-card cribbage hands.
     starters
         Integer array of card ids, shape (n,).
     crib
-        Count as cribs.
+        Count as cribs (four cards in every form).
+    variant
+        The form of the game, as for :func:`score_hand`.
 
     Returns
     -------
     numpy.ndarray
         ``uint8`` scores, shape (n,). Rows are not checked for duplicated cards (that would cost
-        more than the scoring); ids outside 0..51 raise ``ValueError``.
+        more than the scoring); ids outside 0..51 raise ``ValueError``, hands of the wrong
+        number of cards for the form :class:`~analyzer.cards.CardError`.
 
     Examples
     --------
     >>> score_hands(np.array([[16, 18, 19, 41]]), np.array([17])).tolist()  # 5C 5H 5S JD, 5D
     [29]
     """
+    from .cards import CardError
+
     hands = np.ascontiguousarray(hands)
     starters = np.ascontiguousarray(starters)
-    if hands.ndim != 2 or hands.shape[1] != 4:
-        raise ValueError(f"hands must have shape (n, 4), got {hands.shape}")
+    n, what = _shown(crib, variant)
+    if hands.ndim != 2 or hands.shape[1] != n:
+        raise CardError(f"hands must have shape (n, {n}), got {hands.shape} ({what} holds {n} "
+                        "cards)")
     if starters.shape != (hands.shape[0],):
         raise ValueError(f"starters must have shape ({hands.shape[0]},), got {starters.shape}")
     for name, arr in (("hands", hands), ("starters", starters)):
@@ -334,12 +482,19 @@ def score_hands(hands, starters, crib: bool = False) -> np.ndarray:
         if arr.size and (arr.min() < 0 or arr.max() > 51):
             raise ValueError(f"{name} holds card ids outside 0..51")
     out = np.empty(hands.shape[0], np.uint8)
-    _score_batch(hands, starters, bool(crib), rank_table(), out)
+    if n == 3:
+        _score_batch3(hands, starters, rank_table4(), out)
+    else:
+        _score_batch(hands, starters, bool(crib), rank_table(), out)
     return out
 
 
-def show_census(crib: bool = False) -> np.ndarray:
-    """Exact distribution of show scores over all 12,994,800 (four-card hand, starter) cases.
+def show_census(crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarray:
+    """Exact distribution of show scores over every (hand, starter) case of a form.
+
+    Four-card hands (and every form's crib): all 270,725 hands x 48 starters, 12,994,800
+    cases. Five-card cribbage hands (``variant="five-card"``, ``crib=False``): all 22,100
+    three-card hands x 49 starters, 1,082,900 cases (at most 20 points; mean 2.5924).
 
     Returns ``int64[30]``: ``census[k]`` is how many cases score ``k``.
 
@@ -347,7 +502,12 @@ def show_census(crib: bool = False) -> np.ndarray:
     --------
     >>> int(show_census().sum()), int(show_census()[29])
     (12994800, 4)
+    >>> int(show_census(variant="five-card").sum())
+    1082900
     """
+    n, _ = _shown(crib, variant)
+    if n == 3:
+        return _census3(rank_table4()).sum(axis=0)
     return _census(bool(crib), rank_table())
 
 
@@ -391,11 +551,20 @@ class ScoreItem(NamedTuple):
     points: int
 
 
-def count_hand(hand, starter, crib: bool = False) -> list[ScoreItem]:
+#: Flush points by the number of hand cards: (the hand alone, the hand and the starter).
+_FLUSH_POINTS = {
+    4: (rules.HAND_FLUSH_POINTS, rules.CRIB_FLUSH_POINTS),
+    3: (rules.THREE_CARD_FLUSH_POINTS, rules.THREE_CARD_STARTER_FLUSH_POINTS),
+}
+
+
+def count_hand(hand, starter, crib: bool = False,
+               variant: str = DEFAULT_VARIANT) -> list[ScoreItem]:
     """Every scoring combination of a hand (or crib) with its starter, in table order.
 
     The order is the one used at the table: fifteens, pairs, runs, flush, nobs. The points add up
-    to :func:`score_hand`. This is the explanatory (plain Python) path, not a hot path.
+    to :func:`score_hand`. ``variant`` as for :func:`score_hand` (three-card hands in
+    ``"five-card"``). This is the explanatory (plain Python) path, not a hot path.
 
     Examples
     --------
@@ -403,31 +572,32 @@ def count_hand(hand, starter, crib: bool = False) -> list[ScoreItem]:
     >>> [i.kind for i in items].count("fifteen"), sum(i.points for i in items)
     (8, 29)
     """
-    h, s = _hand_and_starter(hand, starter)
-    five = [*h.tolist(), s]
+    h, s = _hand_and_starter(hand, starter, crib, variant)
+    shown = [*h.tolist(), s]
     items: list[ScoreItem] = []
-    for size in range(2, 6):
-        for combo in itertools.combinations(five, size):
+    for size in range(2, len(shown) + 1):
+        for combo in itertools.combinations(shown, size):
             if sum(cards.card_value(c) for c in combo) == rules.FIFTEEN:
                 items.append(ScoreItem("fifteen", combo, rules.FIFTEEN_POINTS))
-    for a, b in itertools.combinations(five, 2):
+    for a, b in itertools.combinations(shown, 2):
         if cards.card_rank(a) == cards.card_rank(b):
             items.append(ScoreItem("pair", (a, b), rules.PAIR_POINTS))
-    for size in (5, 4, 3):
+    for size in range(len(shown), 2, -1):
         runs = [
             combo
-            for combo in itertools.combinations(sorted(five), size)
+            for combo in itertools.combinations(sorted(shown), size)
             if _is_run([cards.card_rank(c) for c in combo])
         ]
         if runs:
             items.extend(ScoreItem("run", combo, size) for combo in runs)
             break
     suits = {cards.card_suit(c) for c in h.tolist()}
+    alone, with_starter = _FLUSH_POINTS[len(h)]
     if len(suits) == 1:
         if cards.card_suit(s) in suits:
-            items.append(ScoreItem("flush", tuple(five), rules.CRIB_FLUSH_POINTS))
+            items.append(ScoreItem("flush", tuple(shown), with_starter))
         elif not crib:
-            items.append(ScoreItem("flush", tuple(h.tolist()), rules.HAND_FLUSH_POINTS))
+            items.append(ScoreItem("flush", tuple(h.tolist()), alone))
     for c in h.tolist():
         if cards.card_rank(c) == rules.JACK and cards.card_suit(c) == cards.card_suit(s):
             items.append(ScoreItem("nobs", (c,), rules.NOBS_POINTS))

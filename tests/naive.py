@@ -68,42 +68,45 @@ def _is_run(combo: Sequence[int]) -> bool:
     return len(ranks) == len(combo) and max(ranks) - min(ranks) == len(combo) - 1
 
 
-def _check_show(hand: Iterable[int], starter: int) -> tuple[list[int], int]:
+def _check_show(hand: Iterable[int], starter: int, crib: bool) -> tuple[list[int], int]:
     hand = [int(c) for c in hand]
     starter = int(starter)
     every = [*hand, starter]
-    if len(hand) != 4:
-        raise ValueError(f"a hand has 4 cards, got {len(hand)}")
-    if any(not 0 <= c < 52 for c in every) or len(set(every)) != 5:
-        raise ValueError(f"need 5 distinct card ids in 0..51, got {every}")
+    sizes = (4,) if crib else (4, 3)  # three: a five-card cribbage hand; a crib is always 4
+    if len(hand) not in sizes:
+        raise ValueError(f"a {'crib' if crib else 'hand'} has {' or '.join(map(str, sizes))} "
+                         f"cards, got {len(hand)}")
+    if any(not 0 <= c < 52 for c in every) or len(set(every)) != len(every):
+        raise ValueError(f"need {len(every)} distinct card ids in 0..51, got {every}")
     return hand, starter
 
 
 def naive_items(hand: Iterable[int], starter: int, crib: bool = False) -> list[Item]:
     """Every scoring combination of a hand (or crib) with the starter, as (kind, cards, points).
 
-    Kinds: "fifteen" (2), "pair" (2), "run" (its length), "flush" (4 or 5), "nobs" (1).
-    Cards in each item are sorted ids.
+    A hand is four cards, or three (five-card cribbage); a crib four. Kinds: "fifteen" (2),
+    "pair" (2), "run" (its length), "flush" (one point a card: 4 or 5 for a four-card hand, 3 or
+    4 for a three-card one, only 5 for a crib), "nobs" (1). Cards in each item are sorted ids.
     """
-    hand, starter = _check_show(hand, starter)
-    five = [*hand, starter]
+    hand, starter = _check_show(hand, starter, crib)
+    shown = [*hand, starter]
     items: list[Item] = []
-    for k in range(2, 6):
-        for combo in combinations(five, k):
+    for k in range(2, len(shown) + 1):
+        for combo in combinations(shown, k):
             if sum(value(c) for c in combo) == 15:
                 items.append(("fifteen", tuple(sorted(combo)), 2))
-    for a, b in combinations(five, 2):
+    for a, b in combinations(shown, 2):
         if rank(a) == rank(b):
             items.append(("pair", tuple(sorted((a, b))), 2))
-    for k in (5, 4, 3):  # only runs of the longest length that occurs
-        runs = [combo for combo in combinations(five, k) if _is_run(combo)]
+    for k in range(len(shown), 2, -1):  # only runs of the longest length that occurs
+        runs = [combo for combo in combinations(shown, k) if _is_run(combo)]
         if runs:
             items.extend(("run", tuple(sorted(combo)), k) for combo in runs)
             break
-    if len({suit(c) for c in five}) == 1:
-        items.append(("flush", tuple(sorted(five)), 5))
+    if len({suit(c) for c in shown}) == 1:
+        items.append(("flush", tuple(sorted(shown)), len(shown)))
     elif not crib and len({suit(c) for c in hand}) == 1:
-        items.append(("flush", tuple(sorted(hand)), 4))
+        items.append(("flush", tuple(sorted(hand)), len(hand)))
     for c in hand:
         if rank(c) == JACK and suit(c) == suit(starter):
             items.append(("nobs", (c,), 1))
@@ -111,7 +114,8 @@ def naive_items(hand: Iterable[int], starter: int, crib: bool = False) -> list[I
 
 
 def naive_score(hand: Iterable[int], starter: int, crib: bool = False) -> int:
-    """Show score of a 4-card hand (or crib, ``crib=True``) with the starter."""
+    """Show score of a 4-card (or 3-card) hand, or 4-card crib (``crib=True``), with the
+    starter."""
     return sum(points for _, _, points in naive_items(hand, starter, crib))
 
 

@@ -85,6 +85,29 @@ def test_keep_json_has_every_row_best_first():
     assert weighted["rows"][0]["crib_mean"] != out["rows"][0]["crib_mean"]
 
 
+def test_keep_in_every_form_dealing_five():
+    hand = ["5H", "5S", "6D", "JC", "KH"]
+    for variant, ways, best in (("three-player", 5, "keep 5H 5S JC KH, throw 6D"),
+                                ("four-player", 5, "keep 5H 5S JC KH, throw 6D"),
+                                ("five-card", 10, "keep 5H 5S JC, throw 6D KH")):
+        result = run("keep", *hand, "--pone", "--variant", variant)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert lines[0].startswith(f"hand 5H 5S 6D JC KH as pone, {variant} (crib: uniform,")
+        assert len(lines) == ways + 3 and lines[-1].startswith(f"best: {best}")
+        out = json.loads(run("keep", *hand, "--dealer", "--variant", variant, "--json").stdout)
+        assert (out["variant"], out["crib_mode"], len(out["rows"])) == (variant, "uniform", ways)
+
+
+def test_count_a_five_card_hand():
+    # 4H 5H 6H, 5S cut: 15s 4-5-6 twice (4), pair of 5s (2), double run (6), flush of three (3)
+    out = json.loads(run("count", "4H", "5H", "6H", "--starter", "5S", "--variant", "five-card",
+                         "--json").stdout)
+    assert out["total"] == 15 and out["variant"] == "five-card"
+    assert {"kind": "flush", "cards": "4H 5H 6H", "points": 3} in out["items"]
+    assert out["said"].endswith("a flush of three makes 15")
+
+
 BAD = [
     (["keep", "5H", "5S", "6D", "JC", "QS", "ZH", "--dealer"], "ZH"),
     (["keep", "5H", "5S", "6D", "JC", "QS", "KX", "--dealer"], "KX"),
@@ -101,6 +124,20 @@ BAD = [
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "6D"], "6D"),
     (["count", "5H", "5C", "5S", "JD", "--starter", "11D"], "11D"),
     (["frobnicate"], "invalid choice"),
+    # the other forms: their card counts, and no self-play crib table for them yet
+    (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--variant", "five-card"],
+     "a five-card hand is dealt 5"),
+    (["keep", "5H", "5S", "6D", "JC", "--pone", "--variant", "three-player"],
+     "expected 5 cards"),
+    (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "four-player", "--crib",
+      "table"], "not available for four-player"),
+    (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "five-card", "--crib",
+      "weighted"], "not available for five-card"),
+    (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "seven-card"], "--variant"),
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--variant", "five-card"],
+     "a five-card hand holds 3"),
+    (["count", "5H", "5C", "5S", "--starter", "5D", "--variant", "five-card", "--crib"],
+     "a five-card crib holds 4"),
 ]
 
 

@@ -68,7 +68,7 @@ def test_net_is_hand_plus_or_minus_crib_and_sorted():
             np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
             assert df["net"].is_monotonic_decreasing
             assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
-                                "crib_mode": crib}
+                                "crib_mode": crib, "variant": "six-card"}
     # As dealer throw the 5 and 6 into your own crib; as pone keep the pair of 5s.
     assert keep(hand, dealer=True).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
     assert keep(hand, dealer=False).iloc[0]["keep"] == "5H 5S JC QS"

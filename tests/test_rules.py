@@ -10,7 +10,7 @@ import pytest
 from naive import cards, naive_items, naive_score
 from test_naive import DOUBLE_RUN, PEG_EXAMPLES, SHOW_EXAMPLES
 
-from analyzer import count_hand, parse_cards, peg_points, score_hand, score_hands
+from analyzer import count_hand, parse_cards, peg_points, score_hand, score_hands, show_census
 
 
 def _ids(spec: str | list[int]) -> np.ndarray:
@@ -129,3 +129,63 @@ def test_peg_points_ids(laid, points):
 def test_peg_points_each_card_of_a_count(count, per_card):
     ids = cards(count)
     assert [peg_points(_ids(ids[: i + 1])) for i in range(len(ids))] == per_card
+
+
+# --- the other forms ---------------------------------------------------------------------------
+# docs/rules.md, "Examples of the other forms". (variant, hand or crib, starter, crib?, points,
+# why); each total worked out by hand first, then checked here against the oracle too.
+FORM_EXAMPLES = [
+    # 15s 4H+5H+6H, 4H+5S+6H (4) + pair of 5s (2) + double run 4-5-6 (6) + flush of three (3)
+    ("five-card", "4H 5H 6H", "5S", False, 15, "fifteens, pair, double run, flush of three"),
+    # 15s JS+5C, JS+5D, JS+5S, 5C+5D+5S (8) + pair royal (6) + nobs JS with 5S (1)
+    ("five-card", "JS 5C 5D", "5S", False, 15, "three-card hand with nobs"),
+    # four fifteens of three fives (8) + six pairs (12): the most a three-card hand makes
+    ("five-card", "5C 5D 5H", "5S", False, 20, "the 20 hand"),
+    # no 15 (values 2 7 10 9), no pair, no run; all four diamonds: flush of four
+    ("five-card", "2D 7D QD", "9D", False, 4, "three-card flush with the starter"),
+    # the hand's three diamonds alone: flush of three
+    ("five-card", "2D 7D QD", "9C", False, 3, "three-card flush"),
+    # the five-card crib: 15 3H+8H+4C (2); four hearts without the starter are no crib flush
+    ("five-card", "3H 8H 10H KH", "4C", True, 2, "crib: no flush without the starter"),
+    # the same crib with a heart cut: 15 (2) + crib flush of five (5)
+    ("five-card", "3H 8H 10H KH", "4H", True, 7, "crib flush of five"),
+    # three-player crib 5H 10S KD (the players) + 5C (the pack): six 15s (12) + pair (2); the
+    # Jack is the starter, so no nobs
+    ("three-player", "5H 10S KD 5C", "JH", True, 14, "three-player crib"),
+    # four-player, L's hand: 15s 7D+8H, 6C+7D+2S (4) + run 6-7-8 (3)
+    ("four-player", "6C 7D 8H 2S", "KC", False, 7, "four-player hand"),
+]
+
+
+@pytest.mark.parametrize(("variant", "hand", "starter", "crib", "points", "why"), FORM_EXAMPLES)
+def test_form_examples(variant, hand, starter, crib, points, why):
+    assert score_hand(hand, starter, crib=crib, variant=variant) == points, why
+    assert naive_score(cards(hand), cards(starter)[0], crib) == points, why
+    items = count_hand(hand, starter, crib=crib, variant=variant)
+    assert _multiset(items) == _naive_multiset(hand, starter, crib)
+
+
+def test_five_card_census_figures_from_rules():
+    # 1,082,900 cases (22,100 three-card hands x 49 starters), 260,220 score 0, mean 2.5924
+    census = show_census(variant="five-card")
+    assert census.sum() == 1_082_900 and census[0] == 260_220
+    assert round((census * np.arange(30)).sum() / census.sum(), 4) == 2.5924
+
+
+def test_four_player_show_order_ends_the_game_at_the_first_side_to_121():
+    # The dealer D's side (D and partner P) against L and R; counted L, P, R, D, then the crib.
+    # With L and R on 118, L's 7 wins the game (125) before anyone else counts.
+    order = ["L", "P", "R", "D", "crib"]
+    side = {"L": "LR", "R": "LR", "P": "DP", "D": "DP", "crib": "DP"}
+    scores = {"LR": 118, "DP": 100}
+    shown = {"L": ("6C 7D 8H 2S", False), "P": ("5D 5H 10C JC", False),
+             "R": ("AH 2H 3H 4H", False), "D": ("9S 9C 6S 3C", False),
+             "crib": ("QH QD 4S 4D", True)}
+    counted = []
+    for who in order:
+        hand, crib = shown[who]
+        scores[side[who]] += score_hand(hand, "KC", crib=crib, variant="four-player")
+        counted.append(who)
+        if max(scores.values()) >= 121:
+            break
+    assert counted == ["L"] and scores == {"LR": 125, "DP": 100}
