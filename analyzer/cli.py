@@ -639,10 +639,11 @@ def _add_variant(p) -> None:
                    f"{DEFAULT_VARIANT}); see docs/rules.md")
 
 
-def _add_table_crib(p, what: str) -> None:
-    p.add_argument("--crib", choices=TABLE_MODES, default=TABLE_MODES[0],
-                   help=f"crib values {what}: the self-play table (default) or the exact "
-                   "uniform-opponent values")
+def _add_table_crib(p, what: str, forms: bool = False) -> None:
+    p.add_argument("--crib", choices=TABLE_MODES, default=None if forms else TABLE_MODES[0],
+                   help=f"crib values {what}: the self-play table (default"
+                   + (" for six-card; the other forms have none yet" if forms else "")
+                   + ") or the exact uniform-opponent values")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -688,11 +689,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
     _add_seed(p)
     _add_players(p, seats="the seats in order")
-    p.add_argument("--variant", choices=list(VARIANTS), default="six-card", metavar="FORM",
-                   help=f"the form of the game: {', '.join(VARIANTS)} (default six-card; "
-                   "five-card games are not played yet)")
+    _add_variant(p)
     _add_workers(p)
-    _add_table_crib(p, "the ev policy reads")
+    _add_table_crib(p, "the ev policy reads", forms=True)
     p.add_argument("--out", metavar="DIR",
                    help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json; "
                    "finished chunks are checkpointed there as they complete (run.json, chunks/); "

@@ -41,9 +41,17 @@ from numba import njit, prange
 from . import rules
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
-from .players import _choose_discard, _choose_play, _choose_throw
+from .players import (
+    _KEEP_THREE_OF_FIVE,
+    _THROW_TWO_OF_FIVE,
+    _choose_discard,
+    _choose_keep3,
+    _choose_play,
+    _choose_throw,
+    _row3,
+)
 from .rng import _randint, _shuffle_prefix
-from .scoring import _peg_points, _rank, _score_one, _throw_key, _value
+from .scoring import _peg_points, _rank, _score_one, _suit, _throw_key, _value
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE",
@@ -168,7 +176,8 @@ def _deal(st, game, deck, hands):
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
               hand_table, kept, thrown, crib, unseen_rank):
     """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy:
-    two of six, or one of five (``card_values``, the crib value of one card by rank, for ``ev``).
+    two of six, one of five (``card_values``, the crib value of one card by rank, for ``ev``),
+    or two of five (five-card cribbage, where ``hand_table`` is the three-card hand table).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
     ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
@@ -184,7 +193,7 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
                 kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
             for i in range(n_thrown):
                 thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-        else:  # five dealt, one thrown
+        elif n_thrown == 1:  # five dealt, one thrown (three and four players)
             d = _choose_throw(dpol[p], hands[p], own, card_values, hand_table, st)
             j = 0
             for i in range(n_dealt):
@@ -193,6 +202,12 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
                 else:
                     kept[p, j] = hands[p, i]
                     j += 1
+        else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
+            d = _choose_keep3(dpol[p], hands[p], own, crib_values, hand_table, st)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_THREE_OF_FIVE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _THROW_TWO_OF_FIVE[d][i]]
         for i in range(n_thrown):
             crib[n] = thrown[p, i]
             n += 1
@@ -296,10 +311,29 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
 
 
 @njit(cache=True, inline="always")
-def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
+def _score_three(k0, k1, k2, starter, hand3_table):
+    """A three-card hand with its starter: a row of the three-card hand table, then a flush of
+    three (3, or 4 with the starter) and nobs."""
+    pts = np.int64(hand3_table[_row3(k0, k1, k2), _rank(starter)])
+    suit = _suit(k0)
+    if _suit(k1) == suit and _suit(k2) == suit:
+        if _suit(starter) == suit:
+            pts += rules.THREE_CARD_STARTER_FLUSH_POINTS
+        else:
+            pts += rules.THREE_CARD_FLUSH_POINTS
+    nob = (rules.JACK << 2) | _suit(starter)
+    if k0 == nob or k1 == nob or k2 == nob:
+        pts += rules.NOBS_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.
 
-    Every count is made into ``show`` (players + 1,), in that order, for the statistics; the game
+    A hand of three (five-card cribbage) is counted from ``hand_table``, the three-card hand
+    table. Every count is made into ``show`` (players + 1,), in that order, for the statistics; the
+    game
     takes them in order, each to its side's score in ``scores`` (sides,), until a side reaches
     ``target`` (none if ``winner >= 0`` already). Returns ``(counts the game took, winning side
     or -1)``.
@@ -308,8 +342,11 @@ def _show(kept, crib, starter, dealer, table, scores, target, winner, show):
     n_sides = scores.shape[0]
     for k in range(n_players):
         p = (dealer + 1 + k) % n_players
-        show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
-                             table)
+        if kept.shape[1] == 3:
+            show[k] = _score_three(kept[p, 0], kept[p, 1], kept[p, 2], starter, hand_table)
+        else:
+            show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
+                                 table)
     show[n_players] = _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
     shown = 0
     for k in range(n_players + 1):
@@ -479,7 +516,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
                                     pegged, one_count)
             play_complete = winner < 0
-        shown, winner = _show(kept, crib, starter, dealer, table, scores, target, winner, show)
+        shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
+                              winner, show)
         deals += 1
         if shown == n_players + 1:
             acc[ACC.complete_deals] += 1

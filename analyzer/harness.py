@@ -294,7 +294,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     record_games: int = 0,
     progress: bool = False,
-    crib: str = "table",
+    crib: str | None = None,
     backend: str = "local",
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
@@ -326,8 +326,11 @@ def simulate(
     progress
         Show a progress bar (games per second, time left) on stderr, or in Jupyter.
     crib
-        The crib-value table the ``ev`` discard policy reads: ``"table"`` (the shipped self-play
-        table) or ``"uniform"`` (the exact uniform-opponent values).
+        The crib values the ``ev`` discard policy reads: ``"table"`` (the shipped self-play
+        table, the default for the six-card game) or ``"uniform"`` (the exact uniform-opponent
+        values, the default and only choice for the other forms: in five-card cribbage the pair
+        thrown is valued as in the six-card game, in the three- and four-player games the one
+        card thrown by :func:`analyzer.crib.card_crib_values`).
     backend
         ``"local"`` (this machine's cores) or ``"dask"`` (a Dask distributed cluster at
         ``scheduler``: an address such as ``"tcp://host:8786"``, or ``"local"`` to start a
@@ -343,8 +346,8 @@ def simulate(
         finished (``result.complete`` is False) and the checkpoint can be resumed.
     variant
         The form of the game (:data:`analyzer.game.VARIANTS`): ``"six-card"`` (two players),
-        ``"three-player"``, ``"four-player"`` (partners opposite score as a side). Five-card games
-        are not played yet.
+        ``"three-player"``, ``"four-player"`` (partners opposite score as a side), ``"five-card"``
+        (to 61, hands of three, one count in the play, 3 to the first pone).
     max_chunks
         Play at most this many of the chunks still to do (the lowest-numbered), then stop as a
         time limit stops: a deterministic partial run, resumable the same way. For staged runs
@@ -399,9 +402,11 @@ def simulate(
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
     game = VARIANTS[variant]
-    if game.kept < 4:
-        raise ValueError(f"{variant} games are not played by the engine yet (its three-card "
-                         "hands are counted and kept, but not yet dealt in whole games)")
+    if crib is None:  # the self-play table is the six-card game's
+        crib = "table" if game == VARIANTS["six-card"] else "uniform"
+    elif crib != "uniform" and game != VARIANTS["six-card"]:
+        raise ValueError(f"crib values {crib!r}: {variant} has no self-play crib table yet; "
+                         "its ev players use the exact uniform crib values ('uniform')")
     if isinstance(players, str):
         players = (players,)
     players = tuple(players)

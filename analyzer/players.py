@@ -139,6 +139,75 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     return best
 
 
+@njit(cache=True, inline="always")
+def _row3(k0, k1, k2):
+    """Row of :func:`analyzer.scoring.hand3_table` of three cards: their ranks sorted."""
+    a, b, c = _rank(k0), _rank(k1), _rank(k2)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (a * 13 + b) * 13 + c
+
+
+@njit(cache=True, inline="always")
+def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
+    """Sum of the show scores of the three-card hand ``k0..k2`` (five-card cribbage) over every
+    unseen starter: one row of :func:`analyzer.scoring.hand3_table`, a flush of three (3, or 4
+    with a starter of the suit) and nobs counted from the unseen suits."""
+    row = _row3(k0, k1, k2)
+    total = 0
+    for r in range(13):
+        total += _rank_count(unseen, r) * np.int64(hand3_table[row, r])
+    suit = _suit(k0)
+    if _suit(k1) == suit and _suit(k2) == suit:
+        total += (rules.THREE_CARD_FLUSH_POINTS * n_unseen + (rules.THREE_CARD_STARTER_FLUSH_POINTS
+                  - rules.THREE_CARD_FLUSH_POINTS) * _suit_count(unseen, suit))
+    for k in (k0, k1, k2):
+        if _rank(k) == rules.JACK:
+            total += _suit_count(unseen, _suit(k))  # nobs: a starter of the Jack's suit
+    return total
+
+
+#: Five-card cribbage: the ten ways to keep three of five, and the two cards thrown each time.
+_THROW_TWO_OF_FIVE = tuple((i, j) for i in range(5) for j in range(i + 1, 5))
+_KEEP_THREE_OF_FIVE = tuple(tuple(k for k in range(5) if k not in pair)
+                            for pair in _THROW_TWO_OF_FIVE)
+
+
+@njit(cache=True, inline="always")
+def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
+    """Index 0..9 into the ways to throw two of ``five`` (int64 (5,)) and keep three, as
+    ``policy`` chooses (five-card cribbage).
+
+    ``random``: any of the ten; ``hand``: the best exact hand mean over the 47 unseen starters;
+    ``ev``: that mean plus (``own_crib``) or minus the value of the pair thrown in
+    ``crib_values`` float64 (2, 13, 13, 2) (the crib is the two thrown, the opponent's two and
+    the starter, as in the six-card game). Ties go to the first way.
+    """
+    if policy == _DISCARD_RANDOM:
+        return _randint(st, 10)
+    unseen = _unseen_counts(five)
+    role = 0 if own_crib else 1
+    best = 0
+    best_value = -1e300
+    for d in range(10):
+        keep = _KEEP_THREE_OF_FIVE[d]
+        value = _hand3_total(five[keep[0]], five[keep[1]], five[keep[2]], unseen, 47,
+                             hand3_table) / 47.0
+        if policy == _DISCARD_EV:
+            throw = _THROW_TWO_OF_FIVE[d]
+            r1, r2, suited = _throw_key(five[throw[0]], five[throw[1]])
+            v = crib_values[role, r1, r2, suited]
+            value = value + v if own_crib else value - v
+        if value > best_value:
+            best_value = value
+            best = d
+    return best
+
+
 #: The four cards kept when card d of five is thrown (three and four players).
 _KEEP_FOUR_OF_FIVE = tuple(tuple(i for i in range(5) if i != d) for d in range(5))
 

@@ -369,10 +369,17 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
             bonus = (0,)
         elif not any(left):
             bonus = (1,)
+        elif last and game.one_count:  # the single count ends with the go (or the game)
+            stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
+            wins = scores[player % sides] + base >= target
+            bonus = (1,) if stuck and not wins else (0,) if wins else (0, 1)
         elif last:
             bonus = (0, 1)  # the game ends here (checked below)
         else:  # the next card fits on this count, or a go ended it
             bonus = (0,) if total + card_value(laid[k + 1][1]) <= MAX_COUNT else (1,)
+        if game.one_count and not last and (total == MAX_COUNT or bonus == (1,)):
+            _fail(here, f"the count ends at {total}, but cards are laid after it: the "
+                  f"{game.name} play is one count")
         if points - base not in bonus:
             _fail(here, f"player {player} lays {entry[1]} making {_text(count)} "
                   f"(count {total}): pegs {points}, expected {base + bonus[0]}")
@@ -385,7 +392,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
                       "the play goes on")
             ended("play")
             return player % sides
-    if any(left):
+    playable = [c for h in left for c in h if total + card_value(c) <= MAX_COUNT]
+    if any(left) and not (game.one_count and (total == MAX_COUNT or not playable)):
         _fail(at, f"the play stops with {sum(map(len, left))} cards in hand, but nobody "
               f"reached {target}")
 
@@ -402,7 +410,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
         if k >= len(show):
             _fail(at, f"the show stops after {k} counts, but nobody reached {target}")
         got = _int(show[k], at, f"show[{k}]", 0, 29)
-        right = score_hand(cards, starter, crib=is_crib)
+        right = score_hand(cards, starter, crib=is_crib,
+                           variant="six-card" if is_crib else game.name)
         if got != right:
             _fail(at, f"{label} {_text(cards)} with {deal['starter']} counts "
                   f"{right}, recorded {got}")
@@ -440,6 +449,10 @@ def format_game(record: dict) -> str:
         + "-".join(map(str, record["scores"]))
         + ("" if not skunk else f" ({('skunk', 'double skunk', 'triple skunk')[skunk - 1]})")
     ]
+    for side, points in enumerate(record.get("start", [])):
+        if points:
+            lines.append(f"{_side(game, side)} pegs {points} before the first deal (three for "
+                         "last)")
     for k, deal in enumerate(record["deals"], start=1):
         dealer = deal["dealer"]
         order = [(dealer + 1 + j) % n for j in range(n)]  # the dealer's left first, dealer last
@@ -470,7 +483,8 @@ def format_game(record: dict) -> str:
                  for p in order]
         shows.append((f"player {dealer} crib", crib, True))
         for (label, cards, is_crib), points in zip(shows, deal["show"], strict=False):
-            said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib))
+            said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib,
+                                        variant="six-card" if is_crib else game.name))
             lines.append(f"  {label} {' '.join(cards)}: {points}  ({said})")
         label = "sides" if game.partnerships else "scores"
         lines.append(f"  {label} {'-'.join(map(str, deal['scores']))}")

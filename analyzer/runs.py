@@ -39,7 +39,7 @@ from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, 
 from .files import atomic_write, atomic_write_text
 from .game import VARIANTS
 from .rng import chunk_states
-from .scoring import hand_table
+from .scoring import hand3_table, hand_table
 
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
@@ -154,10 +154,10 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     acc = np.zeros((len(chunks), ACC.size), np.int64)
     crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
     game = VARIANTS[plan.variant]
-    card_values = card_crib_values() if game.dealt == 5 else _NO_CARD_VALUES
+    card_values = card_crib_values() if game.thrown == 1 else _NO_CARD_VALUES
+    hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hand_table(), acc, crib_acc, rec_games, rec_deals, rec_lo,
-                rec_hi)
+                card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])

@@ -35,6 +35,7 @@ from .choices import DEFAULT_VARIANT, variant_game
 __all__ = [
     "ScoreItem",
     "count_hand",
+    "hand3_table",
     "hand_table",
     "peg_points",
     "rank_table",
@@ -154,6 +155,33 @@ def rank_table4() -> np.ndarray:
     table = _build_rank_table4()
     table.setflags(write=False)
     return table
+
+
+@njit(cache=True)
+def _build_hand3_table(table4):
+    """``uint8[13**3, 13]``: row ``a..c`` (three sorted ranks) holds the suit-blind points of those
+    three ranks with a starter of each rank ``r`` (five-card cribbage)."""
+    out = np.zeros((13**3, 13), np.uint8)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                row = (a * 13 + b) * 13 + c
+                for r in range(13):
+                    out[row, r] = table4[_sort4_index(a, b, c, r)]
+    return out
+
+
+@lru_cache(maxsize=1)
+def hand3_table() -> np.ndarray:
+    """:func:`rank_table4` grouped by kept hand, for five-card cribbage: ``uint8[13**3, 13]``.
+
+    Row ``(a * 13 + b) * 13 + c`` (ranks ``a <= b <= c``) holds, for each starter rank, the
+    suit-blind points of the four: a three-card hand's 13 possible values side by side, read by
+    the engine's players and its show. Read-only.
+    """
+    out = _build_hand3_table(rank_table4())
+    out.setflags(write=False)
+    return out
 
 
 @njit(cache=True)
