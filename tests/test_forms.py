@@ -158,3 +158,27 @@ def test_forms_refuse_what_they_cannot_play():
         simulate(10, seed=1, variant="five-card", crib="table")
     with pytest.raises(ValueError, match="unknown variant"):
         simulate(10, seed=1, variant="nine-card")
+
+
+def test_a_form_is_part_of_a_run_plan_stopped_and_resumed(tmp_path):
+    whole = simulate(4_000, seed=12, variant="three-player", chunk_size=500, record_games=5)
+    part = simulate(4_000, seed=12, variant="three-player", chunk_size=500, record_games=5,
+                    checkpoint=tmp_path, max_chunks=3)
+    assert not part.complete and part.games == 1_500
+    from analyzer.runs import RunError
+
+    with pytest.raises(RunError, match="variant 'three-player' there, 'four-player' now"):
+        simulate(4_000, seed=12, variant="four-player", chunk_size=500, record_games=5,
+                 checkpoint=tmp_path, resume=True)
+    rest = simulate(4_000, seed=12, variant="three-player", chunk_size=500, record_games=5,
+                    checkpoint=tmp_path, resume=True)
+    assert rest.complete and np.array_equal(rest.acc, whole.acc) and rest.records == whole.records
+
+
+@pytest.mark.slow
+def test_a_form_on_a_local_dask_cluster_equals_the_local_backend():
+    pytest.importorskip("dask.distributed")
+    local = simulate(3_000, seed=21, variant="five-card", chunk_size=500, record_games=10)
+    dask = simulate(3_000, seed=21, variant="five-card", chunk_size=500, record_games=10,
+                    backend="dask", scheduler="local", workers=2)
+    assert np.array_equal(local.acc, dask.acc) and local.records == dask.records
