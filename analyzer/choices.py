@@ -71,9 +71,9 @@ CRIB_MODES = ("table", "uniform", "weighted")
 #: The forms of the game ``variant=`` and ``--variant`` name, the standard one first.
 VARIANT_NAMES = tuple(VARIANTS)
 DEFAULT_VARIANT = "six-card"
-#: Crib modes of ``keep`` in the forms other than the six-card game: no self-play crib table has
-#: been built for them yet, so only the exact uniform enumeration.
-FORM_CRIB_MODES = ("uniform",)
+#: Crib modes of ``keep`` in the forms other than the six-card game: their own self-play table
+#: (the default) and the exact uniform enumeration; no throw frequencies to weight by.
+FORM_CRIB_MODES = ("table", "uniform")
 #: Crib-value tables the engine's ``ev`` policy (and the table builders) can read.
 TABLE_MODES = ("table", "uniform")
 
@@ -110,13 +110,13 @@ def variant_game(variant: str) -> Game:
 def crib_mode_for(crib: str | None, variant: str = DEFAULT_VARIANT) -> str:
     """The crib mode ``keep`` uses: ``crib``, or the form's default when it is None.
 
-    The six-card game has all of :data:`CRIB_MODES` (default ``"table"``); the other forms only
-    :data:`FORM_CRIB_MODES` (``"uniform"``), since they have no self-play crib table yet.
+    The six-card game has all of :data:`CRIB_MODES` (default ``"table"``); the other forms
+    :data:`FORM_CRIB_MODES` (default ``"table"``, their own self-play table; no ``"weighted"``).
 
     Examples
     --------
     >>> crib_mode_for(None), crib_mode_for(None, "five-card")
-    ('table', 'uniform')
+    ('table', 'table')
     """
     game = variant_game(variant)
     modes = CRIB_MODES if game.name == DEFAULT_VARIANT else FORM_CRIB_MODES
@@ -125,8 +125,8 @@ def crib_mode_for(crib: str | None, variant: str = DEFAULT_VARIANT) -> str:
     if crib not in CRIB_MODES:
         raise ValueError(f"unknown crib mode {crib!r}: choose one of {', '.join(CRIB_MODES)}")
     if crib not in modes:
-        raise ValueError(f"crib mode {crib!r} is not available for {game.name}: there is no "
-                         f"self-play crib table for it yet; use {' or '.join(modes)}")
+        raise ValueError(f"crib mode {crib!r} is not available for {game.name}: use "
+                         f"{' or '.join(modes)}")
     return crib
 
 

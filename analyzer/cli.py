@@ -53,9 +53,11 @@ CRIB_MODE_NOTES = {
     "uniform": "exact, opponent's throw uniform",
     "weighted": "exact, opponent's throw weighted by self-play",
 }
-#: The note of the uniform crib in the forms dealing five, where more than one player's cards
-#: (or the pack's) are unseen.
-FORM_CRIB_NOTE = "exact, the unseen crib cards uniform"
+
+
+#: The notes of the crib modes of the forms dealt five.
+FORM_CRIB_NOTES = {"table": "the form's self-play crib-value table",
+                   "uniform": "exact, the unseen crib cards uniform"}
 
 
 class UsageError(Exception):
@@ -243,7 +245,7 @@ def _cmd_keep(args) -> int:
     sign = "+" if args.dealer else "-"
     six_card = args.variant == DEFAULT_VARIANT
     form = "" if six_card else f", {args.variant}"
-    note = CRIB_MODE_NOTES[result["crib_mode"]] if six_card else FORM_CRIB_NOTE
+    note = (CRIB_MODE_NOTES if six_card else FORM_CRIB_NOTES)[result["crib_mode"]]
     print(f"hand {result['hand']} as {result['role']}{form} (crib: {result['crib_mode']}, "
           f"{note}; net = hand {sign} crib)")
     print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
@@ -496,7 +498,7 @@ def _tables_crib(args) -> int:
 
     result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
                               max_iterations=args.max_iterations, workers=args.workers,
-                              progress=report)
+                              progress=report, variant=args.variant)
     paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
                         overwrite_shipped=args.force)
     state = "converged" if result.converged else "NOT converged"
@@ -639,11 +641,10 @@ def _add_variant(p) -> None:
                    f"{DEFAULT_VARIANT}); see docs/rules.md")
 
 
-def _add_table_crib(p, what: str, forms: bool = False) -> None:
-    p.add_argument("--crib", choices=TABLE_MODES, default=None if forms else TABLE_MODES[0],
-                   help=f"crib values {what}: the self-play table (default"
-                   + (" for six-card; the other forms have none yet" if forms else "")
-                   + ") or the exact uniform-opponent values")
+def _add_table_crib(p, what: str) -> None:
+    p.add_argument("--crib", choices=TABLE_MODES, default=TABLE_MODES[0],
+                   help=f"crib values {what}: the form's self-play table (default) or the exact "
+                   "uniform-opponent values")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -675,8 +676,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--crib", choices=CRIB_MODES, default=None,
                    help="how the thrown cards are valued: the self-play table (the six-card "
                    "default), the exact uniform-opponent enumeration, or the exact enumeration "
-                   "weighted by self-play throw frequencies; the other forms have no self-play "
-                   "table yet and take only uniform (their default)")
+                   "weighted by self-play throw frequencies (six-card only); every form's "
+                   "default is its own self-play table")
     p.add_argument("--top", type=_count, metavar="N",
                    help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
                    "the other forms)")
@@ -691,7 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_players(p, seats="the seats in order")
     _add_variant(p)
     _add_workers(p)
-    _add_table_crib(p, "the ev policy reads", forms=True)
+    _add_table_crib(p, "the ev policy reads")
     p.add_argument("--out", metavar="DIR",
                    help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json; "
                    "finished chunks are checkpointed there as they complete (run.json, chunks/); "
@@ -753,10 +754,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tables)
     t = tables.add_parser(
         "crib", help="rebuild the self-play crib-value table",
-        description="Rebuild the self-play crib-value table and write crib_values.csv and "
-        "crib_values_rank.csv (each with a JSON provenance file) to --out DIR, which is "
-        "required. The tables shipped with the package are never overwritten unless --force "
-        "is given.")
+        description="Rebuild the self-play crib-value table of a form and write it to --out DIR, "
+        "which is required: crib_values.csv and crib_values_rank.csv for six-card, "
+        "crib_values_FORM.csv (and for five-card its _rank.csv) for the others, each with a "
+        "JSON provenance file. The tables shipped with the package are never overwritten unless "
+        "--force is given.")
+    _add_variant(t)
     t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
                    default=CRIB_TABLE_DEALS, metavar="N",
                    help=f"deals per iteration, 1 to {MAX_DEALS:.0e} "

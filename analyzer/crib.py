@@ -40,6 +40,7 @@ from numba import njit, prange
 import analyzer
 
 from .cards import RANKS, rank_label_index
+from .choices import TABLE_MODES
 from .files import atomic_write_text
 from .scoring import _score_one, rank_table
 
@@ -48,8 +49,12 @@ __all__ = [
     "DATA_PACKAGE",
     "SHIPPED_FILES",
     "TABLE_MODES",
+    "CARD_TABLE_COLUMNS",
     "build_uniform_crib_values",
     "card_crib_values",
+    "card_values",
+    "read_card_table",
+    "table_file",
     "crib_values",
     "is_shipped_folder",
     "read_crib_table",
@@ -67,8 +72,8 @@ RANK_FILE = "crib_values_rank.csv"
 #: Every file shipped in :data:`DATA_PACKAGE`: the tables and their JSON provenance.
 SHIPPED_FILES = tuple(name for table in (TABLE_FILE, RANK_FILE, UNIFORM_FILE)
                       for name in (table, table.removesuffix(".csv") + ".json"))
-#: Ways :func:`crib_values` can value a throw.
-TABLE_MODES = ("table", "uniform")
+#: Columns of a one-card table (three and four players), one row per rank.
+CARD_TABLE_COLUMNS = ("card", "own", "own_se", "own_n", "other", "other_se", "other_n")
 #: Columns of the self-play table file, one row per kind of throw.
 CRIB_TABLE_COLUMNS = ("card1", "card2", "suited", "dealer", "dealer_se", "dealer_n", "pone",
                       "pone_se", "pone_n")
@@ -281,11 +286,12 @@ def read_crib_table(path: str | os.PathLike | None = None) -> dict[str, np.ndarr
     return {"mean": mean, "se": se, "n": n}
 
 
-@lru_cache(maxsize=4)
-def crib_values(mode: str = "table") -> np.ndarray:
+@lru_cache(maxsize=8)
+def crib_values(mode: str = "table", variant: str = "six-card") -> np.ndarray:
     """The crib-value table for ``mode``, ``float64 (2, 13, 13, 2)`` ``[role, r1, r2, suited]``.
 
-    ``"table"``: the self-play table shipped as ``crib_values.csv``. ``"uniform"``: the
+    ``"table"``: the self-play table shipped as ``crib_values.csv`` (``variant="five-card"``:
+    ``crib_values_five-card.csv``, built from five-card deals). ``"uniform"``: the
     uniform-opponent expectation, read from the shipped ``crib_values_uniform.csv``; if that file
     is missing or unreadable the values are computed in memory instead (exact, a second or two),
     and nothing is written. Loading never writes anything.
@@ -297,7 +303,11 @@ def crib_values(mode: str = "table") -> np.ndarray:
     ((2, 13, 13, 2), True)
     """
     if mode == "table":
-        table = read_crib_table()["mean"]
+        if variant not in ("six-card", "five-card"):
+            raise ValueError(f"{variant} throws one card: its table is card_values(), not "
+                             "crib_values()")
+        table = read_crib_table(None if variant == "six-card" else
+                                shipped_file(table_file(variant)))["mean"]
     elif mode == "uniform":
         try:
             values = _read_uniform(shipped_file(UNIFORM_FILE))
@@ -308,6 +318,67 @@ def crib_values(mode: str = "table") -> np.ndarray:
         raise ValueError(f"unknown crib table {mode!r}: choose one of {', '.join(TABLE_MODES)}")
     table.setflags(write=False)
     return table
+
+
+@lru_cache(maxsize=4)
+def card_values(mode: str = "table", variant: str = "three-player") -> np.ndarray:
+    """The crib value of one card thrown, ``float64 (2, 13)`` ``[role, rank]`` (role 0: into the
+    thrower's side's crib, 1: another's), for the forms in which each player throws one card.
+
+    ``"table"``: the self-play table shipped as ``crib_values_<variant>.csv``; ``"uniform"``:
+    :func:`card_crib_values` for both roles. Read-only; loading never writes anything.
+
+    Examples
+    --------
+    >>> card_values("uniform").shape
+    (2, 13)
+    """
+    if mode == "uniform":
+        out = np.stack([card_crib_values(), card_crib_values()])
+    elif mode == "table":
+        out = read_card_table(shipped_file(table_file(variant)))["mean"]
+    else:
+        raise ValueError(f"unknown crib table {mode!r}: choose one of {', '.join(TABLE_MODES)}")
+    out.setflags(write=False)
+    return out
+
+
+def table_file(variant: str = "six-card", rank: bool = False) -> str:
+    """The name of a form's self-play crib table (``rank``: its rank-only summary).
+
+    >>> table_file(), table_file("three-player"), table_file("five-card", rank=True)
+    ('crib_values.csv', 'crib_values_three-player.csv', 'crib_values_five-card_rank.csv')
+    """
+    if variant == "six-card":
+        return RANK_FILE if rank else TABLE_FILE
+    return f"crib_values_{variant}{'_rank' if rank else ''}.csv"
+
+
+def read_card_table(path: str | os.PathLike | Traversable) -> dict[str, np.ndarray]:
+    """Read a one-card table (``crib_values_<variant>.csv``: a row per rank, the columns of
+    :data:`CARD_TABLE_COLUMNS`) into ``{"mean", "se", "n"}`` arrays ``(2, 13)`` ``[role, rank]``.
+    Raises ``ValueError`` for a malformed file and ``OSError`` for a missing one."""
+    mean = np.zeros((2, 13), np.float64)
+    se = np.full((2, 13), np.nan)
+    n = np.zeros((2, 13), np.int64)
+    seen = set()
+    with _open_text(path) as f:
+        reader = csv.DictReader(f)
+        missing = set(CARD_TABLE_COLUMNS) - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path}: missing columns {', '.join(sorted(missing))}")
+        for row in reader:
+            r = rank_label_index(row["card"])
+            if r in seen:
+                raise ValueError(f"{path}: rank {row['card']} given twice")
+            seen.add(r)
+            for role, name in enumerate(("own", "other")):
+                mean[role, r] = float(row[name])
+                se[role, r] = float(row[f"{name}_se"] or "nan")
+                n[role, r] = int(row[f"{name}_n"])
+    if len(seen) != 13 or not np.isfinite(mean).all():
+        raise ValueError(f"{path} holds {len(seen)} finite ranks, not 13")
+    return {"mean": mean, "se": se, "n": n}
 
 
 @lru_cache(maxsize=1)

@@ -16,11 +16,12 @@ when it is the opponent's (pone). Three ways to value the crib (``crib=``):
 The other forms (``variant=``, a name of :data:`analyzer.game.VARIANTS`) deal five cards: in
 ``"three-player"`` and ``"four-player"`` a player keeps four and throws one (5 ways), in
 ``"five-card"`` keeps three and throws two (10 ways). The kept hand is valued over the 47 unseen
-starters, and the crib exactly with ``crib="uniform"``, the only mode they have until self-play
-crib tables are built for them (the default there; ``"table"`` and ``"weighted"`` are refused): the
-crib cards nobody has seen (three-player: one from each other player and one from the pack; four-
-player: one from each other player; five-card: the opponent's two) are any of the 47 unseen cards,
-and the starter any of those left. The starters are grouped by rank (a row of
+starters, and the crib from the form's self-play table (``crib="table"``, the default: the card
+thrown by rank and whose crib, :func:`analyzer.crib.card_values`, or the five-card pair,
+``crib_values("table", "five-card")``) or exactly with ``crib="uniform"`` (``"weighted"`` is
+refused): the crib cards nobody has seen (three-player: one from each other player and one from
+the pack; four-player: one from each other player; five-card: the opponent's two) are any of the
+47 unseen cards, and the starter any of those left. The starters are grouped by rank (a row of
 :func:`~analyzer.scoring.hand_table`), so each possible crib costs 13 reads, not 44.
 
 The engine's in-game discard policies are in :mod:`analyzer.players`.
@@ -286,14 +287,38 @@ def _form_crib_means(dealt, throws, hands, out):
         out[d] = total / cribs
 
 
-def _evaluate_form(cards, dealer: bool, game):
+def _form_table_crib_means(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game):
+    """The crib value of each throw of ``dealt`` from the form's self-play table: the card
+    thrown by rank (three and four players), or the pair by ranks and suitedness (five-card);
+    role 0 when the crib is the player's side's."""
+    from .crib import card_values, crib_values
+
+    role = 0 if dealer else 1
+    cards = dealt[throws]
+    if throws.shape[1] == 1:
+        return card_values("table", game.name)[role, card_rank(cards[:, 0])].astype(np.float64)
+    values = crib_values("table", game.name)
+    r = card_rank(cards)
+    suited = (card_suit(cards[:, 0]) == card_suit(cards[:, 1])).astype(np.int64)
+    return values[role, r[:, 0], r[:, 1], suited].astype(np.float64)
+
+
+def _form_crib_values(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game, crib: str):
+    """Crib value (n,) of each throw of one dealt hand, by the crib mode."""
+    if crib == "table":
+        return _form_table_crib_means(dealt, throws, dealer, game)
+    out = np.empty(len(throws), np.float64)
+    _form_crib_means(dealt, throws, hand_table(), out)
+    return out
+
+
+def _evaluate_form(cards, dealer: bool, game, crib: str):
     """:func:`_evaluate` for a form dealing five: the same five results, ``n`` discards."""
     dealt = np.sort(_dealt(cards, game))
     keeps, throws = _form_discards(game.dealt, game.kept)
     stats = np.empty((len(keeps), 4), np.float64)
     _form_hand_stats(dealt, keeps, rank_table(), rank_table4(), stats)
-    crib_means = np.empty(len(keeps), np.float64)
-    _form_crib_means(dealt, throws, hand_table(), crib_means)
+    crib_means = _form_crib_values(dealt, throws, dealer, game, crib)
     net = stats[:, 0] + crib_means if dealer else stats[:, 0] - crib_means
     order = np.lexsort((-stats[:, 0], -net))  # stable: ties stay in discard order
     floats = np.ascontiguousarray(np.stack([stats[order, 0], stats[order, 3], crib_means[order],
@@ -416,7 +441,7 @@ def _evaluate(cards, dealer: bool, crib: str | None, variant: str):
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
     if game.name != DEFAULT_VARIANT:
-        return (*_evaluate_form(cards, dealer, game), crib)
+        return (*_evaluate_form(cards, dealer, game, crib), crib)
     six = _dealt(cards, game)
     six.sort()
     table = rank_table()
@@ -502,7 +527,7 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
         tables = rank_table(), rank_table4()
         for i in range(n):
             _form_hand_stats(sixes[i], keeps, *tables, stats[i])
-            _form_crib_means(sixes[i], throws, hand_table(), crib_means[i])
+            crib_means[i] = _form_crib_values(sixes[i], throws, dealer, game, crib)
     ways = len(keeps)
     hand_mean = stats[:, :, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
@@ -543,9 +568,9 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
         the six-card game), ``"uniform"`` (exact, the opponent's two crib cards any two of the
         46 unseen cards and the starter any of the 44 left) or ``"weighted"`` (exact, the
         opponent's throws weighted by how often self-play throws each kind of pair in that
-        role). The other forms have no self-play crib table yet: ``"uniform"`` is their only
-        mode and their default (the crib's unseen cards any of the 47 unseen, the starter any of
-        those left); ``"table"`` and ``"weighted"`` are refused with a ``ValueError``.
+        role). The other forms take ``"table"`` (their own self-play table, the default) and
+        ``"uniform"`` (the crib's unseen cards any of the 47 unseen, the starter any of those
+        left); ``"weighted"`` is refused with a ``ValueError``.
     variant
         The form of the game, a name of :data:`analyzer.game.VARIANTS`: ``"six-card"`` (15
         ways to keep four of six), ``"three-player"`` and ``"four-player"`` (5 ways to keep four

@@ -30,7 +30,6 @@ from .choices import (
     policy_arrays,
     resolve_workers,
 )
-from .crib import crib_values
 from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, SKUNK_TIERS, _play_deal, phases
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
@@ -326,11 +325,10 @@ def simulate(
     progress
         Show a progress bar (games per second, time left) on stderr, or in Jupyter.
     crib
-        The crib values the ``ev`` discard policy reads: ``"table"`` (the shipped self-play
-        table, the default for the six-card game) or ``"uniform"`` (the exact uniform-opponent
-        values, the default and only choice for the other forms: in five-card cribbage the pair
-        thrown is valued as in the six-card game, in the three- and four-player games the one
-        card thrown by :func:`analyzer.crib.card_crib_values`).
+        The crib values the ``ev`` discard policy reads: ``"table"`` (the form's shipped
+        self-play table, the default) or ``"uniform"`` (the exact uniform-opponent values: in
+        the six-card and five-card games the pair thrown, in the three- and four-player games
+        the one card thrown, :func:`analyzer.crib.card_crib_values`).
     backend
         ``"local"`` (this machine's cores) or ``"dask"`` (a Dask distributed cluster at
         ``scheduler``: an address such as ``"tcp://host:8786"``, or ``"local"`` to start a
@@ -374,6 +372,7 @@ def simulate(
         RunPlan,
         dask_backend,
         local_backend,
+        plan_values,
     )
 
     games = int(games)
@@ -402,11 +401,7 @@ def simulate(
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
     game = VARIANTS[variant]
-    if crib is None:  # the self-play table is the six-card game's
-        crib = "table" if game == VARIANTS["six-card"] else "uniform"
-    elif crib != "uniform" and game != VARIANTS["six-card"]:
-        raise ValueError(f"crib values {crib!r}: {variant} has no self-play crib table yet; "
-                         "its ev players use the exact uniform crib values ('uniform')")
+    crib = "table" if crib is None else crib
     if isinstance(players, str):
         players = (players,)
     players = tuple(players)
@@ -424,7 +419,7 @@ def simulate(
     workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
                    min(int(record_games), games), variant)
-    values, table = crib_values(crib), rank_table()
+    values, table = plan_values(plan), rank_table()
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
     sizes = plan.chunk_sizes()

@@ -219,8 +219,9 @@ def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
 
     ``random``: any of the five; ``hand``: the best exact hand mean over the 47 unseen starters;
     ``ev``: that mean plus (``own_crib``: the crib is the player's side's) or minus the crib
-    value of the card thrown, ``card_values`` float64 (13,) by rank
-    (:func:`analyzer.crib.card_crib_values`). Ties go to the first card.
+    value of the card thrown, ``card_values`` float64 (2, 13) ``[role, rank]``, role 0 the
+    player's side's crib, 1 another's (:func:`analyzer.crib.card_values`). Ties go to the first
+    card.
     """
     if policy == _DISCARD_RANDOM:
         return _randint(st, 5)
@@ -232,7 +233,7 @@ def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
         value = _hand_total(five[keep[0]], five[keep[1]], five[keep[2]], five[keep[3]], unseen, 47,
                             hand_table) / 47.0
         if policy == _DISCARD_EV:
-            v = card_values[_rank(five[d])]
+            v = card_values[0 if own_crib else 1, _rank(five[d])]
             value = value + v if own_crib else value - v
         if value > best_value:
             best_value = value

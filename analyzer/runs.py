@@ -34,7 +34,7 @@ import numpy as np
 import analyzer
 
 from .choices import numba_threads, policy_arrays
-from .crib import card_crib_values
+from .crib import card_values as card_values_for
 from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, _run_chunks
 from .files import atomic_write, atomic_write_text
 from .game import VARIANTS
@@ -44,7 +44,7 @@ from .scoring import hand3_table, hand_table
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
 BACKENDS = ("local", "dask")
-_NO_CARD_VALUES = np.zeros(13, np.float64)  # the six-card game throws two cards, never one
+_NO_CARD_VALUES = np.zeros((2, 13), np.float64)  # the forms that throw two cards, never one
 MANIFEST = "run.json"
 PARTS = "chunks"
 #: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout.
@@ -136,6 +136,16 @@ class ChunkResult:
                        z["rec_deals"])
 
 
+def plan_values(plan: RunPlan) -> np.ndarray:
+    """The pair crib values a plan's ``ev`` players read: the form's table of two cards thrown
+    (the uniform values for the forms that throw one card, whose players read
+    :func:`analyzer.crib.card_values` instead)."""
+    from .crib import crib_values
+
+    pairs = VARIANTS[plan.variant].thrown == 2
+    return crib_values(plan.crib, plan.variant) if pairs else crib_values("uniform")
+
+
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
              values: np.ndarray, table: np.ndarray) -> ChunkResult:
     """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
@@ -154,7 +164,7 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     acc = np.zeros((len(chunks), ACC.size), np.int64)
     crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
     game = VARIANTS[plan.variant]
-    card_values = card_crib_values() if game.thrown == 1 else _NO_CARD_VALUES
+    card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else _NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
                 card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
@@ -167,14 +177,13 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
     """Some chunks, as one Dask task: everything it needs comes in ``plan`` (a plain dict)."""
     import numba
 
-    from .crib import crib_values
     from .scoring import rank_table
 
     numba.set_num_threads(1)  # one chunk per worker thread; Dask does the spreading
     run = RunPlan(**{**plan, "players": tuple(plan["players"])})
     return run_plan(run, np.asarray(chunks, np.int64),
                     policy_arrays(run.players, VARIANTS[run.variant].players),
-                    crib_values(run.crib), rank_table())
+                    plan_values(run), rank_table())
 
 
 # --------------------------------------------------------------------------- backends

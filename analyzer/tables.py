@@ -51,20 +51,28 @@ from .choices import (
     resolve_workers,
 )
 from .crib import (
+    CARD_TABLE_COLUMNS,
     CRIB_TABLE_COLUMNS,
     RANK_FILE,
-    TABLE_FILE,
     _throw_kinds,
     crib_values,
     is_shipped_folder,
     shipped_file,
+    table_file,
 )
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .engine import CRIB_ACC_SHAPE, CRIB_STAT, _add_crib_outcome
 from .files import atomic_write, atomic_write_text
-from .players import _choose_discard, _hand_total, _unseen_counts
+from .players import (
+    _THROW_TWO_OF_FIVE,
+    _choose_discard,
+    _choose_keep3,
+    _choose_throw,
+    _hand_total,
+    _unseen_counts,
+)
 from .rng import _shuffle_prefix, chunk_states
-from .scoring import _score_one, _throw_key, hand_table, rank_table
+from .scoring import _score_one, _throw_key, hand3_table, hand_table, rank_table
 
 __all__ = [
     "CribTableResult",
@@ -106,12 +114,65 @@ def _selfplay_cribs(states, n_deals, values, table, hands, acc):
             _add_crib_outcome(acc[b], 1, e, f, points)
 
 
+@njit(cache=True, parallel=True)
+def _selfplay_cribs_five(states, n_deals, values, table, hands3, acc):
+    """:func:`_selfplay_cribs` for five-card cribbage: five cards each, both keep three with
+    ``ev`` (``hands3`` the three-card hand table), the four thrown and the starter the crib."""
+    for k in prange(states.shape[0]):
+        b = np.int64(k)
+        st = states[b].copy()
+        deck = np.arange(52, dtype=np.int64)
+        for _ in range(n_deals[b]):
+            _shuffle_prefix(st, deck, 11)
+            dd = _choose_keep3(_EV, deck[0:5], True, values, hands3, st)
+            dp = _choose_keep3(_EV, deck[5:10], False, values, hands3, st)
+            a = deck[_THROW_TWO_OF_FIVE[dd][0]]
+            c = deck[_THROW_TWO_OF_FIVE[dd][1]]
+            e = deck[5 + _THROW_TWO_OF_FIVE[dp][0]]
+            f = deck[5 + _THROW_TWO_OF_FIVE[dp][1]]
+            points = _score_one(a, c, e, f, deck[10], True, table)
+            _add_crib_outcome(acc[b], 0, a, c, points)
+            _add_crib_outcome(acc[b], 1, e, f, points)
+
+
+@njit(cache=True, parallel=True)
+def _selfplay_cards(states, n_deals, n_players, sides, from_pack, card_values, table, hands,
+                    acc):
+    """Deal five cards to each of ``n_players`` (and ``from_pack`` cards to the crib), each
+    throws one with ``ev`` valuing it by ``card_values`` (2, 13); tally the crib by the card's
+    rank and whose crib it was: ``acc`` int64 (B, 2, 13, CRIB_STAT.size), role 0 the thrower's
+    side's crib (seat 0 deals), 1 another's."""
+    for k in prange(states.shape[0]):
+        b = np.int64(k)
+        st = states[b].copy()
+        deck = np.arange(52, dtype=np.int64)
+        crib = np.empty(4, np.int64)
+        for _ in range(n_deals[b]):
+            _shuffle_prefix(st, deck, 5 * n_players + from_pack + 1)
+            for p in range(n_players):
+                d = _choose_throw(_EV, deck[5 * p:5 * p + 5], p % sides == 0, card_values, hands,
+                                  st)
+                crib[p] = deck[5 * p + d]
+            for i in range(from_pack):
+                crib[n_players + i] = deck[5 * n_players + i]
+            points = _score_one(crib[0], crib[1], crib[2], crib[3],
+                                deck[5 * n_players + from_pack], True, table)
+            for p in range(n_players):
+                role = 0 if p % sides == 0 else 1
+                r = crib[p] >> 2
+                acc[b, role, r, CRIB_STAT.n] += 1
+                acc[b, role, r, CRIB_STAT.sum] += points
+                acc[b, role, r, CRIB_STAT.sumsq] += points * points
+
+
 @dataclass
 class CribTableResult:
     """A self-play crib table and how it was made.
 
     ``mean``, ``se`` float64 and ``n`` int64 are ``(2, 13, 13, 2)`` ``[role, r1, r2, suited]``
-    (role 0: thrown into one's own crib as dealer; 1: into the opponent's as pone).
+    (role 0: thrown into one's own crib as dealer; 1: into the opponent's as pone) for the forms
+    that throw two cards (six-card, five-card), and ``(2, 13)`` ``[role, rank]`` for those that
+    throw one (three and four players; role 0: into one's own side's crib).
     ``deltas`` holds the largest change of any entry at each iteration.
     """
 
@@ -127,10 +188,23 @@ class CribTableResult:
     #: The self-consistency gap max |T(v) - v| at the last iteration: over all entries, and over
     #: entries resting on at least 1,000 cribs.
     gaps: tuple[float, float] = (math.nan, math.nan)
+    variant: str = "six-card"
 
     @property
     def iterations(self) -> int:
         return len(self.deltas)
+
+    @property
+    def card_table(self):
+        """The one-card table (three and four players): a row per rank, ``card`` and for each
+        role (``own``: the crib is one's side's; ``other``) the mean crib, its standard error and
+        the count: the columns of ``crib_values_<variant>.csv``."""
+        import pandas as pd
+
+        rows = [[RANK_LABELS[r]] + [x for role in (0, 1) for x in
+                                    (self.mean[role, r], self.se[role, r], int(self.n[role, r]))]
+                for r in range(13)]
+        return pd.DataFrame(rows, columns=list(CARD_TABLE_COLUMNS))
 
     @property
     def table(self):
@@ -167,8 +241,9 @@ class CribTableResult:
 
     def save(self, out_dir: str | os.PathLike, command: str = "", *,
              overwrite_shipped: bool = False) -> list[Path]:
-        """Write ``crib_values.csv`` and ``crib_values_rank.csv``, each with a JSON provenance
-        file, atomically, to ``out_dir``. Returns the paths written.
+        """Write ``crib_values.csv`` and ``crib_values_rank.csv`` (other forms:
+        ``crib_values_<variant>.csv``, and for five-card its ``_rank`` table), each with a JSON
+        provenance file, atomically, to ``out_dir``. Returns the paths written.
 
         Refuses (``FileExistsError``, nothing written) to write into the package's own data
         folder, over the shipped tables, unless ``overwrite_shipped`` is true.
@@ -196,8 +271,16 @@ class CribTableResult:
             "elapsed_seconds": self.elapsed_seconds,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+        provenance["variant"] = self.variant
+        if self.mean.ndim == 2:
+            files = ((table_file(self.variant), self.card_table),)
+            provenance["policies"] = ("ev on every seat, the one card thrown valued by the table "
+                                      "being built")
+        else:
+            files = ((table_file(self.variant), self.table),
+                     (table_file(self.variant, rank=True), self.rank_table))
         written = []
-        for name, df in ((TABLE_FILE, self.table), (RANK_FILE, self.rank_table)):
+        for name, df in files:
             path = out / name
             atomic_write(path, lambda tmp, df=df: df.to_csv(tmp, index=False,
                                                             float_format="%.6f"))
@@ -209,8 +292,9 @@ class CribTableResult:
 
 def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = CRIB_TABLE_TOL,
                      max_iterations: int = CRIB_TABLE_MAX_ITERATIONS, workers: int | None = None,
-                     chunk_size: int = 50_000, progress=None) -> CribTableResult:
-    """Build the self-play crib-value table (see the module docstring).
+                     chunk_size: int = 50_000, progress=None,
+                     variant: str = "six-card") -> CribTableResult:
+    """Build the self-play crib-value table of a form of the game (see the module docstring).
 
     Parameters
     ----------
@@ -228,6 +312,11 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
         Threads; default all cores.
     progress
         Optional callable ``progress(iteration, delta)`` called after each iteration.
+    variant
+        The form (:data:`analyzer.game.VARIANTS`). Six-card and five-card tables value the pair
+        thrown, by ranks, suitedness and whose crib; three- and four-player tables the one card
+        thrown, by rank and whose crib (the thrower's side's or another's). Each starts from the
+        exact uniform values and plays its own form's deals with ``ev`` in every seat.
 
     Examples
     --------
@@ -235,6 +324,10 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
     >>> result.iterations, int(result.table["dealer_n"].sum())  # one dealer throw per deal
     (2, 20000)
     """
+    from .choices import variant_game
+    from .crib import card_values
+
+    game = variant_game(variant)
     deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     tol = check_number("tol", tol, low=0, low_open=True)
@@ -246,22 +339,40 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
     states = chunk_states(seed, n_chunks)
     sizes = np.full(n_chunks, chunk_size, np.int64)
     sizes[-1] = deals - chunk_size * (n_chunks - 1)
-    table, hands = rank_table(), hand_table()
-    values = np.array(crib_values("uniform"))  # a writable copy
+    table = rank_table()
+    if game.thrown == 1:
+        values = np.array(card_values("uniform", variant))  # a writable copy
+        shape = (n_chunks, 2, 13, CRIB_STAT.size)
+
+        def run(v, acc):
+            _selfplay_cards(states, sizes, game.players, game.teams, game.crib_from_pack, v,
+                            table, hand_table(), acc)
+    else:
+        values = np.array(crib_values("uniform"))
+        shape = (n_chunks, *CRIB_ACC_SHAPE)
+
+        def run(v, acc):
+            if game.kept == 3:
+                _selfplay_cribs_five(states, sizes, v, table, hand3_table(), acc)
+            else:
+                _selfplay_cribs(states, sizes, v, table, hand_table(), acc)
+    pairs = values.ndim == 4
     deltas: list[float] = []
     start = time.perf_counter()
     converged = False
     with numba_threads(workers):
         for _ in range(max_iterations):
-            acc = np.zeros((n_chunks, *CRIB_ACC_SHAPE), np.int64)
-            _selfplay_cribs(states, sizes, values, table, hands, acc)
+            acc = np.zeros(shape, np.int64)
+            run(values, acc)
             total = acc.sum(axis=0)
             n = total[..., CRIB_STAT.n]
             s = total[..., CRIB_STAT.sum].astype(float)
             ss = total[..., CRIB_STAT.sumsq].astype(float)
-            n = _symmetric(n)
-            measured = np.where(n > 0, _symmetric(s) / np.maximum(n, 1), values)
-            measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
+            if pairs:
+                n, s, ss = _symmetric(n), _symmetric(s), _symmetric(ss)
+            measured = np.where(n > 0, s / np.maximum(n, 1), values)
+            if pairs:
+                measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
             gap = np.abs(measured - values)
             step = (measured - values) / (len(deltas) + 1)
             delta = float(np.abs(step).max())
@@ -273,13 +384,13 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
             if delta <= tol:
                 converged = True
                 break
-    ss = _symmetric(ss)
     with np.errstate(invalid="ignore", divide="ignore"):
         var = (ss - n * values**2) / (n - 1)
         se = np.where(n > 1, np.sqrt(np.maximum(var, 0) / np.maximum(n, 1)), np.nan)
-    n[:, range(13), range(13), 1] = 0
+    if pairs:
+        n[:, range(13), range(13), 1] = 0
     return CribTableResult(values, se, n, int(deals), int(seed), float(tol), deltas, converged,
-                           time.perf_counter() - start, gaps)
+                           time.perf_counter() - start, gaps, variant)
 
 
 def _symmetric(a: np.ndarray) -> np.ndarray:

@@ -90,13 +90,15 @@ def test_keep_in_every_form_dealing_five():
     for variant, ways, best in (("three-player", 5, "keep 5H 5S JC KH, throw 6D"),
                                 ("four-player", 5, "keep 5H 5S JC KH, throw 6D"),
                                 ("five-card", 10, "keep 5H 5S JC, throw 6D KH")):
-        result = run("keep", *hand, "--pone", "--variant", variant)
+        result = run("keep", *hand, "--pone", "--variant", variant, "--crib", "uniform")
         assert result.returncode == 0, result.stderr
         lines = result.stdout.splitlines()
         assert lines[0].startswith(f"hand 5H 5S 6D JC KH as pone, {variant} (crib: uniform,")
         assert len(lines) == ways + 3 and lines[-1].startswith(f"best: {best}")
         out = json.loads(run("keep", *hand, "--dealer", "--variant", variant, "--json").stdout)
-        assert (out["variant"], out["crib_mode"], len(out["rows"])) == (variant, "uniform", ways)
+        assert (out["variant"], out["crib_mode"], len(out["rows"])) == (variant, "table", ways)
+        table = run("keep", *hand, "--pone", "--variant", variant).stdout.splitlines()[0]
+        assert f"{variant} (crib: table, the form's self-play crib-value table" in table
 
 
 def test_count_a_five_card_hand():
@@ -130,7 +132,7 @@ BAD = [
     (["keep", "5H", "5S", "6D", "JC", "--pone", "--variant", "three-player"],
      "expected 5 cards"),
     (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "four-player", "--crib",
-      "table"], "not available for four-player"),
+      "weighted"], "not available for four-player"),
     (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "five-card", "--crib",
       "weighted"], "not available for five-card"),
     (["keep", "5H", "5S", "6D", "JC", "KH", "--pone", "--variant", "seven-card"], "--variant"),

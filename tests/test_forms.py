@@ -9,6 +9,8 @@ stop at 121, the winner and the skunk tiers.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from naive import card, naive_play_round, naive_score
@@ -154,8 +156,6 @@ def test_partners_score_together_and_the_first_dealer_leads_the_way():
 def test_forms_refuse_what_they_cannot_play():
     with pytest.raises(PlayerError, match="3 seats"):
         simulate(10, seed=1, variant="three-player", players=("ev+greedy", "ev+greedy"))
-    with pytest.raises(ValueError, match="no self-play crib table"):
-        simulate(10, seed=1, variant="five-card", crib="table")
     with pytest.raises(ValueError, match="unknown variant"):
         simulate(10, seed=1, variant="nine-card")
 
@@ -182,3 +182,39 @@ def test_a_form_on_a_local_dask_cluster_equals_the_local_backend():
     dask = simulate(3_000, seed=21, variant="five-card", chunk_size=500, record_games=10,
                     backend="dask", scheduler="local", workers=2)
     assert np.array_equal(local.acc, dask.acc) and local.records == dask.records
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_self_play_tables_of_every_form(variant, tmp_path):
+    # Same seed, same table; every throw of every deal tallied once, by whose crib it went to.
+    from analyzer import build_crib_table
+
+    game = VARIANTS[variant]
+    a = build_crib_table(deals=4_000, seed=3, max_iterations=2, variant=variant, workers=1)
+    b = build_crib_table(deals=4_000, seed=3, max_iterations=2, variant=variant, workers=2)
+    assert np.array_equal(a.mean, b.mean) and a.iterations == 2
+    own_seats = 2 if game.partnerships else 1  # the dealer, and in partnership his partner
+    if game.thrown == 1:
+        assert a.mean.shape == (2, 13)
+        assert a.n[0].sum() == 4_000 * own_seats
+        assert a.n[1].sum() == 4_000 * (game.players - own_seats)
+    else:
+        assert a.mean.shape == (2, 13, 13, 2)
+        assert a.table["dealer_n"].sum() == a.table["pone_n"].sum() == 4_000
+    written = a.save(tmp_path)
+    assert sorted(p.name for p in written)[0] == f"crib_values_{variant}.csv"
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_the_shipped_tables_of_every_form_are_read_by_the_engine(variant):
+    from analyzer.crib import card_values, crib_values, shipped_file, table_file
+
+    meta = shipped_file(table_file(variant)).with_suffix(".json")
+    assert json.loads(meta.read_text())["variant"] == variant
+    game = VARIANTS[variant]
+    values = (card_values("table", variant) if game.thrown == 1
+              else crib_values("table", variant))
+    assert np.isfinite(values).all() and not values.flags.writeable
+    table = simulate(1_000, seed=5, variant=variant, players="ev+greedy")
+    uniform = simulate(1_000, seed=5, variant=variant, players="ev+greedy", crib="uniform")
+    assert table.crib == "table" and not np.array_equal(table.acc, uniform.acc)

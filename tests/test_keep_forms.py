@@ -14,6 +14,7 @@ from naive import cards, naive_score
 
 from analyzer import CardError, keep, keep_many, parse_cards, score_hands
 from analyzer.discard import COLUMNS, evaluate_discards
+from analyzer.game import VARIANTS
 
 FORMS = ["three-player", "four-player", "five-card"]
 WAYS = {"three-player": 5, "four-player": 5, "five-card": 10}
@@ -54,7 +55,7 @@ def enumerated_crib_mean(five: list[int], thrown: list[int]) -> tuple[float, int
 
 def test_five_card_crib_is_the_exact_enumeration_for_every_throw():
     five = cards("5H 5S 6D JC KH")
-    df = keep(five, dealer=True, variant="five-card")
+    df = keep(five, dealer=True, variant="five-card", crib="uniform")
     assert df.attrs["crib_mode"] == "uniform"
     for row in df.itertuples(index=False):
         want, n = enumerated_crib_mean(five, parse_cards(row.discard).tolist())
@@ -66,7 +67,7 @@ def test_five_card_crib_is_the_exact_enumeration_for_every_throw():
 def test_one_card_throw_crib_is_the_exact_enumeration(variant):
     # A Jack thrown and a flush possible: nobs and the crib flush are counted from suits.
     five = cards("JH 5H 7H 8H 2C")
-    df = keep(five, dealer=False, variant=variant).set_index("discard")
+    df = keep(five, dealer=False, variant=variant, crib="uniform").set_index("discard")
     want, n = enumerated_crib_mean(five, cards("JH"))
     assert n == 16215 * 44  # three unseen crib cards: C(47, 3); the starter: 44 left
     assert df.loc["JH", "crib_mean"] == pytest.approx(want, abs=1e-12)
@@ -76,11 +77,11 @@ def test_one_card_throw_crib_is_the_exact_enumeration(variant):
 @pytest.mark.parametrize("hand", ["5H 5S 6D JC KH", "AC 2C 3C JC QD", "9S 9D 9H 9C 5D"])
 def test_every_throw_crib_is_the_exact_enumeration(hand):
     five = cards(hand)
-    one = keep(five, dealer=True, variant="three-player")
+    one = keep(five, dealer=True, variant="three-player", crib="uniform")
     for row in one.itertuples(index=False):
         want, _ = enumerated_crib_mean(five, parse_cards(row.discard).tolist())
         assert row.crib_mean == pytest.approx(want, abs=1e-12)
-    two = keep(five, dealer=True, variant="five-card")
+    two = keep(five, dealer=True, variant="five-card", crib="uniform")
     for row in two.itertuples(index=False):
         want, _ = enumerated_crib_mean(five, parse_cards(row.discard).tolist())
         assert row.crib_mean == pytest.approx(want, abs=1e-12)
@@ -91,7 +92,7 @@ def test_net_is_hand_plus_or_minus_crib_sorted_and_roles_agree(variant):
     hand = "5H 5S 6D JC KH"
     frames = {}
     for dealer, sign in ((True, 1), (False, -1)):
-        df = keep(hand, dealer=dealer, variant=variant)
+        df = keep(hand, dealer=dealer, variant=variant, crib="uniform")
         np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
         assert df["net"].is_monotonic_decreasing
         assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
@@ -101,12 +102,13 @@ def test_net_is_hand_plus_or_minus_crib_sorted_and_roles_agree(variant):
     pd.testing.assert_series_equal(frames[True]["crib_mean"], frames[False]["crib_mean"])
 
 
-def test_three_and_four_player_keeps_are_the_same_computation():
+def test_three_and_four_player_uniform_keeps_are_the_same_computation():
     # Both: five cards, one thrown, three crib cards unseen (the others' and the pack's), 47
-    # unseen starters; only whose crib it is differs, and that is --dealer/--pone.
+    # unseen starters; only whose crib it is differs, and that is --dealer/--pone. (Their
+    # self-play tables differ: the players throw differently when a partner shares the crib.)
     hand = "AH 4S 6D 9C QC"
-    a = keep(hand, dealer=True, variant="three-player")
-    b = keep(hand, dealer=True, variant="four-player")
+    a = keep(hand, dealer=True, variant="three-player", crib="uniform")
+    b = keep(hand, dealer=True, variant="four-player", crib="uniform")
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -115,7 +117,8 @@ def test_uniform_crib_averages_to_the_census_crib_mean():
     # starter), 4.7348 (docs/rules.md), whatever the form. Seeded, 30 hands per form.
     rng = np.random.default_rng(11)
     for variant in ("three-player", "five-card"):
-        means = [keep(rng.permutation(52)[:5], dealer=True, variant=variant)["crib_mean"].mean()
+        means = [keep(rng.permutation(52)[:5], dealer=True, variant=variant,
+                      crib="uniform")["crib_mean"].mean()
                  for _ in range(30)]
         assert np.mean(means) == pytest.approx(4.7348, abs=0.15), variant
 
@@ -134,18 +137,39 @@ def test_evaluate_discards_and_keep_many_match_keep(variant):
         result = evaluate_discards(hands[i], dealer=False, variant=variant)
         for column in COLUMNS:
             assert list(one[column]) == list(result[column])
-        assert result["variant"] == variant and result["crib_mode"] == "uniform"
+        assert result["variant"] == variant and result["crib_mode"] == "table"
     texts = keep_many(["5H 5S 6D JC KH"], dealer=True, variant=variant)
     assert texts["net"].iloc[0] == keep("5H 5S 6D JC KH", True, variant=variant)["net"].iloc[0]
 
 
 @pytest.mark.parametrize("variant", FORMS)
-@pytest.mark.parametrize("crib", ["table", "weighted"])
-def test_forms_refuse_the_self_play_crib_modes(variant, crib):
-    with pytest.raises(ValueError, match=f"crib mode '{crib}' is not available for {variant}"):
-        keep("5H 5S 6D JC KH", dealer=True, crib=crib, variant=variant)
+def test_forms_refuse_the_weighted_crib(variant):
+    with pytest.raises(ValueError, match=f"crib mode 'weighted' is not available for {variant}"):
+        keep("5H 5S 6D JC KH", dealer=True, crib="weighted", variant=variant)
     with pytest.raises(ValueError, match="not available"):
-        keep_many(["5H 5S 6D JC KH"], dealer=True, crib=crib, variant=variant)
+        keep_many(["5H 5S 6D JC KH"], dealer=True, crib="weighted", variant=variant)
+
+
+@pytest.mark.parametrize("variant", FORMS)
+@pytest.mark.parametrize("dealer", [True, False])
+def test_forms_read_their_own_self_play_table_by_default(variant, dealer):
+    from analyzer.crib import card_values, crib_values
+
+    game = VARIANTS[variant]
+    df = keep("5H 5S 6D JC KH", dealer=dealer, variant=variant)
+    assert df.attrs["crib_mode"] == "table"
+    role = 0 if dealer else 1
+    for row in df.itertuples():
+        thrown = parse_cards(row.discard).tolist()
+        if game.thrown == 1:
+            expected = card_values("table", variant)[role, thrown[0] // 4]
+        else:
+            a, b = thrown
+            expected = crib_values("table", variant)[role, a // 4, b // 4, int(a % 4 == b % 4)]
+        assert row.crib_mean == expected
+        assert row.net == pytest.approx(row.hand_mean + (expected if dealer else -expected))
+    assert keep_many(["5H 5S 6D JC KH"], dealer=dealer, variant=variant)["net"].iloc[0] == (
+        df["net"].iloc[0])
 
 
 @pytest.mark.parametrize(("variant", "hand", "n"), [
