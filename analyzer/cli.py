@@ -401,9 +401,9 @@ PLOT_KINDS = ("census", "keep", "crib", "games")
 #: refused rather than silently ignored.
 PLOT_OPTIONS = {
     "census": ("log",),
-    "keep": ("hand", "dealer", "pone"),
+    "keep": ("hand", "dealer", "pone", "variant"),
     "crib": ("table", "reference"),
-    "games": ("games", "seed", "players", "quiet"),
+    "games": ("games", "seed", "players", "quiet", "variant"),
 }
 PLOT_GAMES = 10_000
 PLOT_DPI = 120
@@ -422,14 +422,16 @@ def _cmd_plot(args) -> int:
     fmt = _figure_format(args.out, "--out", command)
     _check_output(args.out, "--out", command)
     dpi = PLOT_DPI if args.dpi is None else args.dpi
+    variant = DEFAULT_VARIANT if args.variant is None else args.variant
     if args.kind == "keep":
+        dealt = VARIANTS[variant].dealt
         if not args.hand:
-            raise UsageError(f"{command}: --hand CARDS is needed (six cards)")
+            raise UsageError(f"{command}: --hand CARDS is needed ({dealt} cards)")
         if not (args.dealer or args.pone):
             raise UsageError(f"{command}: say whose crib it is: --dealer or --pone")
         from .cards import parse_cards
 
-        parse_cards(_cards_text(args.hand), n=6)  # bad cards: one line before any work
+        parse_cards(_cards_text(args.hand), n=dealt)  # bad cards: one line before any work
     elif args.kind == "crib":
         if args.table is None:
             raise UsageError(f"{command}: --table FILE is needed (a rank-only crib-value CSV: "
@@ -439,7 +441,7 @@ def _cmd_plot(args) -> int:
                      else _read_rank_table(args.reference, "--reference", command,
                                            complete=False))
     elif args.kind == "games":
-        players = [DEFAULT_PLAYER] * 2 if args.players is None else args.players
+        players = [DEFAULT_PLAYER] if args.players is None else args.players
         _check_players(players, command)
 
     from . import plots
@@ -449,7 +451,8 @@ def _cmd_plot(args) -> int:
     elif args.kind == "keep":
         from .discard import keep
 
-        fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer))
+        fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer,
+                                       variant=variant))
     elif args.kind == "crib":
         label = "reference" if args.reference is None else Path(args.reference).stem
         fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
@@ -458,8 +461,11 @@ def _cmd_plot(args) -> int:
         from .harness import simulate
 
         show_progress = not args.quiet and sys.stderr.isatty()
-        result = simulate(PLOT_GAMES if args.games is None else args.games, seed=args.seed,
-                          players=tuple(players), progress=show_progress)
+        try:
+            result = simulate(PLOT_GAMES if args.games is None else args.games, seed=args.seed,
+                              players=tuple(players), progress=show_progress, variant=variant)
+        except ValueError as exc:  # players that do not fit the form's seats
+            raise UsageError(f"{command}: {exc}") from None
         fig = plots.game_report(result)
 
     _save_figure(fig, args.out, fmt, dpi, "--out", command)
@@ -746,6 +752,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"games: how many games to simulate (default {PLOT_GAMES})")
     _add_seed(p, note="games: ")
     _add_players(p, default=None, note="games: ")
+    p.add_argument("--variant", choices=VARIANT_NAMES, default=None, metavar="FORM",
+                   help=f"keep, games: the form of the game, {', '.join(VARIANT_NAMES)} "
+                   f"(default {DEFAULT_VARIANT})")
     _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)
 

@@ -47,11 +47,9 @@ PUBLISHED_FIRST_DEALER_WIN_RATE = 0.555
 #: Rank labels of crib-value tables, in rank order (10 is written "10"; "T" is accepted too).
 _ROLE_TITLES = {"dealer": "dealer: thrown to his own crib",
                 "pone": "pone: thrown to the opponent's crib"}
-_PHASES = {"dealer": ("pegging", "hand", "crib", "heels"), "pone": ("pegging", "hand")}
-_SKUNKS = (("skunk_rate", "skunk\n(loser under 91)"),
-           ("double_skunk_rate", "double skunk\n(under 61)"),
-           ("triple_skunk_rate", "triple skunk\n(under 31)"))
-_ROLE_COLOURS = {"dealer": "#1f77b4", "pone": "#ff7f0e"}
+_SKUNKS = ("skunk_rate", "double_skunk_rate", "triple_skunk_rate")
+_ROLE_COLOURS = {"dealer": "#1f77b4", "pone": "#ff7f0e", "first": "#ff7f0e", "second": "#8c564b",
+                 "third": "#e377c2"}
 _PHASE_COLOURS = {"pegging": "#2ca02c", "hand": "#1f77b4", "crib": "#9467bd", "heels": "#d62728"}
 
 
@@ -387,8 +385,10 @@ def _figure(result, name: str) -> tuple[float, float, float]:
 
 
 def _players_label(result) -> str:
-    a, b = result.players
-    return f"{a} (self-play)" if a == b else f"{a} vs {b}"
+    players = list(result.players)
+    form = getattr(result, "variant", "six-card")
+    label = (f"{players[0]} (self-play)" if len(set(players)) == 1 else " vs ".join(players))
+    return label if form == "six-card" else f"{label}, {form}"
 
 
 def _as_results(results, labels) -> tuple[list, list[str]]:
@@ -417,10 +417,14 @@ def _draw_first_dealer(ax, results, labels) -> None:
         ax.bar(i, v, 0.55, color=_colour(i), yerr=_errorbar(v, lo, hi), capsize=4)
         ax.annotate(f"{v:.1%}", (i, hi), xytext=(0, 3), textcoords="offset points",
                     ha="center", fontsize=9)
-    ax.axhline(0.5, color="0.3", ls="--", lw=1, label="even: 50%")
-    ax.axhline(PUBLISHED_FIRST_DEALER_WIN_RATE, color="#d62728", ls=":", lw=1.5,
-               label=f"published, people: {PUBLISHED_FIRST_DEALER_WIN_RATE:.1%}\n"
-                     "(millions of human games)")
+    sides = {len(r.side_win_rates) for r in results}
+    if len(sides) == 1:
+        even = 1 / sides.pop()
+        ax.axhline(even, color="0.3", ls="--", lw=1, label=f"even: {even:.0%}")
+    if all(getattr(r, "variant", "six-card") == "six-card" for r in results):
+        ax.axhline(PUBLISHED_FIRST_DEALER_WIN_RATE, color="#d62728", ls=":", lw=1.5,
+                   label=f"published, people: {PUBLISHED_FIRST_DEALER_WIN_RATE:.1%}\n"
+                         "(millions of human games)")
     ax.set_xticks(x, labels, rotation=20 if len(results) > 2 else 0,
                   ha="right" if len(results) > 2 else "center", fontsize=8)
     ax.set_xlabel("players")
@@ -437,7 +441,7 @@ def _draw_skunks(ax, results, labels) -> None:
     width = 0.8 / k
     x = np.arange(len(_SKUNKS))
     for i, (r, label) in enumerate(zip(results, labels, strict=True)):
-        rows = [_figure(r, name) for name, _ in _SKUNKS]
+        rows = [_figure(r, name) for name in _SKUNKS]
         v = np.array([row[0] for row in rows])
         err = _errorbar(*np.array(rows).T)
         pos = x + (i - (k - 1) / 2) * width
@@ -445,7 +449,13 @@ def _draw_skunks(ax, results, labels) -> None:
         for p, value, top in zip(pos, v, v + err[1], strict=True):
             ax.annotate(f"{value:.2%}", (p, top), xytext=(0, 2), textcoords="offset points",
                         ha="center", fontsize=7 if k > 2 else 8, rotation=90 if k > 3 else 0)
-    ax.set_xticks(x, [text for _, text in _SKUNKS])
+    lines = {_game(r).skunk_lines for r in results}
+    if len(lines) == 1:
+        line = lines.pop()
+        ax.set_xticks(x, [f"skunk\n(loser under {line[0]})", f"double skunk\n(under {line[1]})",
+                          f"triple skunk\n(under {line[2]})"])
+    else:
+        ax.set_xticks(x, ["skunk", "double skunk", "triple skunk"])
     ax.set_xlabel("how deep: the loser's final score")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
@@ -494,24 +504,37 @@ def game_rates(results, labels: Sequence[str] | None = None) -> Figure:
     return fig
 
 
+def _game(result):
+    from .game import VARIANTS
+
+    return VARIANTS[getattr(result, "variant", "six-card")]
+
+
+def _roles(result) -> dict[str, tuple[str, ...]]:
+    """Each position at the table and the phases it scores in, from the result itself."""
+    return {role: tuple(phases) for role, phases in result.points_per_deal.items()}
+
+
 def _draw_phase_bars(ax, result) -> None:
-    phases = _PHASES["dealer"]
+    roles = _roles(result)
+    phases = roles["dealer"]
     x = np.arange(len(phases))
-    for k, role in enumerate(("dealer", "pone")):
+    width = 0.76 / len(roles)
+    for k, role in enumerate(roles):
         pos, v, lows, highs = [], [], [], []
         for i, phase in enumerate(phases):
-            if phase not in _PHASES[role]:
+            if phase not in roles[role]:
                 continue
             value, lo, hi = _figure(result, f"points_per_deal.{role}.{phase}")
-            pos.append(x[i] + (k - 0.5) * 0.38)
+            pos.append(x[i] + (k - (len(roles) - 1) / 2) * width)
             v.append(value)
             lows.append(lo)
             highs.append(hi)
-        ax.bar(pos, v, 0.38, color=_ROLE_COLOURS[role], yerr=_errorbar(v, lows, highs),
+        ax.bar(pos, v, width, color=_ROLE_COLOURS[role], yerr=_errorbar(v, lows, highs),
                capsize=3, label=role)
         for p, value, top in zip(pos, v, highs, strict=True):
             ax.annotate(f"{value:.2f}", (p, top), xytext=(0, 3), textcoords="offset points",
-                        ha="center", fontsize=8)
+                        ha="center", fontsize=8 if len(roles) == 2 else 6)
     ax.set_xticks(x, phases)
     ax.set_xlabel("phase of the deal")
     ax.set_ylabel("points per deal")
@@ -521,18 +544,18 @@ def _draw_phase_bars(ax, result) -> None:
 
 
 def _draw_role_totals(ax, result) -> None:
-    roles = ("dealer", "pone")
+    roles = _roles(result)
     for i, role in enumerate(roles):
         bottom = 0.0
-        for phase in _PHASES[role]:
+        for phase in roles[role]:
             value = _figure(result, f"points_per_deal.{role}.{phase}")[0]
             ax.bar(i, value, 0.55, bottom=bottom, color=_PHASE_COLOURS[phase],
                    label=phase if i == 0 else None)
             bottom += value
         ax.annotate(f"{bottom:.2f}", (i, bottom), xytext=(0, 3), textcoords="offset points",
                     ha="center", fontsize=10, fontweight="bold")
-    ax.set_xticks(range(len(roles)), roles)
-    ax.set_xlabel("role")
+    ax.set_xticks(range(len(roles)), list(roles))
+    ax.set_xlabel("role" if len(roles) == 2 else "position from the dealer")
     ax.set_ylabel("points per deal")
     ax.set_title("totals by role")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.1)

@@ -318,3 +318,19 @@ def test_tables_compare_plot_writes_a_png(tmp_path, schell):
     assert out.read_bytes()[:8] == PNG_SIGNATURE
     assert "mean |difference|" in result.stdout
     assert [p.name for p in tmp_path.iterdir()] == ["compare.png"]
+
+
+@pytest.mark.parametrize("variant, roles, line", [("three-player", 3, "91"),
+                                                  ("four-player", 4, "91"),
+                                                  ("five-card", 2, "46")])
+def test_game_report_draws_every_form(variant, roles, line):
+    from analyzer import plots, simulate
+
+    result = simulate(400, seed=2, variant=variant)
+    fig = plots.game_report(result)
+    titles = {ax.get_title(): ax for ax in fig.axes}
+    phases = titles["points per deal by phase and role (95% CI)"]
+    assert len(phases.get_legend().get_texts()) == roles
+    skunks = titles["skunks: each rate counts the deeper skunks too (95% CI)"]
+    labels = [t.get_text() for t in skunks.get_xticklabels()]
+    assert f"loser under {line}" in labels[0]
