@@ -400,7 +400,7 @@ PLOT_KINDS = ("census", "keep", "crib", "games")
 #: The options each kind of plot reads (``--out`` and ``--dpi`` are everyone's); any other is
 #: refused rather than silently ignored.
 PLOT_OPTIONS = {
-    "census": ("log",),
+    "census": ("log", "variant"),
     "keep": ("hand", "dealer", "pone", "variant"),
     "crib": ("table", "reference"),
     "games": ("games", "seed", "players", "quiet", "variant"),
@@ -447,7 +447,7 @@ def _cmd_plot(args) -> int:
     from . import plots
 
     if args.kind == "census":
-        fig = plots.show_distribution(log=args.log)
+        fig = plots.show_distribution(log=args.log, variant=variant)
     elif args.kind == "keep":
         from .discard import keep
 
@@ -753,7 +753,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seed(p, note="games: ")
     _add_players(p, default=None, note="games: ")
     p.add_argument("--variant", choices=VARIANT_NAMES, default=None, metavar="FORM",
-                   help=f"keep, games: the form of the game, {', '.join(VARIANT_NAMES)} "
+                   help=f"census, keep, games: the form of the game, {', '.join(VARIANT_NAMES)} "
                    f"(default {DEFAULT_VARIANT})")
     _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)

@@ -60,7 +60,8 @@ def _colour(i: int) -> str:
 # --------------------------------------------------------------------------- the show census
 
 
-def show_distribution(hand=None, crib=None, log: bool = False) -> Figure:
+def show_distribution(hand=None, crib=None, log: bool = False,
+                      variant: str = "six-card") -> Figure:
     """The exact show-score distribution of hands and cribs, side by side.
 
     Parameters
@@ -71,6 +72,9 @@ def show_distribution(hand=None, crib=None, log: bool = False) -> Figure:
         not given.
     log
         A logarithmic share axis, so the rare high scores show.
+    variant
+        The form whose census is computed when ``hand`` or ``crib`` is not given (five-card:
+        hands of three cards; its crib is four cards like every other form's).
 
     Returns
     -------
@@ -86,8 +90,10 @@ def show_distribution(hand=None, crib=None, log: bool = False) -> Figure:
     from . import show_census
 
     counts = {
-        "hand": np.asarray(show_census(False) if hand is None else hand, dtype=np.int64),
-        "crib": np.asarray(show_census(True) if crib is None else crib, dtype=np.int64),
+        "hand": np.asarray(show_census(False, variant=variant) if hand is None else hand,
+                           dtype=np.int64),
+        "crib": np.asarray(show_census(True, variant=variant) if crib is None else crib,
+                           dtype=np.int64),
     }
     scores = np.arange(counts["hand"].size)
     fig = Figure(figsize=(11, 5.2), layout="constrained")
@@ -110,7 +116,9 @@ def show_distribution(hand=None, crib=None, log: bool = False) -> Figure:
         ax.text(s, 0.02, "never", transform=ax.get_xaxis_transform(), ha="center",
                 va="bottom", rotation=90, fontsize=8, color="0.35")
     total = int(counts["hand"].sum())
-    ax.set_title(f"Show scores over all {total:,} (four cards, starter) cases: hand and crib")
+    cards = "three cards" if variant == "five-card" and hand is None else "four cards"
+    ax.set_title(f"Show scores over all {total:,} ({cards}, starter) hand cases: hand and crib"
+                 + ("" if variant == "six-card" else f" ({variant})"))
     ax.set_xlabel("show score (points)")
     ax.set_ylabel("share of cases" + (" (log scale)" if log else ""))
     ax.set_xticks(scores)

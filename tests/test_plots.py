@@ -334,3 +334,10 @@ def test_game_report_draws_every_form(variant, roles, line):
     skunks = titles["skunks: each rate counts the deeper skunks too (95% CI)"]
     labels = [t.get_text() for t in skunks.get_xticklabels()]
     assert f"loser under {line}" in labels[0]
+
+
+def test_census_figure_of_the_five_card_game():
+    from analyzer import plots
+
+    title = plots.show_distribution(variant="five-card").axes[0].get_title()
+    assert "1,082,900 (three cards, starter)" in title and "five-card" in title
