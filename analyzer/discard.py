@@ -68,6 +68,20 @@ _CARD_NAMES = [format_card(c) for c in range(52)]
 _UNIFORM_WEIGHTS = np.ones((52, 52), np.float64)
 
 
+@njit(cache=True, inline="always")
+def _summarize(scores, n, total, lo, hi, out):
+    """Write mean, min, max and population standard deviation of ``scores[:n]`` (whose sum is
+    ``total``) into ``out`` (4,); the deviation in a second pass, for accuracy."""
+    mean = total / n
+    sq = 0.0
+    for j in range(n):
+        sq += (scores[j] - mean) ** 2
+    out[0] = mean
+    out[1] = lo
+    out[2] = hi
+    out[3] = np.sqrt(sq / n)
+
+
 @njit(cache=True)
 def _hand_stats(six, keeps, table, out):
     """Exact statistics of each kept hand of ``six`` over the 46 unseen starters.
@@ -93,14 +107,7 @@ def _hand_stats(six, keeps, table, out):
                 lo = min(lo, x)
                 hi = max(hi, x)
                 i += 1
-        mean = total / _UNSEEN
-        sq = 0.0
-        for j in range(_UNSEEN):
-            sq += (scores[j] - mean) ** 2
-        out[d, 0] = mean
-        out[d, 1] = lo
-        out[d, 2] = hi
-        out[d, 3] = np.sqrt(sq / _UNSEEN)
+        _summarize(scores, _UNSEEN, total, lo, hi, out[d])
 
 
 @njit(cache=True, parallel=True)
@@ -198,14 +205,7 @@ def _form_hand_stats(dealt, keeps, table, table4, out):
             lo = min(lo, x)
             hi = max(hi, x)
             i += 1
-        mean = total / m
-        sq = 0.0
-        for j in range(m):
-            sq += (scores[j] - mean) ** 2
-        out[d, 0] = mean
-        out[d, 1] = lo
-        out[d, 2] = hi
-        out[d, 3] = np.sqrt(sq / m)
+        _summarize(scores, m, total, lo, hi, out[d])
 
 
 @njit(cache=True, inline="always")
