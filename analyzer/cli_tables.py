@@ -1,0 +1,121 @@
+"""The ``crib tables`` commands (``crib``, ``keep``, ``compare``): parsing done, printing only.
+
+Split from :mod:`analyzer.cli`, which builds the parser and dispatches here; the shared checks
+(output paths, figure formats, rank tables) are its own.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .cli import UsageError, _check_output, _figure_format, _read_rank_table, _save_figure
+
+__all__ = ["run"]
+
+
+def run(args) -> int:
+    """Run ``crib tables TABLE`` with the parsed ``args``; the exit status."""
+    if args.table_command is None:
+        raise UsageError("crib tables: choose crib, keep or compare (see crib tables --help)")
+    return {"crib": _tables_crib, "keep": _tables_keep, "compare": _tables_compare}[
+        args.table_command](args)
+
+
+def _tables_crib(args) -> int:
+    import shlex
+
+    from .crib import is_shipped_folder
+
+    out = args.out
+    if is_shipped_folder(out) and not args.force:
+        raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
+                         "add --force to overwrite the shipped tables")
+    _check_output(out, "--out", "crib tables crib", folder=True)
+    from .tables import build_crib_table
+
+    def report(iteration, delta):
+        if not args.quiet:
+            print(f"iteration {iteration}: largest change {delta:.4f}", file=sys.stderr)
+
+    result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
+                              max_iterations=args.max_iterations, workers=args.workers,
+                              progress=report, variant=args.variant)
+    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+                        overwrite_shipped=args.force)
+    state = "converged" if result.converged else "NOT converged"
+    print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
+          f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
+          f"{result.gaps[1]:.4f} over entries with 1,000+ cribs, {result.gaps[0]:.4f} over all; "
+          f"{result.elapsed_seconds:.1f} s")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _tables_keep(args) -> int:
+    import time
+    from pathlib import Path
+
+    from .files import atomic_write
+
+    out = Path(args.out)
+    ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
+    for path, option in ((out, "--out"), (ranks, "--ranks")):
+        _check_output(path, option, "crib tables keep")
+    from .tables import build_discard_table
+
+    start = time.perf_counter()
+    hands, rank_table = build_discard_table(crib=args.crib, workers=args.workers)
+    built = time.perf_counter() - start
+    atomic_write(out, lambda tmp: hands.to_parquet(tmp, index=False))
+    atomic_write(ranks, lambda tmp: rank_table.to_csv(tmp, index=False, float_format="%.4f"))
+    print(f"{len(hands):,} distinct hands (of {int(hands['n_hands'].sum()):,}) and "
+          f"{len(rank_table):,} rank patterns in {time.perf_counter() - start:.1f} s "
+          f"(tables built in {built:.1f} s, crib values: {args.crib})")
+    print(f"wrote {out} and {ranks}")
+    return 0
+
+
+def _tables_compare(args) -> int:
+    from pathlib import Path
+
+    from .crib import RANK_FILE, shipped_file
+
+    command = "crib tables compare"
+    table = Path(args.table) if args.table else shipped_file(RANK_FILE)
+    reference = Path(args.reference)
+    if args.plot is not None:
+        fmt = _figure_format(args.plot, "--plot", command)
+        _check_output(args.plot, "--plot", command)
+    ours = _read_rank_table(table, "--table", command, complete=True)
+    ref = _read_rank_table(reference, "--reference", command, complete=False)
+    from .tables import compare_crib_tables
+
+    try:
+        result = compare_crib_tables(ours, ref, top=args.top)
+    except ValueError as exc:
+        raise UsageError(f"{command}: {exc}") from None
+    biggest = result.pop("biggest")
+    if args.plot is not None:
+        from . import plots
+
+        fig = plots.crib_comparison(ours, ref, table_label=Path(table.name).stem,
+                                    reference_label=reference.stem)
+        _save_figure(fig, args.plot, fmt, 110, "--plot", command)
+    if args.json:
+        result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
+        print(json.dumps(result))
+        return 0
+    print(f"{table} against {reference}: compared on the reference's {result['pairs']} rank "
+          "pairs")
+    for role in ("dealer", "pone"):
+        print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
+              f"largest {result['max_abs_diff'][role]:.3f}")
+    if args.plot is not None:
+        print(f"drew {args.plot}")
+    print("biggest differences (ours - reference):")
+    for row in biggest.itertuples(index=False):
+        print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
+              f" ({row.dealer_diff:+.2f})   pone {row.pone:5.2f} vs {row.pone_ref:5.2f}"
+              f" ({row.pone_diff:+.2f})")
+    return 0
