@@ -151,6 +151,7 @@ def games():
     return simulate(40, seed=3, record_games=40, players=("ev+greedy", "random+lookahead")).records
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PAIRINGS, ids="-vs-".join)
 def test_every_record_the_engine_writes_passes_validation(players):
     from analyzer import simulate

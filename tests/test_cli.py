@@ -85,6 +85,7 @@ def test_keep_json_has_every_row_best_first():
     assert weighted["rows"][0]["crib_mean"] != out["rows"][0]["crib_mean"]
 
 
+@pytest.mark.slow
 def test_keep_in_every_form_dealing_five():
     hand = ["5H", "5S", "6D", "JC", "KH"]
     for variant, ways, best in (("three-player", 5, "keep 5H 5S JC KH, throw 6D"),

@@ -260,6 +260,7 @@ def test_crib_plot_census_writes_a_png(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["census.png"]  # no temporary file left
 
 
+@pytest.mark.slow
 def test_crib_plot_crib_table_with_reference(tmp_path, schell):
     table = tmp_path / "mine.csv"
     schell.assign(pone=schell["pone"] - 0.1).to_csv(table, index=False)
@@ -311,6 +312,7 @@ def test_crib_comparison_draws_both_tables_and_the_difference(schell):
     assert "root mean square 0.000" in axes[5].get_title()
 
 
+@pytest.mark.slow
 def test_tables_compare_plot_writes_a_png(tmp_path, schell):
     out = tmp_path / "compare.png"
     result = run("tables", "compare", "--reference", str(SCHELL), "--plot", str(out))

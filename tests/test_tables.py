@@ -196,6 +196,7 @@ def test_discard_table_cli_against_keep(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keeps.parquet", "keeps_ranks.csv"]
 
 
+@pytest.mark.slow
 def test_tables_crib_and_compare_cli(tmp_path):
     import subprocess
     import sys
