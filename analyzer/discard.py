@@ -241,6 +241,15 @@ def _crib_over_starters(c0, c1, c2, c3, hidden, rank_left, suit_left, hands):
 
 
 @njit(cache=True, parallel=True)
+def _form_hand_stats_many(hands, keeps, table, table4, out):
+    """:func:`_form_hand_stats` for each row of ``hands`` int64 (n, k) into ``out``
+    (n, ways, 4)."""
+    for j in prange(hands.shape[0]):
+        i = np.int64(j)
+        _form_hand_stats(hands[i], keeps, table, table4, out[i])
+
+
+@njit(cache=True, parallel=True)
 def _form_crib_means(dealt, throws, hands, out):
     """Exact mean crib of each throw of ``dealt`` when the crib's other cards are unseen.
 
@@ -288,28 +297,32 @@ def _form_crib_means(dealt, throws, hands, out):
 
 
 def _form_table_crib_means(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game):
-    """The crib value of each throw of ``dealt`` from the form's self-play table: the card
-    thrown by rank (three and four players), or the pair by ranks and suitedness (five-card);
-    role 0 when the crib is the player's side's."""
+    """The crib value of each throw of ``dealt`` (one hand (k,), or hands (n, k)) from the
+    form's self-play table, vectorized: the card thrown by rank (three and four players), or the
+    pair by ranks and suitedness (five-card); role 0 when the crib is the player's side's."""
     from .crib import card_values, crib_values
 
     role = 0 if dealer else 1
-    cards = dealt[throws]
+    cards = dealt[..., throws]  # (..., ways, cards thrown)
     if throws.shape[1] == 1:
-        return card_values("table", game.name)[role, card_rank(cards[:, 0])].astype(np.float64)
+        return card_values("table", game.name)[role, card_rank(cards[..., 0])].astype(np.float64)
     values = crib_values("table", game.name)
     r = card_rank(cards)
-    suited = (card_suit(cards[:, 0]) == card_suit(cards[:, 1])).astype(np.int64)
-    return values[role, r[:, 0], r[:, 1], suited].astype(np.float64)
+    suited = (card_suit(cards[..., 0]) == card_suit(cards[..., 1])).astype(np.int64)
+    return values[role, r[..., 0], r[..., 1], suited].astype(np.float64)
 
 
 def _form_crib_values(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game, crib: str):
-    """Crib value (n,) of each throw of one dealt hand, by the crib mode."""
+    """Crib value of each throw of one dealt hand (k,) or of hands (n, k), by the crib mode: a
+    table lookup for every hand at once, or the exact enumeration hand by hand (milliseconds
+    a hand)."""
     if crib == "table":
         return _form_table_crib_means(dealt, throws, dealer, game)
-    out = np.empty(len(throws), np.float64)
-    _form_crib_means(dealt, throws, hand_table(), out)
-    return out
+    hands = np.atleast_2d(dealt)
+    out = np.empty((len(hands), len(throws)), np.float64)
+    for i in range(len(hands)):
+        _form_crib_means(hands[i], throws, hand_table(), out[i])
+    return out.reshape(*dealt.shape[:-1], len(throws))
 
 
 def _evaluate_form(cards, dealer: bool, game, crib: str):
@@ -523,11 +536,8 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     else:
         keeps, throws = _form_discards(game.dealt, game.kept)
         stats = np.empty((n, len(keeps), 4), np.float64)
-        crib_means = np.empty((n, len(keeps)), np.float64)
-        tables = rank_table(), rank_table4()
-        for i in range(n):
-            _form_hand_stats(sixes[i], keeps, *tables, stats[i])
-            crib_means[i] = _form_crib_values(sixes[i], throws, dealer, game, crib)
+        _form_hand_stats_many(sixes, keeps, rank_table(), rank_table4(), stats)
+        crib_means = _form_crib_values(sixes, throws, dealer, game, crib)
     ways = len(keeps)
     hand_mean = stats[:, :, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means

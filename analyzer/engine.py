@@ -48,10 +48,9 @@ from .players import (
     _choose_keep3,
     _choose_play,
     _choose_throw,
-    _row3,
 )
 from .rng import _randint, _shuffle_prefix
-from .scoring import _peg_points, _rank, _score_one, _suit, _throw_key, _value
+from .scoring import _peg_points, _rank, _score_one, _score_three_by_row, _throw_key, _value
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE",
@@ -311,23 +310,6 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
 
 
 @njit(cache=True, inline="always")
-def _score_three(k0, k1, k2, starter, hand3_table):
-    """A three-card hand with its starter: a row of the three-card hand table, then a flush of
-    three (3, or 4 with the starter) and nobs."""
-    pts = np.int64(hand3_table[_row3(k0, k1, k2), _rank(starter)])
-    suit = _suit(k0)
-    if _suit(k1) == suit and _suit(k2) == suit:
-        if _suit(starter) == suit:
-            pts += rules.THREE_CARD_STARTER_FLUSH_POINTS
-        else:
-            pts += rules.THREE_CARD_FLUSH_POINTS
-    nob = (rules.JACK << 2) | _suit(starter)
-    if k0 == nob or k1 == nob or k2 == nob:
-        pts += rules.NOBS_POINTS
-    return pts
-
-
-@njit(cache=True, inline="always")
 def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.
 
@@ -343,7 +325,8 @@ def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner
     for k in range(n_players):
         p = (dealer + 1 + k) % n_players
         if kept.shape[1] == 3:
-            show[k] = _score_three(kept[p, 0], kept[p, 1], kept[p, 2], starter, hand_table)
+            show[k] = _score_three_by_row(kept[p, 0], kept[p, 1], kept[p, 2], starter,
+                                          hand_table)
         else:
             show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
                                  table)

@@ -29,6 +29,7 @@ from .choices import (
     PlayerError,
     policy_arrays,
     resolve_workers,
+    variant_game,
 )
 from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, SKUNK_TIERS, _play_deal, phases
 from .files import atomic_write, atomic_write_text
@@ -293,7 +294,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     record_games: int = 0,
     progress: bool = False,
-    crib: str | None = None,
+    crib: str = "table",
     backend: str = "local",
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
@@ -396,12 +397,7 @@ def simulate(
         raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
-    from .game import VARIANTS
-
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    game = VARIANTS[variant]
-    crib = "table" if crib is None else crib
+    game = variant_game(variant)
     if isinstance(players, str):
         players = (players,)
     players = tuple(players)
@@ -512,11 +508,7 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     ('pone', '9C', 1)
     """
     from .cards import CardError, as_cards, format_card
-    from .game import VARIANTS
-
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    game = VARIANTS[variant]
+    game = variant_game(variant)
     if len(hands) != game.players:
         raise CardError(f"{variant} is played by {game.players} players: give {game.players} "
                         f"hands, got {len(hands)}")

@@ -36,7 +36,7 @@ from . import rules
 from .choices import DISCARD_POLICIES, PEGGING_POLICIES
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .rng import _randint
-from .scoring import _peg_points, _rank, _rank_value, _suit, _throw_key, _value
+from .scoring import _peg_points, _rank, _rank_value, _row3, _suit, _throw_key, _value
 
 __all__: list[str] = []  # kernels only; the names and codes are in analyzer.choices
 
@@ -140,23 +140,11 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
 
 
 @njit(cache=True, inline="always")
-def _row3(k0, k1, k2):
-    """Row of :func:`analyzer.scoring.hand3_table` of three cards: their ranks sorted."""
-    a, b, c = _rank(k0), _rank(k1), _rank(k2)
-    if a > b:
-        a, b = b, a
-    if b > c:
-        b, c = c, b
-    if a > b:
-        a, b = b, a
-    return (a * 13 + b) * 13 + c
-
-
-@njit(cache=True, inline="always")
 def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
     """Sum of the show scores of the three-card hand ``k0..k2`` (five-card cribbage) over every
     unseen starter: one row of :func:`analyzer.scoring.hand3_table`, a flush of three (3, or 4
-    with a starter of the suit) and nobs counted from the unseen suits."""
+    with a starter of the suit) and nobs counted from the unseen suits (the totals of
+    :func:`analyzer.scoring._three_suit_points` over the starters)."""
     row = _row3(k0, k1, k2)
     total = 0
     for r in range(13):

@@ -81,10 +81,12 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
                      for p in seats]
             thrown = [row[DEAL.discards + MAX_THROWN * p:
                           DEAL.discards + MAX_THROWN * p + game.thrown] for p in seats]
+            pack = row[DEAL.pack: DEAL.pack + game.crib_from_pack]
             deal = {
                 "dealer": row[DEAL.dealer],
                 "hands": [[format_card(c) for c in hand] for hand in hands],
                 "discards": [[format_card(c) for c in cards] for cards in thrown],
+                **({} if v1 else {"pack": [format_card(c) for c in pack]}),
                 "starter": format_card(row[DEAL.starter]),
                 "heels": row[DEAL.heels],
                 "plays": [[p[PLAY.player], format_card(p[PLAY.card]), p[PLAY.points]]
@@ -92,10 +94,6 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
                 "show": row[DEAL.show: DEAL.show + n_show],
                 "scores": row[DEAL.scores: DEAL.scores + sides],
             }
-            if not v1:
-                pack = row[DEAL.pack: DEAL.pack + game.crib_from_pack]
-                deal = {**dict(list(deal.items())[:3]), "pack": [format_card(c) for c in pack],
-                        **dict(list(deal.items())[3:])}
             record["deals"].append(deal)
         out.append(record)
     return out

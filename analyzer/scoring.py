@@ -277,6 +277,19 @@ def _sort4_index(r0, r1, r2, r3):
 
 
 @njit(cache=True, inline="always")
+def _row3(c0, c1, c2):
+    """Row of :func:`hand3_table` of three cards: their ranks sorted."""
+    a, b, c = _rank(c0), _rank(c1), _rank(c2)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (a * 13 + b) * 13 + c
+
+
+@njit(cache=True, inline="always")
 def _score_three(c0, c1, c2, s, table4):
     """Show score of a five-card cribbage hand ``c0..c2`` with starter ``s`` (card ids, int).
 
@@ -284,6 +297,19 @@ def _score_three(c0, c1, c2, s, table4):
     the starter. (The five-card crib has four cards and is scored by :func:`_score_one`.)
     """
     pts = np.int64(table4[_sort4_index(_rank(c0), _rank(c1), _rank(c2), _rank(s))])
+    return pts + _three_suit_points(c0, c1, c2, s)
+
+
+@njit(cache=True, inline="always")
+def _score_three_by_row(c0, c1, c2, s, hand3):
+    """:func:`_score_three` read from :func:`hand3_table` (``hand3``), as the engine does."""
+    return np.int64(hand3[_row3(c0, c1, c2), _rank(s)]) + _three_suit_points(c0, c1, c2, s)
+
+
+@njit(cache=True, inline="always")
+def _three_suit_points(c0, c1, c2, s):
+    """The suit part of a three-card hand's show: its flush and nobs."""
+    pts = 0
     suit = _suit(c0)
     ss = _suit(s)
     if _suit(c1) == suit and _suit(c2) == suit:
