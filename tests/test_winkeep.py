@@ -1,0 +1,107 @@
+"""The score-aware keep (analyzer.winkeep): each keep's deal played out, against a naive count."""
+
+import numpy as np
+import pytest
+from naive import naive_play, naive_score, rank
+
+from analyzer.cards import as_cards
+from analyzer.choices import DISCARD_POLICIES, PEGGING_POLICIES
+from analyzer.crib import crib_values
+from analyzer.discard import _DISCARD_TABLE, _KEEP_TABLE
+from analyzer.players import _choose_discard
+from analyzer.rng import chunk_states
+from analyzer.scoring import hand_table, rank_table
+from analyzer.winkeep import _best_discard, _points_values, _rest_of_deal
+
+ORDERED = PEGGING_POLICIES["ordered"]
+
+# An "odds" table that spells out the scores it is read at: entry [i, j] = i * 1000 + j.
+_SPELL = (np.arange(122)[:, None] * 1000 + np.arange(122)[None, :]).astype(np.float64)
+
+
+def _naive_deal(six, d, opp_six, d_opp, starter, dealer, me, opp):
+    """The scores after the deal, from scratch: heels, the play, both hands, the crib."""
+    mine = [int(six[k]) for k in _KEEP_TABLE[d]]
+    theirs = [int(opp_six[k]) for k in _KEEP_TABLE[d_opp]]
+    crib = ([int(six[k]) for k in _DISCARD_TABLE[d]]
+            + [int(opp_six[k]) for k in _DISCARD_TABLE[d_opp]])
+    pone, dealer_hand = (theirs, mine) if dealer else (mine, theirs)
+    _, (peg_pone, peg_dealer) = naive_play(pone, dealer_hand)
+    heels = 2 if rank(starter) == 10 else 0
+    dealer_pts = heels + peg_dealer + naive_score(dealer_hand, starter) + naive_score(
+        crib, starter, crib=True)
+    pone_pts = peg_pone + naive_score(pone, starter)
+    return (me + dealer_pts, opp + pone_pts) if dealer else (me + pone_pts, opp + dealer_pts)
+
+
+@pytest.mark.parametrize("dealer", [True, False])
+def test_rest_of_deal_matches_a_naive_count(dealer):
+    rng = np.random.default_rng(7)
+    table, hands = rank_table(), hand_table()
+    st = chunk_states(3, np.arange(1))[0].copy()
+    keeps = np.arange(15)
+    out = np.empty(15)
+    for _ in range(40):
+        cards = rng.permutation(52)[:13].astype(np.int64)
+        six, opp_six, starter = cards[:6].copy(), cards[6:12].copy(), int(cards[12])
+        d_opp = int(rng.integers(15))
+        _rest_of_deal(six, opp_six, d_opp, starter, dealer, 0, 0, st,
+                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, keeps, out)
+        for d in range(15):
+            me, opp = _naive_deal(six, d, opp_six, d_opp, starter, dealer, 0, 0)
+            # The next deal is read from the table with the roles swapped.
+            expected = 1.0 - _SPELL[121 - opp, 121 - me] if dealer else _SPELL[121 - me, 121 - opp]
+            assert out[d] == expected
+
+
+@pytest.mark.parametrize("dealer", [True, False])
+def test_rest_of_deal_stops_the_moment_a_player_reaches_121(dealer):
+    rng = np.random.default_rng(11)
+    table, hands = rank_table(), hand_table()
+    st = chunk_states(3, np.arange(1))[0].copy()
+    out = np.empty(15)
+    for _ in range(40):
+        cards = rng.permutation(52)[:13].astype(np.int64)
+        six, opp_six, starter = cards[:6].copy(), cards[6:12].copy(), int(cards[12])
+        me, opp = (int(x) for x in rng.integers(100, 121, 2))
+        _rest_of_deal(six, opp_six, 0, starter, dealer, me, opp, st,
+                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, np.arange(15), out)
+        for d in range(15):
+            end_me, end_opp = _naive_deal(six, d, opp_six, 0, starter, dealer, me, opp)
+            if end_me < 121 and end_opp < 121:
+                continue  # nobody reached 121: the table's value (checked above)
+            # Somebody reached 121: a win (1) or a loss (0), and the naive order decides which.
+            assert out[d] in (0.0, 1.0)
+            if end_opp < 121:
+                assert out[d] == 1.0
+            if end_me < 121:
+                assert out[d] == 0.0
+
+
+@pytest.mark.parametrize("dealer", [True, False])
+def test_best_discard_without_samples_is_ev_when_pegging_is_worth_nothing(dealer):
+    rng = np.random.default_rng(5)
+    values, table, hands = crib_values("table"), rank_table(), hand_table()
+    st = chunk_states(1, np.arange(1))[0].copy()
+    no_pegging = np.zeros((2, 13**4))
+    for _ in range(300):
+        six = rng.permutation(52)[:6].astype(np.int64)
+        ev = _choose_discard(DISCARD_POLICIES["ev"], six, dealer, values, hands, st)
+        best = _best_discard(six, dealer, 0, 0, st, values, no_pegging, table, hands, _SPELL, 0,
+                             40, 5)
+        assert best == ev
+
+
+def test_points_values_add_the_pegging_of_the_kept_ranks():
+    values, hands = crib_values("table"), hand_table()
+    six = np.array(sorted(as_cards("5H 5S 6D JC QS KH")), np.int64)
+    peg = np.zeros((2, 13**4))
+    base, with_peg = np.empty(15), np.empty(15)
+    _points_values(six, True, values, peg, hands, base)
+    peg[0, ((4 * 13 + 4) * 13 + 10) * 13 + 11] = 2.5  # 5 5 J Q as dealer
+    _points_values(six, True, values, peg, hands, with_peg)
+    changed = [d for d in range(15) if with_peg[d] != base[d]]
+    assert len(changed) == 1
+    d = changed[0]
+    assert sorted(int(six[k]) // 4 for k in _KEEP_TABLE[d]) == [4, 4, 10, 11]
+    assert with_peg[d] == pytest.approx(base[d] + 2.5)
