@@ -24,6 +24,7 @@ _LAZY = {
     "ScoreItem": "scoring",
     "keep": "discard",
     "keep_many": "discard",
+    "keep_to_win": "winkeep",
     "simulate": "harness",
     "play_hands": "harness",
     "SimulationResult": "harness",

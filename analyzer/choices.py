@@ -35,6 +35,7 @@ __all__ = [
     "CRIB_TABLE_TOL",
     "DEFAULT_PLAYER",
     "DEFAULT_RECORD_GAMES",
+    "DEFAULT_SAMPLES",
     "DISCARD_POLICIES",
     "DISCARD_POLICY_NAMES",
     "MAX_DEALS",
@@ -46,6 +47,7 @@ __all__ = [
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
     "PlayerError",
+    "SWITCH_Z",
     "TABLE_MODES",
     "check_number",
     "crib_mode_for",
@@ -92,6 +94,10 @@ CRIB_TABLE_TOL = 0.01
 CRIB_TABLE_MAX_ITERATIONS = 40
 MAX_DEALS = 10**9
 MAX_ITERATIONS = 10_000
+#: The score-aware keep (:func:`analyzer.keep_to_win`): samples of the rest of the deal by
+#: default, and how many standard errors of gain in P(win) it needs to leave the points keep.
+DEFAULT_SAMPLES = 4000
+SWITCH_Z = 3.0
 
 
 def variant_game(variant: str) -> Game:

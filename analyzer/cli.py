@@ -18,6 +18,7 @@ from .choices import (
     CRIB_TABLE_TOL,
     DEFAULT_PLAYER,
     DEFAULT_RECORD_GAMES,
+    DEFAULT_SAMPLES,
     DEFAULT_VARIANT,
     DISCARD_POLICY_NAMES,
     MAX_DEALS,
@@ -27,6 +28,7 @@ from .choices import (
     MAX_SEED,
     MAX_WORKERS,
     PEGGING_POLICY_NAMES,
+    SWITCH_Z,
     TABLE_MODES,
     VARIANT_NAMES,
     PlayerError,
@@ -119,6 +121,7 @@ _games = _number(low=1, high=MAX_GAMES, integer=True)
 _workers = _number(low=1, high=MAX_WORKERS, integer=True)
 _seed = _number(low=0, high=MAX_SEED, integer=True)
 _seconds = _number(low=0, low_open=True)
+_score = _number(low=0, high=120, integer=True)
 
 
 def _check_output(path, option: str, command: str, folder: bool = False) -> None:
@@ -227,6 +230,8 @@ def _cmd_keep(args) -> int:
         crib = crib_mode_for(args.crib, args.variant)
     except ValueError as exc:
         raise UsageError(f"crib keep: --crib {args.crib}: {exc}") from None
+    if args.score is not None:
+        return _keep_to_win(args, crib)
     result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
                                variant=args.variant)
     shown = len(result["keep"]) if args.top is None else args.top
@@ -257,6 +262,51 @@ def _cmd_keep(args) -> int:
               f" {row['crib_mean']:6.3f} {row['net']:7.3f}")
     best = rows[0]
     print(f"best: keep {best['keep']}, throw {best['discard']} (net {best['net']:.3f})")
+    return 0
+
+
+def _keep_to_win(args, crib: str) -> int:
+    """``crib keep --score ME OPP``: the keeps ranked by the probability of winning."""
+    from .winkeep import keep_to_win
+
+    if args.variant != DEFAULT_VARIANT:
+        raise UsageError(f"crib keep: --score is for the six-card game, not {args.variant}")
+    try:
+        df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
+                         samples=args.samples, seed=args.seed, crib=crib)
+    except ValueError as exc:
+        raise UsageError(f"crib keep: --score: {exc}") from None
+    a = df.attrs
+    shown = len(df) if args.top is None else min(args.top, len(df))
+    columns = ["keep", "discard", "hand_mean", "crib_mean", "net", "p_win", "p_win_se"]
+    columns = [c for c in df.columns if c in columns or c == "peg_mean"]
+    rows = [{c: _plain(df[c].iloc[i]) for c in columns} for i in range(shown)]
+    p_of = dict(zip(df["keep"], df["p_win"], strict=True))
+    if args.json:
+        print(json.dumps({
+            "hand": a["hand"], "role": a["role"], "score": list(a["score"]),
+            "crib_mode": a["crib_mode"], "samples": a["samples"], "seed": a["seed"],
+            "points_keep": a["points_keep"], "win_keep": a["win_keep"],
+            "gain": a["gain"], "gain_se": a["gain_se"], "rows": rows,
+        }))
+        return 0
+    me, opp = a["score"]
+    print(f"hand {a['hand']} as {a['role']}, you {me}, opponent {opp}: P(win) from "
+          f"{a['samples']:,} samples of the rest of the deal (seed {a['seed']})")
+    print(f"    {'keep':<12} {'discard':<7} {'net':>7} {'P(win)':>7} {'±se':>7}")
+    for row in rows:
+        mark = "*" if row["keep"] == a["win_keep"] else " "
+        print(f"  {mark} {row['keep']:<12} {row['discard']:<7} {row['net']:7.3f}"
+              f" {row['p_win']:7.4f} {row['p_win_se']:7.4f}")
+    points, chosen = a["points_keep"], a["win_keep"]
+    print(f"points keep: {points} (P(win) {p_of[points]:.4f})")
+    if chosen != points:
+        print(f"score-aware keep: {chosen}, differs from the points keep: P(win) "
+              f"{a['gain']:+.4f} ± {a['gain_se']:.4f}")
+    else:
+        print(f"score-aware keep: the points keep (the best alternative's P(win) "
+              f"{a['gain']:+.4f} ± {a['gain_se']:.4f} is not {SWITCH_Z:g} standard errors "
+              f"better)")
     return 0
 
 
@@ -587,6 +637,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=_count, metavar="N",
                    help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
                    "the other forms)")
+    p.add_argument("--score", nargs=2, type=_score, metavar=("ME", "OPP"),
+                   help="rank by the probability of winning from this score (each 0 to 120), "
+                   "simulating the rest of the deal (six-card)")
+    p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True),
+                   default=DEFAULT_SAMPLES, metavar="N",
+                   help=f"with --score: samples of the rest of the deal (default "
+                   f"{DEFAULT_SAMPLES:,})")
+    _add_seed(p, default=0, note="with --score: the samples' ")
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_keep)

@@ -35,21 +35,23 @@ import numpy as np
 from numba import njit, prange
 
 from . import rules
-from .choices import DISCARD_POLICIES, PEGGING_POLICIES, check_number
+from .choices import (
+    DEFAULT_SAMPLES,
+    DISCARD_POLICIES,
+    PEGGING_POLICIES,
+    SWITCH_Z,
+    check_number,
+)
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .engine import _his_heels, _play, _show
 from .players import _choose_discard, _hand_total, _unseen_counts
 from .rng import _shuffle_prefix
 from .scoring import _rank, _sort4_index, _throw_key
 
-__all__ = ["SWITCH_Z", "DEFAULT_SAMPLES", "keep_to_win"]
+__all__ = ["keep_to_win"]
 
-#: How many standard errors the score-aware keep must gain over the points keep to replace it.
-SWITCH_Z = 3.0
 #: The same for the engine's ``best`` discard policy, which has fewer samples.
 ENGINE_SWITCH_Z = 2.0
-#: Samples of the rest of the deal :func:`keep_to_win` draws by default.
-DEFAULT_SAMPLES = 4000
 
 _TARGET = rules.GAME_POINTS
 _EV = DISCARD_POLICIES["ev"]
