@@ -198,17 +198,17 @@ def parse_player(name: str) -> tuple[int, int]:
     text = PLAYER_ALIASES.get(text, text)
     parts = text.split("+")
     if len(parts) != 2:
-        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy, nor one of "
-                          f"{', '.join(PLAYER_ALIASES)}")
+        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy, nor a "
+                          f"one-word player ({', '.join(PLAYER_ALIASES)})")
     discard, pegging = parts
     if discard not in DISCARD_POLICIES:
         raise PlayerError(f"unknown discard policy {discard!r} in {name!r}: choose one of "
-                          f"{', '.join(DISCARD_POLICY_NAMES)} (or a player "
-                          f"{', '.join(PLAYER_ALIASES)})")
+                          f"{', '.join(DISCARD_POLICY_NAMES)}; or a one-word player: "
+                          f"{', '.join(PLAYER_ALIASES)}")
     if pegging not in PEGGING_POLICIES:
         raise PlayerError(f"unknown pegging policy {pegging!r} in {name!r}: choose one of "
-                          f"{', '.join(PEGGING_POLICY_NAMES)} (or a player "
-                          f"{', '.join(PLAYER_ALIASES)})")
+                          f"{', '.join(PEGGING_POLICY_NAMES)}; or a one-word player: "
+                          f"{', '.join(PLAYER_ALIASES)}")
     return DISCARD_POLICIES[discard], PEGGING_POLICIES[pegging]
 
 

@@ -91,7 +91,8 @@ class DuelResult:
 
     @property
     def outcomes(self) -> dict[int, int]:
-        """Games by A's net match points in the game: ``{-3: n, -2: n, -1: n, 1: n, 2: n, 3: n}``."""
+        """Games by A's net match points in the game, ``{-3: n, -2: n, -1: n, 1: n, 2: n,
+        3: n}``."""
         out = {v: 0 for v in (-3, -2, -1, 1, 2, 3)}
         for tier in range(_TIERS):
             out[MATCH_POINTS[tier]] += int(self.wins[0, tier])
