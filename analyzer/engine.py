@@ -4,7 +4,8 @@ One game runs entirely inside numba (:func:`_play_game`). It reads the form of t
 description (:class:`analyzer.game.Game`, as the array :meth:`~analyzer.game.Game.as_array`
 makes) and goes deal after deal through short steps, each a kernel of its own:
 
-* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again);
+* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again), or
+  a first dealer given by the run (duels alternate it, :data:`FIRST_DEALER_MODES`);
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
 * :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy);
 * :func:`_his_heels`: a Jack turned as the starter pegs 2 to the dealer;
