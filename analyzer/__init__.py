@@ -28,6 +28,8 @@ _LAZY = {
     "simulate": "harness",
     "play_hands": "harness",
     "SimulationResult": "harness",
+    "duel": "duel",
+    "DuelResult": "duel",
     "read_records": "records",
     "crib_values": "crib",
     "build_crib_table": "tables",

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_WORKERS",
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
+    "PLAYER_ALIASES",
     "PlayerError",
     "SWITCH_Z",
     "TABLE_MODES",
@@ -59,10 +60,12 @@ __all__ = [
 ]
 
 #: Discard policies of the engine, in code order (see :mod:`analyzer.players`).
-DISCARD_POLICY_NAMES = ("random", "hand", "ev")
+DISCARD_POLICY_NAMES = ("random", "hand", "ev", "baseline")
 #: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests).
-PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered")
+PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "baseline")
 DISCARD_POLICIES = {name: code for code, name in enumerate(DISCARD_POLICY_NAMES)}
+#: Players named by one word, and the ``DISCARD+PEGGING`` each stands for.
+PLAYER_ALIASES = {"baseline": "baseline+baseline"}
 PEGGING_POLICIES = {name: code for code, name in enumerate(PEGGING_POLICY_NAMES)}
 
 #: The strongest player: ev discards (crib table) and lookahead pegging.
@@ -184,26 +187,34 @@ class PlayerError(ValueError):
 
 
 def parse_player(name: str) -> tuple[int, int]:
-    """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``) into the two policy codes.
+    """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``), or a one-word alias of
+    :data:`PLAYER_ALIASES` (``"baseline"``), into the two policy codes.
 
-    Discard policies: ``random``, ``hand``, ``ev``; pegging: ``random``, ``greedy``,
-    ``lookahead`` (and ``ordered``, a scripted player for tests).
+    Discard policies: ``random``, ``hand``, ``ev``, ``baseline``; pegging: ``random``,
+    ``greedy``, ``lookahead``, ``baseline`` (and ``ordered``, a scripted player for tests).
 
     Examples
     --------
     >>> parse_player("ev+greedy")
     (2, 1)
+    >>> parse_player("baseline") == parse_player("baseline+baseline")
+    True
     """
-    parts = str(name).strip().lower().split("+")
+    text = str(name).strip().lower()
+    text = PLAYER_ALIASES.get(text, text)
+    parts = text.split("+")
     if len(parts) != 2:
-        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy")
+        raise PlayerError(f"player {name!r} is not DISCARD+PEGGING, e.g. ev+greedy, nor a "
+                          f"one-word player ({', '.join(PLAYER_ALIASES)})")
     discard, pegging = parts
     if discard not in DISCARD_POLICIES:
         raise PlayerError(f"unknown discard policy {discard!r} in {name!r}: choose one of "
-                          f"{', '.join(DISCARD_POLICY_NAMES)}")
+                          f"{', '.join(DISCARD_POLICY_NAMES)}; or a one-word player: "
+                          f"{', '.join(PLAYER_ALIASES)}")
     if pegging not in PEGGING_POLICIES:
         raise PlayerError(f"unknown pegging policy {pegging!r} in {name!r}: choose one of "
-                          f"{', '.join(PEGGING_POLICY_NAMES)}")
+                          f"{', '.join(PEGGING_POLICY_NAMES)}; or a one-word player: "
+                          f"{', '.join(PLAYER_ALIASES)}")
     return DISCARD_POLICIES[discard], PEGGING_POLICIES[pegging]
 
 

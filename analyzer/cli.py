@@ -44,6 +44,7 @@ EXAMPLES = """examples:
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
   crib keep 5H 5S 6D JC KH --pone --variant five-card   the same in five-card cribbage
   crib simulate --games 100000 --seed 7     AI against AI, full rules
+  crib duel ev+lookahead baseline --games 100000 --seed 7   win rate and match points
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
   crib bench                                measure the scorer, keep and the engine
@@ -422,6 +423,45 @@ def _print_simulation(d: dict) -> None:
               f" {sum(points.values()):6.3f}")
 
 
+# --------------------------------------------------------------------------- duel
+
+
+def _cmd_duel(args) -> int:
+    _check_players([args.a, args.b], "crib duel")
+    if args.games % 2:
+        raise UsageError(f"crib duel: --games must be even (each player deals first in half), "
+                         f"got {args.games}")
+    from .duel import duel
+
+    show_progress = not args.quiet and sys.stderr.isatty()
+    try:
+        result = duel(args.a, args.b, args.games, seed=args.seed, workers=args.workers,
+                      progress=show_progress)
+    except ValueError as exc:
+        raise UsageError(f"crib duel: {exc}") from None
+    d = result.to_dict()
+    if args.json:
+        print(json.dumps(d))
+        return 0
+    _print_duel(d)
+    return 0
+
+
+def _print_duel(d: dict) -> None:
+    """The readable report of ``crib duel``."""
+    a, b = d["players"]
+    low, high = d["win_rate_ci"]
+    mlow, mhigh = d["match_points_ci"]
+    print(f"{a} (A) vs {b} (B): {d['games']:,} games, seed {d['seed']}, {d['workers']} "
+          f"workers: {d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    print(f"first deals        A {d['first_deals'][0]:,}, B {d['first_deals'][1]:,}")
+    print(f"A wins             {d['win_rate']:7.2%}  (95% CI {low:.2%} to {high:.2%})")
+    print(f"A's match points   {d['match_points']:+7.4f} a game  (95% CI {mlow:+.4f} to "
+          f"{mhigh:+.4f}; win 1, skunk 2, double skunk 3)")
+    print(f"A skunks B         {d['a_skunk_rate']:7.2%}   double {d['a_double_skunk_rate']:.3%}")
+    print(f"B skunks A         {d['b_skunk_rate']:7.2%}   double {d['b_double_skunk_rate']:.3%}")
+
+
 # --------------------------------------------------------------------------- replay
 
 
@@ -569,7 +609,8 @@ def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "", seats: str = "sea
                    default=None if default is None else list(default),
                    help=f"{note}DISCARD+PEGGING, one for every seat or one for each of "
                    f"{seats}; discard: {', '.join(DISCARD_POLICY_NAMES)}; pegging: "
-                   f"{', '.join(PEGGING_POLICY_NAMES[:3])} (default: {DEFAULT_PLAYER})")
+                   f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
+                   f"baseline (default: {DEFAULT_PLAYER})")
 
 
 def _add_seed(p, default=None, note: str = "") -> None:
@@ -677,6 +718,24 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     _add_quiet(p)
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser(
+        "duel", help="one player against another: win rate, match points, skunks",
+        description="Play A against B, each dealing first in half the games (no cut), and "
+        "report A's win rate and net match points per game (win 1, skunk 2, double skunk 3) "
+        "with 95% intervals, and the skunk rates each way.")
+    for name, seat in (("a", "A"), ("b", "B")):
+        p.add_argument(name, metavar=seat,
+                       help=f"player {seat}: DISCARD+PEGGING or baseline; discard: "
+                       f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
+                       f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}")
+    p.add_argument("--games", type=_games, required=True, metavar="N",
+                   help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
+    _add_seed(p)
+    _add_workers(p)
+    _add_json(p)
+    _add_quiet(p)
+    p.set_defaults(func=_cmd_duel)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
     p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")

@@ -4,7 +4,8 @@ One game runs entirely inside numba (:func:`_play_game`). It reads the form of t
 description (:class:`analyzer.game.Game`, as the array :meth:`~analyzer.game.Game.as_array`
 makes) and goes deal after deal through short steps, each a kernel of its own:
 
-* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again);
+* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again), or
+  a first dealer given by the run (duels alternate it, :data:`FIRST_DEALER_MODES`);
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
 * :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy);
 * :func:`_his_heels`: a Jack turned as the starter pegs 2 to the dealer;
@@ -53,8 +54,8 @@ from .rng import _randint, _shuffle_prefix
 from .scoring import _peg_points, _rank, _score_one, _score_three_by_row, _throw_key, _value
 
 __all__ = [
-    "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "GAME_RECORD", "MAX_RECORDED_DEALS", "PHASE",
-    "PHASES", "PLAY", "SKUNK_TIERS",
+    "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
+    "MAX_RECORDED_DEALS", "PHASE", "PHASES", "PLAY", "SKUNK_TIERS",
 ]
 
 MAX_MARGIN = 256
@@ -101,7 +102,17 @@ ACC = layout("Acc", [
     ("phase_sumsq", MAX_PLAYERS * PHASE.size),  # their squares, for standard errors
     ("margin", MAX_MARGIN),        # games by winner's minus runner-up's final score
     ("deals_hist", MAX_DEALS_HIST),  # games by deals played (last bin: that or more)
+    ("first_deals", MAX_PLAYERS),  # games each seat dealt first
+    # games won by each side, by the skunk tier of the best-placed loser (0: none, 1: skunk, 2:
+    # double, 3: triple): side q's block of _N_TIERS + 1 at q * (_N_TIERS + 1)
+    ("tier_wins", MAX_PLAYERS * (_N_TIERS + 1)),
 ])
+
+#: How the first dealer of each game is chosen, as :func:`_run_chunks` reads it: by the cut
+#: (every run before duels), or seat ``index % players`` for game ``index`` (a duel: each player
+#: deals first in turn, so exactly half the games each of an even number).
+FIRST_DEALER_MODES = {"cut": -1, "alternate": -2}
+_ALTERNATE = FIRST_DEALER_MODES["alternate"]
 
 #: What is tallied of the cribs of one kind of throw: how many, their sum, their sum of squares.
 CRIB_STAT = layout("CribStat", [("n", 1), ("sum", 1), ("sumsq", 1)])
@@ -386,7 +397,8 @@ def _skunk_tier(loser_score, game):
 @njit(cache=True, inline="always")
 def _tally_game(acc, game, scores, winner, first_dealer, deals, tiers):
     """Add one finished game to the accumulators; write each side's skunk tier into ``tiers``
-    (0 for the winner). ``scores`` and ``winner`` are by side."""
+    (0 for the winner). ``scores`` and ``winner`` are by side, ``first_dealer`` a seat. The win
+    is also counted by the tier of the best-placed loser (the only loser of two sides)."""
     runner_up = -1
     for q in range(scores.shape[0]):
         tiers[q] = 0
@@ -396,6 +408,8 @@ def _tally_game(acc, game, scores, winner, first_dealer, deals, tiers):
             for k in range(tiers[q]):
                 acc[ACC.skunks + k] += 1
     acc[ACC.games] += 1
+    acc[ACC.first_deals + first_dealer] += 1
+    acc[ACC.tier_wins + winner * (_N_TIERS + 1) + _skunk_tier(runner_up, game)] += 1
     if winner == first_dealer % scores.shape[0]:
         acc[ACC.first_dealer_wins] += 1
     acc[ACC.side_wins + winner] += 1
@@ -446,7 +460,7 @@ def _record_game(rec, first_dealer, winner, scores, tiers, deals):
 
 @njit(cache=True)
 def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc, crib_acc,
-               rec_game, rec_deals, record):
+               rec_game, rec_deals, record, first):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
@@ -455,7 +469,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     table, ``hand_table`` the same by kept hand (:func:`analyzer.scoring.hand_table`).
     ``rec_game`` int64 (GAME_RECORD.size,) and ``rec_deals`` int16 (MAX_RECORDED_DEALS,
     DEAL.size) receive the record. Scores are kept by side: seat ``p`` scores for side
-    ``p % sides`` (partners sit opposite).
+    ``p % sides`` (partners sit opposite). ``first`` is the seat that deals first, or -1 for
+    the cut (which draws from ``st``; a given first dealer draws nothing for it).
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
@@ -477,7 +492,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     unseen_saved = np.empty_like(unseen_rank)
     stat_scores = np.zeros(n_sides, np.int64)
     stat_plays = np.zeros_like(plays)
-    first_dealer = _cut_for_deal(st, n_players)
+    first_dealer = _cut_for_deal(st, n_players) if first < 0 else first
     scores[(first_dealer + 1) % n_sides] += game[GAME.start_points]
     dealer = first_dealer
     winner = -1
@@ -525,7 +540,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
 
 @njit(cache=True, parallel=True, nogil=True)
 def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
-                hand_table, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi):
+                hand_table, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi, first_mode):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
@@ -533,8 +548,11 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
     ``acc`` int64 (B, ACC.size) and ``crib_acc`` int64 (B, *CRIB_ACC_SHAPE): per-chunk
     accumulators, zeroed by the caller. Games with index in ``[rec_lo, rec_hi)`` are recorded
     into row ``index - rec_lo`` of ``rec_games`` (rows, GAME_RECORD.size) and ``rec_deals`` (rows,
-    MAX_RECORDED_DEALS, DEAL.size). The result of a chunk depends only on its state and size.
+    MAX_RECORDED_DEALS, DEAL.size). ``first_mode`` (:data:`FIRST_DEALER_MODES`): -1, the first
+    dealer by the cut; -2, seat ``index % players`` for game ``index``. The result of a chunk
+    depends only on its state, size, first game and mode.
     """
+    n_players = game[GAME.players]
     for k in prange(states.shape[0]):
         b = np.int64(k)
         st = states[b].copy()
@@ -542,8 +560,9 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
+            first = index % n_players if first_mode == _ALTERNATE else -1
             _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc[b],
-                       crib_acc[b], rec_games[slot], rec_deals[slot], record)
+                       crib_acc[b], rec_games[slot], rec_deals[slot], record, first)
 
 
 @njit(cache=True)

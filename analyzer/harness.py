@@ -31,7 +31,16 @@ from .choices import (
     resolve_workers,
     variant_game,
 )
-from .engine import ACC, CRIB_STAT, MAX_DEALS_HIST, MAX_MARGIN, SKUNK_TIERS, _play_deal, phases
+from .engine import (
+    ACC,
+    CRIB_STAT,
+    FIRST_DEALER_MODES,
+    MAX_DEALS_HIST,
+    MAX_MARGIN,
+    SKUNK_TIERS,
+    _play_deal,
+    phases,
+)
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
 from .scoring import rank_table
@@ -83,6 +92,7 @@ class SimulationResult:
     backend: str = "local"
     played: int | None = None  # games played by this call (the rest came from a checkpoint)
     variant: str = "six-card"
+    first_dealer: str = "cut"
 
     def __post_init__(self):
         if self.played is None:
@@ -264,6 +274,7 @@ class SimulationResult:
             "complete": self.complete,
             "games_requested": self.games_requested,
             "variant": self.variant,
+            "first_dealer": self.first_dealer,
         }
 
     def to_dict(self) -> dict:
@@ -302,6 +313,7 @@ def simulate(
     time_limit: float | None = None,
     max_chunks: int | None = None,
     variant: str = "six-card",
+    first_dealer: str = "cut",
 ) -> SimulationResult:
     """Play ``games`` complete games, AI against AI, and summarize them.
 
@@ -315,7 +327,7 @@ def simulate(
     players
         One player ``"DISCARD+PEGGING"`` for every seat, or one for each seat in order (see
         :func:`analyzer.choices.parse_player`); the first
-        dealer is chosen by the cut.
+        dealer is chosen by the cut (see ``first_dealer``).
     workers
         Threads to run chunks on (or, with a local Dask cluster, its worker processes); default
         all of this machine's cores.
@@ -351,6 +363,10 @@ def simulate(
         Play at most this many of the chunks still to do (the lowest-numbered), then stop as a
         time limit stops: a deterministic partial run, resumable the same way. For staged runs
         and tests.
+    first_dealer
+        ``"cut"`` (the default: the cut for the first deal, as the rules say) or ``"alternate"``
+        (game ``i`` is dealt first by seat ``i % players``, no cut drawn: what
+        :func:`analyzer.duel.duel` uses so that each player deals first equally often).
 
     Raises
     ------
@@ -397,6 +413,9 @@ def simulate(
         raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
+    if first_dealer not in FIRST_DEALER_MODES:
+        raise ValueError(f"unknown first_dealer {first_dealer!r}: choose one of "
+                         f"{', '.join(FIRST_DEALER_MODES)}")
     game = variant_game(variant)
     if isinstance(players, str):
         players = (players,)
@@ -414,7 +433,7 @@ def simulate(
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
     workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
-                   min(int(record_games), games), variant)
+                   min(int(record_games), games), variant, first_dealer)
     values, table = plan_values(plan), rank_table()
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
@@ -452,7 +471,7 @@ def simulate(
     records = game_records(rec_games, rec_deals, game)
     return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
                             total.acc, total.crib_acc, records, crib, games, backend,
-                            done - resumed, variant)
+                            done - resumed, variant, first_dealer)
 
 
 def _progress_bar(total: int, enabled: bool, initial: int = 0):

@@ -8,7 +8,12 @@ are in :mod:`analyzer.choices`. Every policy sees only what its player may see.
 * ``random``: one of the 15 discards, uniformly;
 * ``hand``: the four with the best exact hand mean over the 46 starters the player cannot see;
 * ``ev``: that mean plus (as dealer) or minus (as pone) the crib value of the two cards thrown,
-  from a crib-value table (:mod:`analyzer.crib`).
+  from a crib-value table (:mod:`analyzer.crib`);
+* ``baseline``: the rule of thumb the field measures against. The most points in the cards kept,
+  counted alone (fifteens, pairs, runs and a flush of the kept cards; no starter, so no nobs), plus
+  (own crib) or minus (the opponent's) the points in the cards thrown (a fifteen 2, a pair 2).
+  Ties go at random among the tied discards, drawn from the game's stream
+  (:func:`_baseline_discard`).
 
 **Pegging policies** (:func:`_choose_play`), from its own hand, the cards laid so far in the
 current count, the running count, and the ``unseen`` cards (not in its own six, not the starter,
@@ -25,6 +30,9 @@ not yet laid by anyone), of which the opponent holds ``opp_left``:
   any ``opp_left`` of the unseen cards, each set equally likely (hypergeometric), and the opponent
   answers with the reply scoring most. Ties fall back to greedy's order.
 * ``ordered``: the first legal card in hand order. A scripted player for tests and replays.
+* ``baseline``: the most points now (15, 31, pairs, runs, and the last card when it knows it is
+  last, as ``greedy`` counts them); ties at random among the tied cards, drawn from the game's
+  stream. No safety rule, no look ahead.
 """
 
 from __future__ import annotations
@@ -43,9 +51,11 @@ __all__: list[str] = []  # kernels only; the names and codes are in analyzer.cho
 # Policy codes as the kernels compare them (compile-time constants).
 _DISCARD_RANDOM = DISCARD_POLICIES["random"]
 _DISCARD_EV = DISCARD_POLICIES["ev"]
+_DISCARD_BASELINE = DISCARD_POLICIES["baseline"]
 _PEG_RANDOM = PEGGING_POLICIES["random"]
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_ORDERED = PEGGING_POLICIES["ordered"]
+_PEG_BASELINE = PEGGING_POLICIES["baseline"]
 
 
 # --------------------------------------------------------------------------- discard policies
@@ -109,6 +119,130 @@ def _hand_total(k0, k1, k2, k3, unseen, n_unseen, hand_table):
     return total
 
 
+#: Five-card cribbage: the ten ways to keep three of five, and the two cards thrown each time.
+_THROW_TWO_OF_FIVE = tuple((i, j) for i in range(5) for j in range(i + 1, 5))
+_KEEP_THREE_OF_FIVE = tuple(tuple(k for k in range(5) if k not in pair)
+                            for pair in _THROW_TWO_OF_FIVE)
+
+
+#: The four cards kept when card d of five is thrown (three and four players).
+_KEEP_FOUR_OF_FIVE = tuple(tuple(i for i in range(5) if i != d) for d in range(5))
+
+
+@njit(cache=True, inline="always")
+def _fifteens_pairs(values, ranks, n):
+    """Points for the fifteens and pairs among the first ``n`` cards (2..4) of ``values`` and
+    ``ranks`` (tuples): every subset of two or more summing to 15 is 2, every pair of ranks 2."""
+    pts = 0
+    for mask in range(3, 1 << n):
+        if mask & (mask - 1) == 0:  # a single card is never fifteen
+            continue
+        total = 0
+        for i in range(n):
+            if mask & (1 << i):
+                total += values[i]
+        if total == rules.FIFTEEN:
+            pts += rules.FIFTEEN_POINTS
+    for i in range(n):
+        for j in range(i + 1, n):
+            if ranks[i] == ranks[j]:
+                pts += rules.PAIR_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _alone_points4(c0, c1, c2, c3):
+    """Show points of four cards counted alone, without a starter: fifteens, pairs, runs, and 4
+    for four of one suit (nobs needs a starter)."""
+    r = (_rank(c0), _rank(c1), _rank(c2), _rank(c3))
+    pts = _fifteens_pairs((_value(c0), _value(c1), _value(c2), _value(c3)), r, 4)
+    a, b, c, d = r
+    if a > b:  # sorted by a 5-comparator network
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    if a + 1 == b and b + 1 == c and c + 1 == d:
+        pts += 4
+    else:  # runs of three: each three-card subset of consecutive distinct ranks
+        for s in ((a, b, c), (a, b, d), (a, c, d), (b, c, d)):
+            if s[0] + 1 == s[1] and s[1] + 1 == s[2]:
+                pts += 3
+    s0 = _suit(c0)
+    if _suit(c1) == s0 and _suit(c2) == s0 and _suit(c3) == s0:
+        pts += rules.HAND_FLUSH_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _alone_points3(c0, c1, c2):
+    """Show points of three cards counted alone (five-card cribbage): fifteens, pairs, a run of
+    three, and 3 for three of one suit."""
+    r = (_rank(c0), _rank(c1), _rank(c2), 0)
+    pts = _fifteens_pairs((_value(c0), _value(c1), _value(c2), 0), r, 3)
+    lo = min(r[0], min(r[1], r[2]))
+    hi = max(r[0], max(r[1], r[2]))
+    if hi - lo == 2 and r[0] != r[1] and r[1] != r[2] and r[0] != r[2]:
+        pts += 3
+    if _suit(c1) == _suit(c0) and _suit(c2) == _suit(c0):
+        pts += rules.THREE_CARD_FLUSH_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _thrown_points(a, b):
+    """Points in two cards thrown: 2 for a fifteen, 2 for a pair."""
+    pts = rules.FIFTEEN_POINTS if _value(a) + _value(b) == rules.FIFTEEN else 0
+    if _rank(a) == _rank(b):
+        pts += rules.PAIR_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _baseline_discard(dealt, n_ways, own_crib, st):
+    """The ``baseline`` discard: index ``0..n_ways-1`` of the way to keep and throw that has the
+    most points in the cards kept, counted alone, plus (``own_crib``) or minus the points in the
+    cards thrown; ties at random, uniformly among the tied ways (reservoir sampling, one draw
+    from ``st`` for each tie met after the first best, none when there is no tie).
+
+    ``n_ways`` says the form: 15 (six dealt, two thrown, ``DISCARDS`` order), 10 (five dealt,
+    three kept) or 5 (five dealt, one thrown: nothing in one card thrown).
+    """
+    best = 0
+    best_value = -1000
+    ties = 0
+    for d in range(n_ways):
+        if n_ways == 15:
+            keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+            value = _alone_points4(dealt[keep[0]], dealt[keep[1]], dealt[keep[2]],
+                                   dealt[keep[3]])
+            thrown = _thrown_points(dealt[throw[0]], dealt[throw[1]])
+        elif n_ways == 10:
+            keep3, throw = _KEEP_THREE_OF_FIVE[d], _THROW_TWO_OF_FIVE[d]
+            value = _alone_points3(dealt[keep3[0]], dealt[keep3[1]], dealt[keep3[2]])
+            thrown = _thrown_points(dealt[throw[0]], dealt[throw[1]])
+        else:
+            keep = _KEEP_FOUR_OF_FIVE[d]
+            value = _alone_points4(dealt[keep[0]], dealt[keep[1]], dealt[keep[2]],
+                                   dealt[keep[3]])
+            thrown = 0
+        value = value + thrown if own_crib else value - thrown
+        if value > best_value:
+            best_value = value
+            best = d
+            ties = 1
+        elif value == best_value:
+            ties += 1
+            if _randint(st, ties) == 0:
+                best = d
+    return best
+
+
 @njit(cache=True, inline="always")
 def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
@@ -116,11 +250,14 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     Policies: ``random`` (uniform over the 15); ``hand`` (maximize the exact hand mean over the 46
     unseen starters, from ``hand_table``, :func:`analyzer.scoring.hand_table`); ``ev`` (maximize
     that mean plus, as dealer, or minus, as pone, the crib value of the thrown pair from
-    ``crib_values`` float64 (2, 13, 13, 2)). Ties go to the first discard in ``DISCARDS`` order.
-    ``st`` is the xoshiro256** state.
+    ``crib_values`` float64 (2, 13, 13, 2)); ties go to the first discard in ``DISCARDS``
+    order. ``baseline``: :func:`_baseline_discard` (ties at random). ``st`` is the xoshiro256**
+    state.
     """
     if policy == _DISCARD_RANDOM:
         return _randint(st, 15)
+    if policy == _DISCARD_BASELINE:
+        return _baseline_discard(six, 15, dealer, st)
     unseen = _unseen_counts(six)
     role = 0 if dealer else 1
     best = 0
@@ -159,12 +296,6 @@ def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
     return total
 
 
-#: Five-card cribbage: the ten ways to keep three of five, and the two cards thrown each time.
-_THROW_TWO_OF_FIVE = tuple((i, j) for i in range(5) for j in range(i + 1, 5))
-_KEEP_THREE_OF_FIVE = tuple(tuple(k for k in range(5) if k not in pair)
-                            for pair in _THROW_TWO_OF_FIVE)
-
-
 @njit(cache=True, inline="always")
 def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     """Index 0..9 into the ways to throw two of ``five`` (int64 (5,)) and keep three, as
@@ -173,10 +304,13 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     ``random``: any of the ten; ``hand``: the best exact hand mean over the 47 unseen starters;
     ``ev``: that mean plus (``own_crib``) or minus the value of the pair thrown in
     ``crib_values`` float64 (2, 13, 13, 2) (the crib is the two thrown, the opponent's two and
-    the starter, as in the six-card game). Ties go to the first way.
+    the starter, as in the six-card game). Ties go to the first way. ``baseline``:
+    :func:`_baseline_discard` (ties at random).
     """
     if policy == _DISCARD_RANDOM:
         return _randint(st, 10)
+    if policy == _DISCARD_BASELINE:
+        return _baseline_discard(five, 10, own_crib, st)
     unseen = _unseen_counts(five)
     role = 0 if own_crib else 1
     best = 0
@@ -196,10 +330,6 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     return best
 
 
-#: The four cards kept when card d of five is thrown (three and four players).
-_KEEP_FOUR_OF_FIVE = tuple(tuple(i for i in range(5) if i != d) for d in range(5))
-
-
 @njit(cache=True, inline="always")
 def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     """Index 0..4 of the card ``policy`` throws from ``five`` (int64 (5,)), keeping the other four
@@ -209,10 +339,12 @@ def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     ``ev``: that mean plus (``own_crib``: the crib is the player's side's) or minus the crib
     value of the card thrown, ``card_values`` float64 (2, 13) ``[role, rank]``, role 0 the
     player's side's crib, 1 another's (:func:`analyzer.crib.card_values`). Ties go to the first
-    card.
+    card. ``baseline``: :func:`_baseline_discard` (ties at random).
     """
     if policy == _DISCARD_RANDOM:
         return _randint(st, 5)
+    if policy == _DISCARD_BASELINE:
+        return _baseline_discard(five, 5, own_crib, st)
     unseen = _unseen_counts(five)
     best = 0
     best_value = -1e300
@@ -293,6 +425,8 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
         for i in range(n_hand):
             if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
                 return i
+    if policy == _PEG_BASELINE:
+        return _baseline_play(hand, n_hand, laid, seq, nseq, count, last_card_possible, st)
     n_unseen = 0
     for r in range(13):
         n_unseen += unseen_rank[r]
@@ -316,6 +450,34 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
         if key > best_key:
             best_key = key
             best = i
+    return best
+
+
+@njit(cache=True)
+def _baseline_play(hand, n_hand, laid, seq, nseq, count, last_card_possible, st):
+    """The ``baseline`` card: the legal card that pegs most now (the last-card point included
+    when it knows it is last), ties at random among the tied cards (reservoir sampling: one draw
+    from ``st`` for each tie met after the first best). Arguments as :func:`_choose_play`; at
+    least one card is legal."""
+    best = -1
+    best_points = -1
+    ties = 0
+    for i in range(n_hand):
+        if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
+            continue
+        after = count + _value(hand[i])
+        seq[nseq] = _rank(hand[i])
+        points = _peg_points(seq, nseq + 1, after)
+        if last_card_possible and after != rules.MAX_COUNT:
+            points += rules.LAST_CARD_POINTS
+        if points > best_points:
+            best_points = points
+            best = i
+            ties = 1
+        elif points == best_points:
+            ties += 1
+            if _randint(st, ties) == 0:
+                best = i
     return best
 
 

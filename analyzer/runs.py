@@ -35,7 +35,15 @@ import analyzer
 
 from .choices import numba_threads, policy_arrays
 from .crib import card_values as card_values_for
-from .engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS, _run_chunks
+from .engine import (
+    ACC,
+    CRIB_ACC_SHAPE,
+    DEAL,
+    FIRST_DEALER_MODES,
+    GAME_RECORD,
+    MAX_RECORDED_DEALS,
+    _run_chunks,
+)
 from .files import atomic_write, atomic_write_text
 from .game import VARIANTS
 from .rng import chunk_states
@@ -47,12 +55,14 @@ BACKENDS = ("local", "dask")
 _NO_CARD_VALUES = np.zeros((2, 13), np.float64)  # the forms that throw two cards, never one
 MANIFEST = "run.json"
 PARTS = "chunks"
-#: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout.
-CHECKPOINT_FORMAT = 2
+#: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout,
+#: 3 since the accumulators count first deals and wins by the loser's skunk tier (duels).
+CHECKPOINT_FORMAT = 3
 #: What must match for a run to be resumed.
-PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant")
+PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant",
+             "first_dealer")
 #: What a plan written before a key existed meant by it.
-_PLAN_DEFAULTS = {"variant": "six-card"}
+_PLAN_DEFAULTS = {"variant": "six-card", "first_dealer": "cut"}
 
 
 class RunError(ValueError):
@@ -70,6 +80,7 @@ class RunPlan:
     crib: str
     record_games: int
     variant: str = "six-card"
+    first_dealer: str = "cut"  # or "alternate" (a duel): see analyzer.engine.FIRST_DEALER_MODES
 
     @property
     def n_chunks(self) -> int:
@@ -167,7 +178,8 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else _NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
+                card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi,
+                FIRST_DEALER_MODES[plan.first_dealer])
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
