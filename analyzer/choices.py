@@ -45,6 +45,7 @@ __all__ = [
     "MAX_WORKERS",
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
+    "PEGGING_TABLE_DEALS",
     "PlayerError",
     "TABLE_MODES",
     "check_number",
@@ -90,6 +91,9 @@ MAX_RECORD_GAMES = 100_000
 CRIB_TABLE_DEALS = 4_000_000
 CRIB_TABLE_TOL = 0.01
 CRIB_TABLE_MAX_ITERATIONS = 40
+#: Deals the self-play pegging table (:func:`analyzer.pegging.build_pegging_table`) plays by
+#: default: the number the shipped table was built from.
+PEGGING_TABLE_DEALS = 40_000_000
 MAX_DEALS = 10**9
 MAX_ITERATIONS = 10_000
 

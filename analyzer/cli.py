@@ -27,6 +27,7 @@ from .choices import (
     MAX_SEED,
     MAX_WORKERS,
     PEGGING_POLICY_NAMES,
+    PEGGING_TABLE_DEALS,
     TABLE_MODES,
     VARIANT_NAMES,
     PlayerError,
@@ -658,7 +659,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)
 
-    p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
+    p = sub.add_parser("tables", help="build crib-value, pegging and discard tables; compare "
+                       "with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
     p.set_defaults(func=_cmd_tables)
     t = tables.add_parser(
@@ -689,6 +691,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allow --out to be the package's own data folder, replacing the "
                    "shipped tables")
     _add_quiet(t, "no per-iteration report")
+    t = tables.add_parser(
+        "pegging", help="rebuild the self-play pegging table (the play's value of a keep)",
+        description="Play independent six-card deals, ev+lookahead in both seats, and write the "
+        "pegging points for and against by role and kept rank pattern to --out FILE (.csv), "
+        "with its JSON provenance beside it (.json). The table shipped with the package is "
+        "never overwritten unless --force is given.")
+    t.add_argument("--out", required=True, metavar="FILE",
+                   help="the CSV file to write (required); FILE.json gets the provenance")
+    t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
+                   default=PEGGING_TABLE_DEALS, metavar="N",
+                   help=f"deals to play, 1 to {MAX_DEALS:.0e} (default {PEGGING_TABLE_DEALS:,}, "
+                   "as shipped)")
+    _add_seed(t, default=0)
+    _add_workers(t)
+    t.add_argument("--force", action="store_true",
+                   help="allow --out in the package's own data folder, replacing the shipped "
+                   "table")
+    _add_quiet(t, "no progress report")
     t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
     t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     t.add_argument("--ranks", metavar="FILE",
