@@ -228,8 +228,13 @@ def _cmd_keep(args) -> int:
         crib = crib_mode_for(args.crib, args.variant)
     except ValueError as exc:
         raise UsageError(f"crib keep: --crib {args.crib}: {exc}") from None
+    six_card = args.variant == DEFAULT_VARIANT
+    if args.pegging and not six_card:
+        raise UsageError(f"crib keep: --pegging: {args.variant} has no pegging table (the "
+                         "six-card game's only); leave it out or give --no-pegging")
+    pegging = six_card and args.pegging is not False
     result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
-                               variant=args.variant)
+                               variant=args.variant, pegging=pegging)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
         {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))
@@ -240,22 +245,27 @@ def _cmd_keep(args) -> int:
             "role": result["role"],
             "crib_mode": result["crib_mode"],
             "variant": result["variant"],
+            "pegging": result["pegging"],
             "rows": rows,
         }))
         return 0
     sign = "+" if args.dealer else "-"
-    six_card = args.variant == DEFAULT_VARIANT
     form = "" if six_card else f", {args.variant}"
     note = (CRIB_MODE_NOTES if six_card else FORM_CRIB_NOTES)[result["crib_mode"]]
+    net = f"net = hand {sign} crib" + (" + peg" if pegging else "")
+    if six_card and not pegging:
+        net += ", peg not counted"
     print(f"hand {result['hand']} as {result['role']}{form} (crib: {result['crib_mode']}, "
-          f"{note}; net = hand {sign} crib)")
+          f"{note}; {net})")
+    peg_head = f" {'peg':>6}" if six_card else ""
     print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
-          f" {'crib':>6} {'net':>7}")
+          f" {'crib':>6}{peg_head} {'net':>7}")
     for i, row in enumerate(rows):
         mark = "*" if i == 0 else " "
+        peg = f" {row['peg_mean']:+6.3f}" if six_card else ""
         print(f"  {mark} {row['keep']:<12} {row['discard']:<7} {row['hand_mean']:6.3f}"
               f" {row['hand_min']:4d} {row['hand_max']:4d} {row['hand_std']:5.2f}"
-              f" {row['crib_mean']:6.3f} {row['net']:7.3f}")
+              f" {row['crib_mean']:6.3f}{peg} {row['net']:7.3f}")
     best = rows[0]
     print(f"best: keep {best['keep']}, throw {best['discard']} (net {best['net']:.3f})")
     return 0
@@ -588,6 +598,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=_count, metavar="N",
                    help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
                    "the other forms)")
+    p.add_argument("--pegging", action=argparse.BooleanOptionalAction, default=None,
+                   help="count the play in the net: each keep's expected pegging points for "
+                   "minus against, from the self-play pegging table (six-card only; the "
+                   "default there; refused in the other forms, which have no such table)")
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_keep)

@@ -27,8 +27,10 @@ toward its role's mean by one rule, ``v = (n * mean + K * role_mean) / (n + K)``
 empirical-Bayes ratio of the within-pattern variance of the net to the variance of the true
 pattern means (estimated over patterns with at least :data:`MIN_N_FOR_K` deals). With tens of
 millions of deals ``K`` is a few dozen deals, so a common pattern's value is its sample mean to
-well within its standard error; a pattern with ``n = 0`` gets the role's mean. The file keeps
-the raw mean (``peg_net_raw``) and its standard error (``se_net``) beside the value used.
+well within its standard error; a pattern with ``n = 0`` gets the role's mean. (A build too
+small to estimate ``K``, fewer than two patterns with that many deals, uses ``K = 0``: the raw
+means.) The file keeps the raw mean (``peg_net_raw``) and its standard error (``se_net``)
+beside the value used.
 
 The value is conditional on the way the players keep: a pattern's mean is over the deals in
 which ``ev`` chose to keep it (and the cards it threw), against an ``ev+lookahead`` opponent.
@@ -316,8 +318,8 @@ def _shrinkage(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         total = n.sum()
         means[role] = s[:, STAT_NET].sum() / total if total else math.nan
         big = n >= MIN_N_FOR_K
-        if big.sum() < 2:
-            ks[role] = math.nan
+        if big.sum() < 2:  # too few deals to estimate K: no shrinkage
+            ks[role] = 0.0
             continue
         nb = n[big]
         mean = s[big, STAT_NET] / nb

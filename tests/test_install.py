@@ -66,7 +66,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     assert where[2] != "0+unknown"
     before = _files(package)
     assert {"data/crib_values.csv", "data/crib_values_rank.csv",
-            "data/crib_values_uniform.csv", "data/crib_values.json"} <= set(before)
+            "data/crib_values_uniform.csv", "data/crib_values.json",
+            "data/pegging_values.csv", "data/pegging_values.json"} <= set(before)
 
     crib = venv / "bin" / "crib"
     out = _run([crib, "keep", *HAND, "--dealer"], cwd=elsewhere, env=env).stdout
