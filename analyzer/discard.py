@@ -534,7 +534,10 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     --------
     >>> df = keep_many(np.array([[18, 19, 21, 40, 47, 50], [0, 4, 8, 12, 16, 20]]), dealer=False)
     >>> df.groupby("hand", sort=False)["keep"].first().tolist()
-    ['5H 5S JC QS', '3C 4C 5C 6C']
+    ['5H 5S JC QS', '2C 3C 4C 5C']
+    >>> points = keep_many(np.array([[0, 4, 8, 12, 16, 20]]), dealer=False, pegging=False)
+    >>> points["keep"].iloc[0]  # the show alone prefers the 3-4-5-6, which pegs worse as pone
+    '3C 4C 5C 6C'
     """
     import pandas as pd
 

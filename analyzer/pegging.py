@@ -119,7 +119,7 @@ def pattern_index(ranks) -> np.ndarray:
     ``ranks`` array-like (..., 4). Returns int64 (...).
 
     >>> int(pattern_index([4, 4, 9, 10])), int(pattern_index([10, 9, 4, 4]))
-    (10413, 10413)
+    (9591, 9591)
     """
     r = np.sort(np.asarray(ranks, np.int64), axis=-1)
     if r.shape[-1:] != (4,) or (r.size and (r.min() < 0 or r.max() > 12)):
@@ -536,9 +536,11 @@ def peg_values(ranks, role) -> np.ndarray | float:
 
     Examples
     --------
-    >>> v = peg_values([4, 4, 9, 10], "dealer")
-    >>> v == peg_table()[0, ((4 * 13 + 4) * 13 + 9) * 13 + 10]
-    True
+    >>> v = peg_values([4, 4, 9, 10], "dealer")  # 5-5-10-J as dealer
+    >>> v == float(peg_table()[0, ((4 * 13 + 4) * 13 + 9) * 13 + 10]), type(v)
+    (True, <class 'float'>)
+    >>> peg_values([[4, 4, 9, 10], [0, 1, 2, 3]], "pone").shape
+    (2,)
     """
     if isinstance(role, bool | np.bool_):
         r = 0 if role else 1

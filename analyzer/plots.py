@@ -317,7 +317,7 @@ def discard_chart(df, title: str | None = None) -> Figure:
     ----------
     df
         The DataFrame :func:`analyzer.keep` returns (best first; ``df.attrs`` has ``hand``,
-        ``role`` and ``crib_mode``).
+        ``role``, ``crib_mode`` and ``pegging``: whether the net counts the play).
     title
         The figure's title (default: the hand and the role).
 
