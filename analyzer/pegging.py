@@ -14,9 +14,13 @@ the standard two-player six-card game:
   opponent's, and their difference (for minus against): count, sum, sum of squares. His heels
   (2 to the dealer for a Jack turned) is not pegging and is not counted.
 * The key is the rank pattern because the play depends on ranks only: suits score nothing in
-  the play, and a policy that sees suits (``ev`` discards) changes only which patterns are kept,
-  which the key already records. A finer key (the four being one suit, the two thrown) would
-  split the samples without a pegging rule to separate them.
+  the play. Measured on 1,000,000 deals (each pattern's deals split by a finer key, the split
+  means tested for heterogeneity): whether the four are one suit changes nothing (chi-square 694
+  on 701 degrees of freedom); the two cards thrown matter a little, through what they leave for
+  the opponent (a five thrown or not, or the number of ten-cards thrown: the finer cells differ
+  from their pattern's mean by 0.044 points root-mean-square), a tenth of the spread between
+  patterns (0.5 to 0.7) and near the table's typical standard error (0.025), for 91 times the
+  cells. The rank pattern stays the key.
 * :func:`peg_table` reads the shipped table (``data/pegging_values.csv``) as the ``float64 (2,
   28561)`` array the rest of the project indexes by ``role`` and ``((a*13+b)*13+c)*13+d``;
   :func:`peg_values` looks patterns up for any ranks.
@@ -44,7 +48,7 @@ import math
 import os
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -233,7 +237,6 @@ class PegTableResult:
     role_mean: tuple[float, float] = (math.nan, math.nan)
     elapsed_seconds: float = 0.0
     workers: int = 1
-    records: dict = field(default_factory=dict)
 
     @property
     def table(self):
@@ -241,7 +244,7 @@ class PegTableResult:
         :data:`PEGGING_TABLE_COLUMNS` (dealer rows first, patterns in index order)."""
         import pandas as pd
 
-        cols = _table_columns(self.stats, self.k, self.role_mean)
+        cols = _table_columns(self.stats, self.k)
         texts = [pattern_text(*p) for p in _PATTERNS.tolist()]
         df = pd.DataFrame({"role": np.repeat(ROLES, N_PATTERNS), "ranks": texts * 2, **cols})
         return df[list(PEGGING_TABLE_COLUMNS)]
@@ -332,12 +335,12 @@ def _shrinkage(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ks, means
 
 
-def _table_columns(stats: np.ndarray, k, role_mean) -> dict[str, np.ndarray]:
-    """The columns of the table (both roles stacked) from the tallies."""
+def _table_columns(stats: np.ndarray, k) -> dict[str, np.ndarray]:
+    """The columns of the table (both roles stacked) from the tallies, each value shrunk toward
+    its role's mean by the role's ``K`` (net = for - against stays exact)."""
     s = stats.astype(np.float64)
     n = s[..., STAT_N]
     out: dict[str, np.ndarray] = {"n": stats[..., STAT_N].reshape(-1)}
-    # the role means of for and against, to shrink toward (net = for - against stays exact)
     totals = s.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         for name, first, second in (("for", STAT_FOR, STAT_FOR2), ("against", STAT_AG, STAT_AG2),
@@ -354,7 +357,6 @@ def _table_columns(stats: np.ndarray, k, role_mean) -> dict[str, np.ndarray]:
             out[f"se_{name}"] = se.reshape(-1)
             if name == "net":
                 out["peg_net_raw"] = raw.reshape(-1)
-    del role_mean  # the net's prior is its role mean, computed above from the same totals
     return out
 
 
