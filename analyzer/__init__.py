@@ -1,7 +1,7 @@
 """analyzer: a Monte Carlo strategy analyzer for cribbage.
 
 Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation, and
-crib-value and discard tables from self-play.
+crib-value, pegging and discard tables from self-play.
 Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
 on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
@@ -37,6 +37,9 @@ _LAZY = {
     "canonical_hands": "tables",
     "compare_crib_tables": "tables",
     "load_rank_table": "tables",
+    "build_pegging_table": "pegging",
+    "peg_table": "pegging",
+    "peg_values": "pegging",
     "format_game": "records",
 }
 

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_WORKERS",
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
+    "PEGGING_TABLE_DEALS",
     "PLAYER_ALIASES",
     "PlayerError",
     "SWITCH_Z",
@@ -95,6 +96,9 @@ MAX_RECORD_GAMES = 100_000
 CRIB_TABLE_DEALS = 4_000_000
 CRIB_TABLE_TOL = 0.01
 CRIB_TABLE_MAX_ITERATIONS = 40
+#: Deals the self-play pegging table (:func:`analyzer.pegging.build_pegging_table`) plays by
+#: default: the number the shipped table was built from.
+PEGGING_TABLE_DEALS = 40_000_000
 MAX_DEALS = 10**9
 MAX_ITERATIONS = 10_000
 #: The score-aware keep (:func:`analyzer.keep_to_win`): samples of the rest of the deal by

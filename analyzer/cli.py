@@ -28,6 +28,7 @@ from .choices import (
     MAX_SEED,
     MAX_WORKERS,
     PEGGING_POLICY_NAMES,
+    PEGGING_TABLE_DEALS,
     SWITCH_Z,
     TABLE_MODES,
     VARIANT_NAMES,
@@ -231,10 +232,15 @@ def _cmd_keep(args) -> int:
         crib = crib_mode_for(args.crib, args.variant)
     except ValueError as exc:
         raise UsageError(f"crib keep: --crib {args.crib}: {exc}") from None
+    six_card = args.variant == DEFAULT_VARIANT
+    if args.pegging and not six_card:
+        raise UsageError(f"crib keep: --pegging: {args.variant} has no pegging table (the "
+                         "six-card game's only); leave it out or give --no-pegging")
+    pegging = six_card and args.pegging is not False
     if args.score is not None:
-        return _keep_to_win(args, crib)
+        return _keep_to_win(args, crib, pegging)
     result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
-                               variant=args.variant)
+                               variant=args.variant, pegging=pegging)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
         {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))
@@ -245,28 +251,33 @@ def _cmd_keep(args) -> int:
             "role": result["role"],
             "crib_mode": result["crib_mode"],
             "variant": result["variant"],
+            "pegging": result["pegging"],
             "rows": rows,
         }))
         return 0
     sign = "+" if args.dealer else "-"
-    six_card = args.variant == DEFAULT_VARIANT
     form = "" if six_card else f", {args.variant}"
     note = (CRIB_MODE_NOTES if six_card else FORM_CRIB_NOTES)[result["crib_mode"]]
+    net = f"net = hand {sign} crib" + (" + peg" if pegging else "")
+    if six_card and not pegging:
+        net += ", peg not counted"
     print(f"hand {result['hand']} as {result['role']}{form} (crib: {result['crib_mode']}, "
-          f"{note}; net = hand {sign} crib)")
+          f"{note}; {net})")
+    peg_head = f" {'peg':>6}" if six_card else ""
     print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
-          f" {'crib':>6} {'net':>7}")
+          f" {'crib':>6}{peg_head} {'net':>7}")
     for i, row in enumerate(rows):
         mark = "*" if i == 0 else " "
+        peg = f" {row['peg_mean']:+6.3f}" if six_card else ""
         print(f"  {mark} {row['keep']:<12} {row['discard']:<7} {row['hand_mean']:6.3f}"
               f" {row['hand_min']:4d} {row['hand_max']:4d} {row['hand_std']:5.2f}"
-              f" {row['crib_mean']:6.3f} {row['net']:7.3f}")
+              f" {row['crib_mean']:6.3f}{peg} {row['net']:7.3f}")
     best = rows[0]
     print(f"best: keep {best['keep']}, throw {best['discard']} (net {best['net']:.3f})")
     return 0
 
 
-def _keep_to_win(args, crib: str) -> int:
+def _keep_to_win(args, crib: str, pegging: bool) -> int:
     """``crib keep --score ME OPP``: the keeps ranked by the probability of winning."""
     from .winkeep import keep_to_win
 
@@ -274,7 +285,7 @@ def _keep_to_win(args, crib: str) -> int:
         raise UsageError(f"crib keep: --score is for the six-card game, not {args.variant}")
     try:
         df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
-                         samples=args.samples, seed=args.seed, crib=crib)
+                         samples=args.samples, seed=args.seed, crib=crib, pegging=pegging)
     except ValueError as exc:
         raise UsageError(f"crib keep: --score: {exc}") from None
     a = df.attrs
@@ -678,6 +689,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=_count, metavar="N",
                    help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
                    "the other forms)")
+    p.add_argument("--pegging", action=argparse.BooleanOptionalAction, default=None,
+                   help="count the play in the net: each keep's expected pegging points for "
+                   "minus against, from the self-play pegging table (six-card only; the "
+                   "default there; refused in the other forms, which have no such table)")
     p.add_argument("--score", nargs=2, type=_score, metavar=("ME", "OPP"),
                    help="rank by the probability of winning from this score (each 0 to 120), "
                    "simulating the rest of the deal (six-card)")
@@ -775,7 +790,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)
 
-    p = sub.add_parser("tables", help="build crib-value and discard tables; compare with Schell")
+    p = sub.add_parser("tables", help="build crib-value, pegging and discard tables; compare "
+                       "with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
     p.set_defaults(func=_cmd_tables)
     t = tables.add_parser(
@@ -806,6 +822,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allow --out to be the package's own data folder, replacing the "
                    "shipped tables")
     _add_quiet(t, "no per-iteration report")
+    t = tables.add_parser(
+        "pegging", help="rebuild the self-play pegging table (the play's value of a keep)",
+        description="Play independent six-card deals, ev+lookahead in both seats, and write the "
+        "pegging points for and against by role and kept rank pattern to --out FILE (.csv), "
+        "with its JSON provenance beside it (.json). The table shipped with the package is "
+        "never overwritten unless --force is given.")
+    t.add_argument("--out", required=True, metavar="FILE",
+                   help="the CSV file to write (required); FILE.json gets the provenance")
+    t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
+                   default=PEGGING_TABLE_DEALS, metavar="N",
+                   help=f"deals to play, 1 to {MAX_DEALS:.0e} (default {PEGGING_TABLE_DEALS:,}, "
+                   "as shipped)")
+    _add_seed(t, default=0)
+    _add_workers(t)
+    t.add_argument("--force", action="store_true",
+                   help="allow --out in the package's own data folder, replacing the shipped "
+                   "table")
+    _add_quiet(t, "no progress report")
     t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
     t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     t.add_argument("--ranks", metavar="FILE",

@@ -1,4 +1,5 @@
-"""The ``crib tables`` commands (``crib``, ``keep``, ``compare``): parsing done, printing only.
+"""The ``crib tables`` commands (``crib``, ``pegging``, ``keep``, ``compare``): parsing done,
+printing only.
 
 Split from :mod:`analyzer.cli`, which builds the parser and dispatches here; the shared checks
 (output paths, figure formats, rank tables) are its own.
@@ -17,9 +18,10 @@ __all__ = ["run"]
 def run(args) -> int:
     """Run ``crib tables TABLE`` with the parsed ``args``; the exit status."""
     if args.table_command is None:
-        raise UsageError("crib tables: choose crib, keep or compare (see crib tables --help)")
-    return {"crib": _tables_crib, "keep": _tables_keep, "compare": _tables_compare}[
-        args.table_command](args)
+        raise UsageError("crib tables: choose crib, pegging, keep or compare (see crib tables "
+                         "--help)")
+    return {"crib": _tables_crib, "pegging": _tables_pegging, "keep": _tables_keep,
+            "compare": _tables_compare}[args.table_command](args)
 
 
 def _tables_crib(args) -> int:
@@ -48,6 +50,49 @@ def _tables_crib(args) -> int:
           f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
           f"{result.gaps[1]:.4f} over entries with 1,000+ cribs, {result.gaps[0]:.4f} over all; "
           f"{result.elapsed_seconds:.1f} s")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _tables_pegging(args) -> int:
+    import shlex
+    import time
+    from pathlib import Path
+
+    from .crib import is_shipped_folder
+
+    command = "crib tables pegging"
+    out = Path(args.out)
+    if out.suffix.lower() != ".csv":
+        raise UsageError(f"{command}: --out {out}: the table is a .csv file (its provenance is "
+                         "written beside it as .json)")
+    if is_shipped_folder(out.parent) and not args.force:
+        raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
+                         "--force to overwrite the shipped table")
+    for path in (out, out.with_suffix(".json")):
+        _check_output(path, "--out", command)
+    from .pegging import build_pegging_table
+
+    start = time.perf_counter()
+
+    def report(done, total):
+        if not args.quiet:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            print(f"{done:,} of {total:,} deals ({rate:,.0f} deals/s)", file=sys.stderr)
+
+    result = build_pegging_table(deals=args.deals, seed=args.seed, workers=args.workers,
+                                 progress=report)
+    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+                        overwrite_shipped=args.force)
+    df = result.table
+    means = {role: float((df.loc[df.role == role, "peg_net_raw"].fillna(0)
+                          * df.loc[df.role == role, "n"]).sum() / args.deals)
+             for role in ("dealer", "pone")}
+    print(f"{args.deals:,} deals in {result.elapsed_seconds:.1f} s "
+          f"({args.deals / result.elapsed_seconds:,.0f} deals/s); mean pegging net: dealer "
+          f"{means['dealer']:+.3f}, pone {means['pone']:+.3f}; patterns never kept: dealer "
+          f"{int((df.loc[df.role == 'dealer', 'n'] == 0).sum())}, pone "
+          f"{int((df.loc[df.role == 'pone', 'n'] == 0).sum())} (valued at the role's mean)")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -24,6 +24,14 @@ the pack; four-player: one from each other player; five-card: the opponent's two
 47 unseen cards, and the starter any of those left. The starters are grouped by rank (a row of
 :func:`~analyzer.scoring.hand_table`), so each possible crib costs 13 reads, not 44.
 
+**The play** (``pegging=``, the six-card game only): each keep also gets ``peg_mean``, the
+expected pegging points for minus against over the whole play of a player who keeps those four
+ranks in that role, from the self-play table :func:`analyzer.pegging.peg_table` (a lookup by the
+kept rank pattern). With ``pegging=True`` (the default) the net includes it and the ranking
+follows; with ``pegging=False`` the net is the points of the show alone, as before the table
+shipped, and ``peg_mean`` is shown for information. The other forms have no pegging table:
+their ``peg_mean`` is 0 and ``pegging`` is ignored (``df.attrs["pegging"]`` says False).
+
 The engine's in-game discard policies are in :mod:`analyzer.players`.
 """
 
@@ -335,7 +343,7 @@ def _evaluate_form(cards, dealer: bool, game, crib: str):
     net = stats[:, 0] + crib_means if dealer else stats[:, 0] - crib_means
     order = np.lexsort((-stats[:, 0], -net))  # stable: ties stay in discard order
     floats = np.ascontiguousarray(np.stack([stats[order, 0], stats[order, 3], crib_means[order],
-                                            net[order]]))
+                                            np.zeros(len(order)), net[order]]))
     ints = np.ascontiguousarray(stats[order, 1:3].T.astype(np.int64))
     names = [_CARD_NAMES[c] for c in dealt.tolist()]
     keep_text = [" ".join(names[k] for k in keeps[i]) for i in order]
@@ -401,20 +409,22 @@ def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np
     return out
 
 
-COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean", "net")
+COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean",
+           "peg_mean", "net")
 # Where the float and the integer columns of COLUMNS sit (the blocks :func:`keep` builds from).
-_FLOAT_COLUMNS = np.array([2, 5, 6, 7])
+_FLOAT_COLUMNS = np.array([2, 5, 6, 7, 8])
 _INT_COLUMNS = np.array([3, 4])
 
 
 @njit(cache=True)
-def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
+def _rank_discards(six, keeps, crib_means, peg_means, pegging, dealer, table, floats, ints):
     """Value the 15 discards of one hand and write them best first; return the order.
 
     ``six`` int64 (6,) sorted ids; ``keeps`` int64 (15, 4) indices into ``six``; ``crib_means``
-    float64 (15,) the crib value of each discard. Sorts by net, then hand mean, both descending,
-    ties kept in discard order. Writes ``floats`` (4, 15): hand_mean, hand_std, crib_mean, net;
-    ``ints`` (2, 15): hand_min, hand_max; column j the j-th best discard.
+    float64 (15,) the crib value of each discard, ``peg_means`` (15,) the pegging value of each
+    keep, added to the net when ``pegging``. Sorts by net, then hand mean, both descending,
+    ties kept in discard order. Writes ``floats`` (5, 15): hand_mean, hand_std, crib_mean,
+    peg_mean, net; ``ints`` (2, 15): hand_min, hand_max; column j the j-th best discard.
     """
     stats = np.empty((15, 4), np.float64)
     _hand_stats(six, keeps, table, stats)
@@ -422,6 +432,8 @@ def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
     order = np.arange(15)
     for d in range(15):
         net[d] = stats[d, 0] + crib_means[d] if dealer else stats[d, 0] - crib_means[d]
+        if pegging:
+            net[d] += peg_means[d]
     for i in range(1, 15):  # insertion sort: stable, and 15 items
         d = order[i]
         j = i
@@ -438,54 +450,68 @@ def _rank_discards(six, keeps, crib_means, dealer, table, floats, ints):
         floats[0, i] = stats[d, 0]
         floats[1, i] = stats[d, 3]
         floats[2, i] = crib_means[d]
-        floats[3, i] = net[d]
+        floats[3, i] = peg_means[d]
+        floats[4, i] = net[d]
         ints[0, i] = stats[d, 1]
         ints[1, i] = stats[d, 2]
     return order
 
 
-def _evaluate(cards, dealer: bool, crib: str | None, variant: str):
-    """One hand's discards, best first: card names, keep and discard text, two blocks, and the
-    crib mode used.
+def _peg_means(sixes: np.ndarray, keeps: np.ndarray, dealer: bool) -> np.ndarray:
+    """The pegging value (n, ways) of each keep of each six-card hand (int64 (n, 6)), looked
+    up in :func:`analyzer.pegging.peg_table` by the kept ranks and the role."""
+    from .pegging import pattern_index, peg_table
 
-    ``floats`` (4, n) holds hand_mean, hand_std, crib_mean and net; ``ints`` (2, n) hand_min
-    and hand_max (see :func:`_rank_discards`).
+    return peg_table()[0 if dealer else 1, pattern_index(sixes[:, keeps] // 4)]
+
+
+def _evaluate(cards, dealer: bool, crib: str | None, variant: str, pegging: bool = True):
+    """One hand's discards, best first: card names, keep and discard text, two blocks, the
+    crib mode used and whether the net counts the pegging.
+
+    ``floats`` (5, n) holds hand_mean, hand_std, crib_mean, peg_mean and net; ``ints`` (2, n)
+    hand_min and hand_max (see :func:`_rank_discards`).
     """
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
     if game.name != DEFAULT_VARIANT:
-        return (*_evaluate_form(cards, dealer, game, crib), crib)
+        return (*_evaluate_form(cards, dealer, game, crib), crib, False)
     six = _dealt(cards, game)
     six.sort()
     table = rank_table()
     crib_means = _discard_crib_means(six[None, :], dealer, crib, table)[0]
-    floats = np.empty((4, 15), np.float64)
+    peg_means = _peg_means(six[None, :], _KEEPS, bool(dealer))[0]
+    floats = np.empty((5, 15), np.float64)
     ints = np.empty((2, 15), np.int64)
-    order = _rank_discards(six, _KEEPS, crib_means, bool(dealer), table, floats, ints).tolist()
+    order = _rank_discards(six, _KEEPS, crib_means, peg_means, bool(pegging), bool(dealer), table,
+                           floats, ints).tolist()
     names = [_CARD_NAMES[c] for c in six.tolist()]
     keeps = [_KEEP_TEXT[i].format(*names) for i in order]
     discards = [_DISCARD_TEXT[i].format(*names) for i in order]
-    return names, keeps, discards, floats, ints, crib
+    return names, keeps, discards, floats, ints, crib, bool(pegging)
 
 
 def evaluate_discards(cards, dealer: bool, crib: str | None = None,
-                      variant: str = DEFAULT_VARIANT) -> dict:
+                      variant: str = DEFAULT_VARIANT, pegging: bool = True) -> dict:
     """The numbers behind :func:`keep`, as plain numpy columns (no pandas), best first.
 
     Returns a dict with the :data:`COLUMNS` (card text as lists of str, the rest as arrays) and
-    the metadata ``hand``, ``role``, ``crib_mode`` and ``variant``. Used where importing pandas
-    would cost more than the answer (the ``crib keep`` command).
+    the metadata ``hand``, ``role``, ``crib_mode``, ``variant`` and ``pegging`` (whether the net
+    counts ``peg_mean``). Used where importing pandas would cost more than the answer (the
+    ``crib keep`` command).
     """
-    names, keeps, discards, floats, ints, crib = _evaluate(cards, dealer, crib, variant)
+    names, keeps, discards, floats, ints, crib, pegging = _evaluate(cards, dealer, crib, variant,
+                                                                    pegging)
     result = {"keep": keeps, "discard": discards}
     result.update(zip((COLUMNS[j] for j in _FLOAT_COLUMNS), floats, strict=True))
     result.update(zip((COLUMNS[j] for j in _INT_COLUMNS), ints, strict=True))
     result.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib,
-                  variant=variant)
+                  variant=variant, pegging=pegging)
     return result
 
 
-def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT):
+def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT,
+              pegging: bool = True):
     """:func:`keep` for many hands at once: one compiled call, one DataFrame.
 
     Parameters
@@ -493,7 +519,7 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     hands
         An integer array of card ids, shape (n, 6) (n, 5 in the other forms), each row distinct
         cards; or a list of hands as text or ids.
-    dealer, crib, variant
+    dealer, crib, variant, pegging
         As for :func:`keep`. ``"table"`` is vectorized end to end; ``"uniform"`` and
         ``"weighted"`` enumerate each hand's cribs exactly (milliseconds a hand).
 
@@ -508,7 +534,10 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     --------
     >>> df = keep_many(np.array([[18, 19, 21, 40, 47, 50], [0, 4, 8, 12, 16, 20]]), dealer=False)
     >>> df.groupby("hand", sort=False)["keep"].first().tolist()
-    ['5H 5S JC QS', '3C 4C 5C 6C']
+    ['5H 5S JC QS', '2C 3C 4C 5C']
+    >>> points = keep_many(np.array([[0, 4, 8, 12, 16, 20]]), dealer=False, pegging=False)
+    >>> points["keep"].iloc[0]  # the show alone prefers the 3-4-5-6, which pegs worse as pone
+    '3C 4C 5C 6C'
     """
     import pandas as pd
 
@@ -533,14 +562,19 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
         stats = np.empty((n, 15, 4), np.float64)
         _hand_stats_many(sixes, _KEEPS, table, stats)
         crib_means = _discard_crib_means(sixes, dealer, crib, table)
+        peg_means = _peg_means(sixes, _KEEPS, bool(dealer))
     else:
+        pegging = False
         keeps, throws = _form_discards(game.dealt, game.kept)
         stats = np.empty((n, len(keeps), 4), np.float64)
         _form_hand_stats_many(sixes, keeps, rank_table(), rank_table4(), stats)
         crib_means = _form_crib_values(sixes, throws, dealer, game, crib)
+        peg_means = np.zeros_like(crib_means)
     ways = len(keeps)
     hand_mean = stats[:, :, 0]
     net = hand_mean + crib_means if dealer else hand_mean - crib_means
+    if pegging:
+        net = net + peg_means
     hand_index = np.repeat(np.arange(n), ways)
     order = np.lexsort((-hand_mean.ravel(), -net.ravel(), hand_index))
     rows, disc = hand_index[order], np.tile(np.arange(ways), n)[order]
@@ -555,13 +589,16 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
         "hand_max": flat[:, 2].astype(np.int64),
         "hand_std": flat[:, 3],
         "crib_mean": crib_means.ravel()[order],
+        "peg_mean": peg_means.ravel()[order],
         "net": net.ravel()[order],
     })
-    df.attrs.update(role="dealer" if dealer else "pone", crib_mode=crib, variant=variant)
+    df.attrs.update(role="dealer" if dealer else "pone", crib_mode=crib, variant=variant,
+                    pegging=bool(pegging))
     return df
 
 
-def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT):
+def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT,
+         pegging: bool = True):
     """Rank the ways to keep cards of a dealt hand, best first: four of six in the standard game.
 
     Parameters
@@ -585,6 +622,11 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
         The form of the game, a name of :data:`analyzer.game.VARIANTS`: ``"six-card"`` (15
         ways to keep four of six), ``"three-player"`` and ``"four-player"`` (5 ways to keep four
         of five), ``"five-card"`` (10 ways to keep three of five).
+    pegging
+        Whether the net counts the play (six-card only): ``peg_mean``, the expected pegging
+        points for minus against of the keep in that role, from the self-play table
+        :func:`analyzer.pegging.peg_table`. False ranks by the show alone (hand and crib), as
+        before the table shipped. Ignored in the other forms, which have no pegging table.
 
     Returns
     -------
@@ -592,9 +634,11 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
         One row per discard, sorted by ``net`` (then ``hand_mean``) descending, with columns
         ``keep``, ``discard`` (card text, in id order), ``hand_mean``, ``hand_min``,
         ``hand_max``, ``hand_std`` (population standard deviation; all exact over the 46
-        starters, 47 in the forms dealing five), ``crib_mean`` and ``net`` (``hand_mean +
-        crib_mean`` as dealer, ``hand_mean - crib_mean`` as pone). ``df.attrs`` records
-        ``hand``, ``role``, ``crib_mode`` and ``variant``. About 0.15 ms a hand with the table
+        starters, 47 in the forms dealing five), ``crib_mean``, ``peg_mean`` (the keep's
+        pegging value; 0 in the forms without a pegging table) and ``net`` (``hand_mean +
+        crib_mean`` as dealer, ``hand_mean - crib_mean`` as pone, ``+ peg_mean`` when
+        ``pegging`` counts). ``df.attrs`` records ``hand``, ``role``, ``crib_mode``, ``variant``
+        and ``pegging`` (whether the net counts the play). About 0.15 ms a hand with the table
         crib; for many hands :func:`keep_many` is faster still.
 
     Raises
@@ -610,10 +654,11 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
     >>> keep("5H 5S 6D JC KH", dealer=False, variant="five-card").iloc[0]["keep"]
     '5H 5S JC'
     """
-    names, keeps, discards, floats, ints, crib = _evaluate(cards, dealer, crib, variant)
+    names, keeps, discards, floats, ints, crib, pegging = _evaluate(cards, dealer, crib, variant,
+                                                                    pegging)
     df = _keep_frame(keeps, discards, floats, ints)
     df.attrs.update(hand=" ".join(names), role="dealer" if dealer else "pone", crib_mode=crib,
-                    variant=variant)
+                    variant=variant, pegging=pegging)
     return df
 
 

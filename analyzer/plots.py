@@ -317,7 +317,7 @@ def discard_chart(df, title: str | None = None) -> Figure:
     ----------
     df
         The DataFrame :func:`analyzer.keep` returns (best first; ``df.attrs`` has ``hand``,
-        ``role`` and ``crib_mode``).
+        ``role``, ``crib_mode`` and ``pegging``: whether the net counts the play).
     title
         The figure's title (default: the hand and the role).
 
@@ -353,7 +353,8 @@ def discard_chart(df, title: str | None = None) -> Figure:
                         fontsize=8)
     ax_net.axvline(0, color="0.3", lw=0.8)
     sign = "+" if dealer else "\u2212"
-    ax_net.set_title(f"net = hand {sign} crib" if role else "net expectation")
+    peg = " + peg" if df.attrs.get("pegging") else ""
+    ax_net.set_title(f"net = hand {sign} crib{peg}" if role else "net expectation")
     ax_net.set_xlabel("expected points")
     ax_net.set_yticks(y, [f"keep {k}, throw {d}" for k, d in zip(df["keep"], df["discard"],
                                                                    strict=True)])

@@ -235,7 +235,7 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
 
 
 def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                crib: str | None = None, odds=None):
+                crib: str | None = None, pegging: bool = True, odds=None):
     """Rank the 15 keeps of a six-card hand by the probability of winning from ``score``.
 
     Parameters
@@ -251,7 +251,7 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         15 keeps; rounded up to a multiple of 64.
     seed
         Seed of the samples: the same seed gives the same answer on any number of threads.
-    crib
+    crib, pegging
         How the points keep is valued (as :func:`analyzer.keep`).
     odds
         The win-odds table (:func:`analyzer.odds.win_table`); the shipped one by default.
@@ -280,7 +280,7 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     me, opp = _check_score(score)
     samples = check_number("samples", samples, low=1, high=10**7, integer=True)
     seed = check_number("seed", seed, low=0, high=2**63 - 1, integer=True)
-    points = keep(cards, dealer, crib=crib)
+    points = keep(cards, dealer, crib=crib, pegging=pegging)
     six = np.array(sorted(_ids(cards)), np.int64)
     if odds is None:
         from .odds import win_table

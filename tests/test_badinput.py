@@ -81,6 +81,9 @@ NUMERIC = [
     (["tables", "crib", "--out", "t"], "--max-iterations", 1, 10_000, True, False),
     (["tables", "crib", "--out", "t"], "--workers", 1, 512, True, False),
     (["tables", "keep", "--out", "k.parquet"], "--workers", 1, 512, True, False),
+    (["tables", "pegging", "--out", "p.csv"], "--deals", 1, 10**9, True, False),
+    (["tables", "pegging", "--out", "p.csv"], "--seed", 0, 2**63 - 1, True, False),
+    (["tables", "pegging", "--out", "p.csv"], "--workers", 1, 512, True, False),
     (["tables", "compare", "--reference", "r.csv"], "--top", 1, None, True, False),
 ]
 
@@ -130,6 +133,12 @@ def test_api_numbers_are_checked_before_any_work():
                    {"deals": 2.5}, {"seed": True}):
         with pytest.raises(ValueError):
             build_crib_table(**kwargs)
+    from analyzer import build_pegging_table
+
+    for kwargs in ({"deals": 0}, {"deals": 10**10}, {"seed": -1}, {"deals": 2.5},
+                   {"seed": True}, {"chunk_size": 0}):
+        with pytest.raises(ValueError):
+            build_pegging_table(**kwargs)
     for limit in (math.nan, math.inf, 0, -1):
         with pytest.raises(ValueError, match="time_limit"):
             simulate(10, seed=1, time_limit=limit)

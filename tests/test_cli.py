@@ -72,7 +72,8 @@ def test_keep_json_has_every_row_best_first():
     assert out["hand"] == "5H 5S 6D JC QS KH" and out["role"] == "dealer"
     assert out["crib_mode"] == "table" and len(out["rows"]) == 15
     assert list(out["rows"][0]) == ["keep", "discard", "hand_mean", "hand_min", "hand_max",
-                                    "hand_std", "crib_mean", "net"]
+                                    "hand_std", "crib_mean", "peg_mean", "net"]
+    assert out["pegging"] is True
     nets = [row["net"] for row in out["rows"]]
     assert nets == sorted(nets, reverse=True)
     from analyzer import keep

@@ -61,17 +61,19 @@ def test_uniform_crib_mean_averages_to_the_census_crib_mean():
 
 
 def test_net_is_hand_plus_or_minus_crib_and_sorted():
+    # The points of the show alone (pegging=False); the net with the play is tested in
+    # test_pegging.py.
     hand = "5H 5S 6D JC QS KH"
     for dealer, sign in ((True, 1), (False, -1)):
         for crib in ("table", "uniform", "weighted"):
-            df = keep(hand, dealer=dealer, crib=crib)
+            df = keep(hand, dealer=dealer, crib=crib, pegging=False)
             np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
             assert df["net"].is_monotonic_decreasing
             assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
-                                "crib_mode": crib, "variant": "six-card"}
+                                "crib_mode": crib, "variant": "six-card", "pegging": False}
     # As dealer throw the 5 and 6 into your own crib; as pone keep the pair of 5s.
-    assert keep(hand, dealer=True).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
-    assert keep(hand, dealer=False).iloc[0]["keep"] == "5H 5S JC QS"
+    assert keep(hand, dealer=True, pegging=False).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
+    assert keep(hand, dealer=False, pegging=False).iloc[0]["keep"] == "5H 5S JC QS"
 
 
 def test_keep_accepts_text_and_ids_alike():

@@ -76,6 +76,7 @@ COMMANDS = {
     "replay": ([], []),
     "plot": ([], ["--games", "30"]),
     "tables crib": ([], ["--deals", "300", "--max-iterations", "2", "--out", "fuzz-tables"]),
+    "tables pegging": ([], ["--deals", "300", "--out", "fuzz-pegging.csv"]),
     "tables compare": ([], []),
     "tables keep": ([], ["--crib", "weighted"]),  # always refused here: a valid run takes 15 s
     "bench": ([], ["--no-such-option"]),  # always refused here: a valid run takes minutes

@@ -96,7 +96,7 @@ def test_net_is_hand_plus_or_minus_crib_sorted_and_roles_agree(variant):
         np.testing.assert_allclose(df["net"], df["hand_mean"] + sign * df["crib_mean"])
         assert df["net"].is_monotonic_decreasing
         assert df.attrs == {"hand": hand, "role": "dealer" if dealer else "pone",
-                            "crib_mode": "uniform", "variant": variant}
+                            "crib_mode": "uniform", "variant": variant, "pegging": False}
         frames[dealer] = df.set_index("keep").sort_index()
     # the uniform crib does not depend on whose it is
     pd.testing.assert_series_equal(frames[True]["crib_mean"], frames[False]["crib_mean"])

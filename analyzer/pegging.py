@@ -1,0 +1,556 @@
+"""The pegging value of a keep: what the play is worth, by the four cards kept and the role.
+
+The show of a kept hand is exact (:mod:`analyzer.discard`); the play is not, because it depends
+on the opponent's cards and both players' choices. This module measures it by self-play, for
+the standard two-player six-card game:
+
+* :func:`build_pegging_table` plays independent deals with the engine's own steps
+  (:func:`analyzer.engine._deal`, :func:`~analyzer.engine._discards`,
+  :func:`~analyzer.engine._play`, with a target nobody reaches, so every play runs to its last
+  card), the same player in both seats (by default the strongest, ``ev+lookahead``, whose ``ev``
+  discards read the shipped crib table as in :func:`analyzer.simulate`). For each deal and each
+  player it tallies, by role (0 dealer, 1 pone) and the kept four's **rank pattern** (ranks
+  sorted ``a <= b <= c <= d``; 1,820 patterns), the player's own pegging points, the
+  opponent's, and their difference (for minus against): count, sum, sum of squares. His heels
+  (2 to the dealer for a Jack turned) is not pegging and is not counted.
+* The key is the rank pattern because the play depends on ranks only: suits score nothing in
+  the play. Measured on 1,000,000 deals (each pattern's deals split by a finer key, the split
+  means tested for heterogeneity): whether the four are one suit changes nothing (chi-square 694
+  on 701 degrees of freedom); the two cards thrown matter a little, through what they leave for
+  the opponent (a five thrown or not, or the number of ten-cards thrown: the finer cells differ
+  from their pattern's mean by 0.044 points root-mean-square), a tenth of the spread between
+  patterns (0.5 to 0.7) and near the table's typical standard error (0.025), for 91 times the
+  cells. The rank pattern stays the key.
+* :func:`peg_table` reads the shipped table (``data/pegging_values.csv``) as the ``float64 (2,
+  28561)`` array the rest of the project indexes by ``role`` and ``((a*13+b)*13+c)*13+d``;
+  :func:`peg_values` looks patterns up for any ranks.
+
+**Small counts.** Patterns the players rarely keep (four of a kind; a hand of high cards with
+an Ace) rest on few deals, and a pattern ``ev`` never keeps on none. Every value is shrunk
+toward its role's mean by one rule, ``v = (n * mean + K * role_mean) / (n + K)``, with ``K`` the
+empirical-Bayes ratio of the within-pattern variance of the net to the variance of the true
+pattern means (estimated over patterns with at least :data:`MIN_N_FOR_K` deals). With tens of
+millions of deals ``K`` is a few dozen deals, so a common pattern's value is its sample mean to
+well within its standard error; a pattern with ``n = 0`` gets the role's mean. (A build too
+small to estimate ``K``, fewer than two patterns with that many deals, uses ``K = 0``: the raw
+means.) The file keeps the raw mean (``peg_net_raw``) and its standard error (``se_net``)
+beside the value used.
+
+The value is conditional on the way the players keep: a pattern's mean is over the deals in
+which ``ev`` chose to keep it (and the cards it threw), against an ``ev+lookahead`` opponent.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+import analyzer
+
+from .cards import RANK_LABELS, rank_label_index
+from .choices import (
+    DEFAULT_PLAYER,
+    MAX_DEALS,
+    MAX_SEED,
+    PEGGING_TABLE_DEALS,
+    check_number,
+    numba_threads,
+    policy_arrays,
+    resolve_workers,
+)
+from .engine import PLAY, _deal, _discards, _play
+
+__all__ = [
+    "PEGGING_FILE",
+    "PEGGING_TABLE_COLUMNS",
+    "PegTableResult",
+    "build_pegging_table",
+    "pattern_index",
+    "peg_table",
+    "peg_values",
+    "read_pegging_table",
+]
+
+#: The shipped pegging table (and ``pegging_values.json``, its provenance) in ``analyzer.data``.
+PEGGING_FILE = "pegging_values.csv"
+#: Columns of the table file, one row per role and rank pattern (2 x 1,820).
+PEGGING_TABLE_COLUMNS = ("role", "ranks", "n", "peg_for", "peg_against", "peg_net", "se_for",
+                         "se_against", "se_net", "peg_net_raw")
+ROLES = ("dealer", "pone")
+#: Entries of the full rank index ``((a*13+b)*13+c)*13+d``.
+N_INDEX = 13**4
+#: The sorted rank patterns of four cards.
+N_PATTERNS = 1820
+#: Patterns with fewer deals are left out of the estimate of the shrinkage constant ``K``.
+MIN_N_FOR_K = 1000
+#: What is tallied per role and pattern (int64): n, then sum and sum of squares of the player's
+#: own pegging, the opponent's, and the difference.
+STAT_N, STAT_FOR, STAT_FOR2, STAT_AG, STAT_AG2, STAT_NET, STAT_NET2 = range(7)
+N_STATS = 7
+#: A target no play reaches: every play runs to its last card.
+_NO_TARGET = 1 << 40
+
+
+def _patterns() -> tuple[np.ndarray, np.ndarray]:
+    """The 1,820 sorted patterns, int64 (1820, 4) in index order, and the map from the full
+    index (28,561) to the pattern number (-1 for unsorted indices)."""
+    pats = np.array([(a, b, c, d) for a in range(13) for b in range(a, 13)
+                     for c in range(b, 13) for d in range(c, 13)], np.int64)
+    full = ((pats[:, 0] * 13 + pats[:, 1]) * 13 + pats[:, 2]) * 13 + pats[:, 3]
+    number = np.full(N_INDEX, -1, np.int64)
+    number[full] = np.arange(len(pats))
+    return pats, number
+
+
+_PATTERNS, _PATTERN_NUMBER = _patterns()
+_PATTERN_INDEX = ((_PATTERNS[:, 0] * 13 + _PATTERNS[:, 1]) * 13 + _PATTERNS[:, 2]) * 13 \
+    + _PATTERNS[:, 3]
+
+
+def pattern_index(ranks) -> np.ndarray:
+    """The full index ``((a*13+b)*13+c)*13+d`` of four ranks (0..12, any order), sorted first;
+    ``ranks`` array-like (..., 4). Returns int64 (...).
+
+    >>> int(pattern_index([4, 4, 9, 10])), int(pattern_index([10, 9, 4, 4]))
+    (9591, 9591)
+    """
+    r = np.sort(np.asarray(ranks, np.int64), axis=-1)
+    if r.shape[-1:] != (4,) or (r.size and (r.min() < 0 or r.max() > 12)):
+        raise ValueError(f"expected ranks 0..12 in groups of four, got shape {r.shape}")
+    return ((r[..., 0] * 13 + r[..., 1]) * 13 + r[..., 2]) * 13 + r[..., 3]
+
+
+def pattern_text(a: int, b: int, c: int, d: int) -> str:
+    """``"5-5-10-J"``: a pattern in the project's rank labels.
+
+    >>> pattern_text(4, 4, 9, 10)
+    '5-5-10-J'
+    """
+    return "-".join(RANK_LABELS[r] for r in (a, b, c, d))
+
+
+# --------------------------------------------------------------------------- self-play
+
+
+@njit(cache=True, inline="always")
+def _kept_index(kept, p):
+    """The full rank index of player ``p``'s four kept cards (sorted)."""
+    r0, r1, r2, r3 = kept[p, 0] >> 2, kept[p, 1] >> 2, kept[p, 2] >> 2, kept[p, 3] >> 2
+    if r0 > r1:
+        r0, r1 = r1, r0
+    if r2 > r3:
+        r2, r3 = r3, r2
+    if r0 > r2:
+        r0, r2 = r2, r0
+    if r1 > r3:
+        r1, r3 = r3, r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    return ((r0 * 13 + r1) * 13 + r2) * 13 + r3
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_values, hands,
+                      pattern_number, acc, rec_dealt, rec_kept, rec_plays, rec_n):
+    """Deal, discard and play out independent deals; tally each player's pegging by role and
+    kept rank pattern.
+
+    ``states`` uint64 (B, 4): each chunk's own generator state (copied); ``n_deals`` int64 (B,);
+    ``game`` the six-card description (:meth:`analyzer.game.Game.as_array`); ``dpol``, ``ppol``
+    int64 (2,) the policies of seat 0 (always the dealer) and seat 1 (the pone);
+    ``crib_values``, ``card_values`` and ``hands`` what :func:`analyzer.engine._discards` reads;
+    ``pattern_number`` int64 (28561,) the pattern number of a sorted rank index. ``acc`` int64
+    (B, 2, 1820, N_STATS), zeroed: per chunk ``[role, pattern]`` the tallies. The first
+    ``rec_n.shape[0] // B`` deals of each chunk are recorded (for the tests): the six cards
+    dealt ``rec_dealt`` (R, 2, 6), the four kept ``rec_kept`` (R, 2, 4), the plays
+    ``rec_plays`` (R, 8, PLAY.size) and their number ``rec_n`` (R,), by seat.
+    A chunk's result depends only on its state and size.
+    """
+    per_chunk = rec_n.shape[0] // states.shape[0]
+    for k in prange(states.shape[0]):
+        b = np.int64(k)
+        st = states[b].copy()
+        deck = np.arange(52, dtype=np.int64)
+        dealt = np.empty((2, 6), np.int64)
+        kept = np.empty((2, 4), np.int64)
+        thrown = np.empty((2, 2), np.int64)
+        crib = np.empty(4, np.int64)
+        unseen_rank = np.empty((2, 13), np.int64)
+        plays = np.zeros((8, PLAY.size), np.int64)
+        pegged = np.zeros(2, np.int64)
+        scores = np.zeros(2, np.int64)
+        for i in range(n_deals[b]):
+            starter = _deal(st, game, deck, dealt)
+            _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
+                      kept, thrown, crib, unseen_rank)
+            pegged[:] = 0
+            scores[:] = 0
+            n_plays, _ = _play(kept, 0, ppol, unseen_rank, scores, _NO_TARGET, st, plays,
+                               pegged, False)
+            for p in range(2):  # seat 0 deals: role = seat
+                j = pattern_number[_kept_index(kept, p)]
+                mine = pegged[p]
+                theirs = pegged[1 - p]
+                net = mine - theirs
+                a = acc[b, p, j]
+                a[STAT_N] += 1
+                a[STAT_FOR] += mine
+                a[STAT_FOR2] += mine * mine
+                a[STAT_AG] += theirs
+                a[STAT_AG2] += theirs * theirs
+                a[STAT_NET] += net
+                a[STAT_NET2] += net * net
+            if i < per_chunk:
+                r = b * per_chunk + i
+                rec_dealt[r] = dealt
+                rec_kept[r] = kept
+                rec_plays[r] = plays
+                rec_n[r] = n_plays
+
+
+@dataclass
+class PegTableResult:
+    """A self-play pegging table and how it was made.
+
+    ``stats`` int64 ``(2, 1820, N_STATS)``: the tallies by role and pattern (pattern ``j`` is
+    ``_PATTERNS[j]``); ``k`` the shrinkage constant of each role; ``role_mean`` each role's mean
+    net over all deals.
+    """
+
+    stats: np.ndarray
+    deals: int
+    seed: int
+    players: tuple[str, str]
+    chunk_size: int
+    k: tuple[float, float] = (math.nan, math.nan)
+    role_mean: tuple[float, float] = (math.nan, math.nan)
+    elapsed_seconds: float = 0.0
+    workers: int = 1
+
+    @property
+    def table(self):
+        """The table as a pandas DataFrame: one row per role and pattern, the columns of
+        :data:`PEGGING_TABLE_COLUMNS` (dealer rows first, patterns in index order)."""
+        import pandas as pd
+
+        cols = _table_columns(self.stats, self.k)
+        texts = [pattern_text(*p) for p in _PATTERNS.tolist()]
+        df = pd.DataFrame({"role": np.repeat(ROLES, N_PATTERNS), "ranks": texts * 2, **cols})
+        return df[list(PEGGING_TABLE_COLUMNS)]
+
+    def save(self, path: str | os.PathLike, command: str = "", *,
+             overwrite_shipped: bool = False) -> list[Path]:
+        """Write the table to ``path`` (a ``.csv`` file) and its JSON provenance beside it
+        (``.json``), each atomically. Returns the paths written.
+
+        Refuses (``FileExistsError``, nothing written) to write into the package's own data
+        folder unless ``overwrite_shipped`` is true; ``ValueError`` unless ``path`` ends in
+        ``.csv``.
+        """
+        from .crib import is_shipped_folder
+        from .files import atomic_write, atomic_write_text
+
+        path = Path(path)
+        if path.suffix.lower() != ".csv":
+            raise ValueError(f"{path}: the table is a .csv file (its provenance goes beside it "
+                             "as .json)")
+        if not overwrite_shipped and is_shipped_folder(path.parent if str(path.parent) else "."):
+            raise FileExistsError(f"{path.parent} is the package's own data folder: the shipped "
+                                  "tables are not overwritten without overwrite_shipped=True")
+        df = self.table
+        provenance = {
+            "package_version": analyzer.__version__,
+            "command": command,
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": None,
+            "chunk_size": self.chunk_size,
+            "players": list(self.players),
+            "policies": "seat 0 always deals; ev discards read the shipped crib table "
+                        "(crib_values.csv), as in simulate",
+            "what": "per role and kept rank pattern: the player's own pegging points in the "
+                    "play (go and last card included, his heels not), the opponent's, and the "
+                    "difference; means, standard errors of the raw means, counts",
+            "method": "independent deals played out whole (no target); values shrunk toward "
+                      "the role's mean: v = (n * mean + K * role_mean) / (n + K), K the "
+                      "empirical-Bayes ratio of within-pattern to between-pattern variance of "
+                      f"the net, from patterns with n >= {MIN_N_FOR_K}",
+            "shrinkage_k": {"dealer": self.k[0], "pone": self.k[1]},
+            "role_mean_net": {"dealer": self.role_mean[0], "pone": self.role_mean[1]},
+            "patterns_with_no_deals": {r: int((self.stats[i, :, STAT_N] == 0).sum())
+                                       for i, r in enumerate(ROLES)},
+            "elapsed_seconds": self.elapsed_seconds,
+            "workers": self.workers,
+            "git_commit": _git_commit(),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "file": path.name,
+        }
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False, float_format="%.6f"))
+        meta = path.with_suffix(".json")
+        atomic_write_text(meta, json.dumps(provenance, indent=2) + "\n")
+        return [path, meta]
+
+
+def _git_commit() -> str | None:
+    """The commit of the source tree the package runs from, or None (not a git checkout)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _shrinkage(stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per role: the shrinkage constant ``K`` and the mean net over all deals."""
+    ks, means = np.zeros(2), np.zeros(2)
+    for role in range(2):
+        s = stats[role].astype(np.float64)
+        n = s[:, STAT_N]
+        total = n.sum()
+        means[role] = s[:, STAT_NET].sum() / total if total else math.nan
+        big = n >= MIN_N_FOR_K
+        if big.sum() < 2:  # too few deals to estimate K: no shrinkage
+            ks[role] = 0.0
+            continue
+        nb = n[big]
+        mean = s[big, STAT_NET] / nb
+        within = (s[big, STAT_NET2] - nb * mean**2).sum() / (nb - 1).sum()
+        grand = (nb * mean).sum() / nb.sum()
+        # the spread of the pattern means, less what sampling alone adds to it
+        spread = (nb * (mean - grand) ** 2).sum() / nb.sum()
+        tau2 = spread - within * big.sum() / nb.sum()
+        ks[role] = within / tau2 if tau2 > 0 else math.inf
+    return ks, means
+
+
+def _table_columns(stats: np.ndarray, k) -> dict[str, np.ndarray]:
+    """The columns of the table (both roles stacked) from the tallies, each value shrunk toward
+    its role's mean by the role's ``K`` (net = for - against stays exact)."""
+    s = stats.astype(np.float64)
+    n = s[..., STAT_N]
+    out: dict[str, np.ndarray] = {"n": stats[..., STAT_N].reshape(-1)}
+    totals = s.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for name, first, second in (("for", STAT_FOR, STAT_FOR2), ("against", STAT_AG, STAT_AG2),
+                                    ("net", STAT_NET, STAT_NET2)):
+            raw = np.where(n > 0, s[..., first] / np.maximum(n, 1), np.nan)
+            var = (s[..., second] - n * np.nan_to_num(raw) ** 2) / (n - 1)
+            se = np.where(n > 1, np.sqrt(np.maximum(var, 0) / np.maximum(n, 1)), np.nan)
+            prior = totals[:, first] / np.maximum(totals[:, STAT_N], 1)
+            kk = np.asarray(k, np.float64)[:, None]
+            weight = np.where(np.isinf(kk), 0.0, n / (n + np.where(np.isinf(kk), 1, kk)))
+            weight = np.where(n > 0, weight, 0.0)
+            value = weight * np.nan_to_num(raw) + (1 - weight) * prior[:, None]
+            out[f"peg_{name}"] = value.reshape(-1)
+            out[f"se_{name}"] = se.reshape(-1)
+            if name == "net":
+                out["peg_net_raw"] = raw.reshape(-1)
+    return out
+
+
+def _play_deals(deals: int, seed: int, players, workers: int, chunk_size: int, record: int = 0,
+                progress=None) -> tuple[np.ndarray, dict]:
+    """Run the kernel over ``deals`` deals in chunks of ``chunk_size`` (chunk ``i`` seeded by
+    :func:`analyzer.rng.chunk_states`), a block of chunks at a time; return the summed tallies
+    and the records of the first ``record`` deals of each chunk."""
+    from .crib import crib_values
+    from .game import STANDARD
+    from .rng import chunk_states
+    from .scoring import hand_table
+
+    dpol, ppol = policy_arrays(players, 2)
+    n_chunks = -(-deals // chunk_size)
+    sizes = np.full(n_chunks, chunk_size, np.int64)
+    sizes[-1] = deals - chunk_size * (n_chunks - 1)
+    values = crib_values("table")
+    card_values = np.zeros((2, 13), np.float64)  # six-card players throw pairs, never one card
+    game, hands = STANDARD.as_array(), hand_table()
+    total = np.zeros((2, N_PATTERNS, N_STATS), np.int64)
+    per = min(record, chunk_size)
+    recs = {"dealt": [], "kept": [], "plays": [], "n_plays": []}
+    block = max(workers, 1) * 4
+    done = 0
+    with numba_threads(workers):
+        for lo in range(0, n_chunks, block):
+            chunks = np.arange(lo, min(lo + block, n_chunks))
+            states = chunk_states(seed, chunks)
+            acc = np.zeros((len(chunks), 2, N_PATTERNS, N_STATS), np.int64)
+            r = per * len(chunks)
+            rec = (np.zeros((r, 2, 6), np.int64), np.zeros((r, 2, 4), np.int64),
+                   np.zeros((r, 8, PLAY.size), np.int64), np.zeros(r, np.int64))
+            _selfplay_pegging(states, sizes[chunks], game, dpol, ppol, values, card_values,
+                              hands, _PATTERN_NUMBER, acc, *rec)
+            total += acc.sum(axis=0)
+            for key, a in zip(recs, rec, strict=True):
+                recs[key].append(a)
+            done += int(sizes[chunks].sum())
+            if progress is not None:
+                progress(done, deals)
+    return total, {key: np.concatenate(v) for key, v in recs.items()}
+
+
+def build_pegging_table(deals: int = PEGGING_TABLE_DEALS, seed: int = 0, workers: int | None = None,
+                        players: str | tuple[str, str] = DEFAULT_PLAYER, progress=None,
+                        chunk_size: int = 100_000) -> PegTableResult:
+    """Build the pegging table by self-play (see the module docstring).
+
+    Parameters
+    ----------
+    deals
+        Independent deals to play, 1 to 10**9 (each gives one dealer and one pone sample).
+    seed
+        0 to 2**63 - 1. Same seed and ``chunk_size``, same table, whatever ``workers``.
+    workers
+        Threads; default all cores.
+    players
+        ``"DISCARD+PEGGING"`` for both seats, or ``(dealer's, pone's)``.
+    progress
+        Optional callable ``progress(deals_done, deals)``, called after each block of chunks.
+    chunk_size
+        Deals per chunk (each chunk its own random stream).
+
+    Returns
+    -------
+    PegTableResult
+        ``.table`` is the DataFrame (``role``, ``ranks`` like ``"5-5-10-J"``, ``n``,
+        ``peg_for``, ``peg_against``, ``peg_net``, ``se_for``, ``se_against``, ``se_net``,
+        ``peg_net_raw``); ``.save(path)`` writes it with its provenance.
+
+    Examples
+    --------
+    >>> result = build_pegging_table(deals=2_000, seed=1, workers=1)
+    >>> df = result.table
+    >>> len(df), int(df["n"].sum())  # each deal: one dealer and one pone sample
+    (3640, 4000)
+    """
+    deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    chunk_size = check_number("chunk_size", chunk_size, low=1, integer=True)
+    if isinstance(players, str):
+        players = (players, players)
+    players = tuple(players)
+    policy_arrays(players, 2)  # PlayerError for a bad name, before any work
+    workers = resolve_workers(workers)
+    start = time.perf_counter()
+    stats, _ = _play_deals(deals, seed, players, workers, chunk_size, progress=progress)
+    k, means = _shrinkage(stats)
+    return PegTableResult(stats, int(deals), int(seed), players, int(chunk_size),
+                          (float(k[0]), float(k[1])), (float(means[0]), float(means[1])),
+                          time.perf_counter() - start, workers)
+
+
+# --------------------------------------------------------------------------- the shipped table
+
+
+def read_pegging_table(path: str | os.PathLike | None = None) -> dict[str, np.ndarray]:
+    """Read a pegging table file (default: the shipped ``pegging_values.csv``) into arrays.
+
+    Returns ``{"net", "for", "against", "se_net", "n"}``, each ``(2, 28561)`` indexed
+    ``[role, ((a*13+b)*13+c)*13+d]`` (role 0 dealer, 1 pone; ranks sorted ascending; entries of
+    unsorted indices 0, or NaN for ``se_net``). ``ValueError`` for a malformed file (a missing
+    column, an unknown role or rank, a pattern given twice, not all 2 x 1,820 rows, a value that
+    is not finite), ``OSError`` for a missing one. Loading never writes anything.
+    """
+    from .crib import _open_text, shipped_file
+
+    source = shipped_file(PEGGING_FILE) if path is None else Path(path)
+    out = {name: np.zeros((2, N_INDEX), np.float64) for name in ("net", "for", "against")}
+    out["se_net"] = np.full((2, N_INDEX), np.nan)
+    out["n"] = np.zeros((2, N_INDEX), np.int64)
+    seen = set()
+    with _open_text(source) as f:
+        reader = csv.DictReader(f)
+        missing = set(PEGGING_TABLE_COLUMNS) - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{source}: missing columns {', '.join(sorted(missing))}")
+        for line, row in enumerate(reader, start=2):
+            try:
+                role = ROLES.index(row["role"].strip())
+                ranks = sorted(rank_label_index(t) for t in row["ranks"].split("-"))
+                if len(ranks) != 4:
+                    raise ValueError(f"{row['ranks']!r} is not four ranks")
+                index = int(pattern_index(ranks))
+                values = {name: float(row[f"peg_{name}"]) for name in ("net", "for", "against")}
+                se = float(row["se_net"] or "nan")
+                n = int(row["n"])
+            except (ValueError, KeyError) as exc:  # CardError is a ValueError
+                raise ValueError(f"{source}:{line}: {exc}") from None
+            if (role, index) in seen:
+                raise ValueError(f"{source}:{line}: {row['role']} {row['ranks']} given twice")
+            if not all(math.isfinite(v) for v in values.values()):
+                raise ValueError(f"{source}:{line}: a value is not a finite number")
+            seen.add((role, index))
+            for name, v in values.items():
+                out[name][role, index] = v
+            out["se_net"][role, index] = se
+            out["n"][role, index] = n
+    if len(seen) != 2 * N_PATTERNS:
+        raise ValueError(f"{source} holds {len(seen)} rows, not {2 * N_PATTERNS} (2 roles x "
+                         f"{N_PATTERNS} rank patterns)")
+    return out
+
+
+@lru_cache(maxsize=1)
+def peg_table() -> np.ndarray:
+    """The shipped pegging values: ``float64 (2, 28561)``, read-only.
+
+    ``[role, ((a*13+b)*13+c)*13+d]`` is the expected pegging points for minus against of a
+    player over one whole play, as dealer (role 0) or pone (1), who kept four cards of ranks
+    ``a <= b <= c <= d`` (0 = Ace .. 12 = King); entries of unsorted indices are 0.
+
+    Examples
+    --------
+    >>> table = peg_table()
+    >>> table.shape, bool(table[0, _PATTERN_INDEX].mean() > table[1, _PATTERN_INDEX].mean())
+    ((2, 28561), True)
+    """
+    out = read_pegging_table()["net"]
+    out.setflags(write=False)
+    return out
+
+
+def peg_values(ranks, role) -> np.ndarray | float:
+    """The pegging value (for minus against) of kept ranks, from :func:`peg_table`.
+
+    Parameters
+    ----------
+    ranks
+        Four ranks (0 = Ace .. 12 = King, any order), or an array of them (..., 4).
+    role
+        ``0`` or ``"dealer"``, ``1`` or ``"pone"`` (or a bool: True for the dealer).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for one hand, else float64 (...).
+
+    Examples
+    --------
+    >>> v = peg_values([4, 4, 9, 10], "dealer")  # 5-5-10-J as dealer
+    >>> v == float(peg_table()[0, ((4 * 13 + 4) * 13 + 9) * 13 + 10]), type(v)
+    (True, <class 'float'>)
+    >>> peg_values([[4, 4, 9, 10], [0, 1, 2, 3]], "pone").shape
+    (2,)
+    """
+    if isinstance(role, bool | np.bool_):
+        r = 0 if role else 1
+    elif isinstance(role, str) and role in ROLES:
+        r = ROLES.index(role)
+    elif role in (0, 1):
+        r = int(role)
+    else:
+        raise ValueError(f"role must be 0 or 'dealer', 1 or 'pone', got {role!r}")
+    out = peg_table()[r, pattern_index(ranks)]
+    return float(out) if np.ndim(out) == 0 else out
