@@ -38,6 +38,7 @@ __all__ = [
     "DISCARD_POLICIES",
     "DISCARD_POLICY_NAMES",
     "MAX_DEALS",
+    "ODDS_TABLE_DEALS",
     "MAX_GAMES",
     "MAX_ITERATIONS",
     "MAX_RECORD_GAMES",
@@ -91,6 +92,8 @@ CRIB_TABLE_DEALS = 4_000_000
 CRIB_TABLE_TOL = 0.01
 CRIB_TABLE_MAX_ITERATIONS = 40
 MAX_DEALS = 10**9
+#: Deals the win-odds table (:func:`analyzer.odds.build_odds_table`) is built from by default.
+ODDS_TABLE_DEALS = 20_000_000
 MAX_ITERATIONS = 10_000
 
 
