@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from .cards import CardError
@@ -414,8 +415,11 @@ def _cmd_odds(args) -> int:
                           "se": se, "ci95": [low, high]}))
         return 0
     who = "you deal" if args.dealer else "the opponent deals"
-    print(f"P(win) = {p:.4f} ± {se:.4f} (you {args.me}, opponent {args.opp}, {who}; ± is one "
-          "standard error)")
+    # at least 4 decimals, and enough for two significant digits of the error (at most the 7
+    # the table is written to)
+    places = min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+    print(f"P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent {args.opp}, "
+          f"{who}; ± is one standard error)")
     return 0
 
 

@@ -411,11 +411,12 @@ class OddsTable:
         return float(self.se[1:, 1:].max())
 
     def rows(self) -> list[str]:
-        """The CSV lines: a header and one row per state, dealer's need then pone's."""
+        """The CSV lines: a header and one row per state, dealer's need then pone's; the
+        probability to 7 decimals, its standard error to 3 significant digits."""
         lines = [",".join(ODDS_COLUMNS)]
         for nd in range(1, _SIZE):
             for np_ in range(1, _SIZE):
-                lines.append(f"{nd},{np_},{self.p[nd, np_]:.6f},{self.se[nd, np_]:.6f}")
+                lines.append(f"{nd},{np_},{self.p[nd, np_]:.7f},{self.se[nd, np_]:.3g}")
         return lines
 
     def save(self, path: str | os.PathLike, command: str = "",
