@@ -1,7 +1,7 @@
 """analyzer: a Monte Carlo strategy analyzer for cribbage.
 
-Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation, and
-crib-value and discard tables from self-play.
+Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation,
+crib-value and discard tables from self-play, and the odds of winning from any score.
 Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
 on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
@@ -35,6 +35,9 @@ _LAZY = {
     "compare_crib_tables": "tables",
     "load_rank_table": "tables",
     "format_game": "records",
+    "build_odds_table": "odds",
+    "win_probability": "odds",
+    "win_table": "odds",
 }
 
 __all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]

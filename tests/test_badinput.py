@@ -79,6 +79,9 @@ NUMERIC = [
     (["tables", "crib", "--out", "t"], "--workers", 1, 512, True, False),
     (["tables", "keep", "--out", "k.parquet"], "--workers", 1, 512, True, False),
     (["tables", "compare", "--reference", "r.csv"], "--top", 1, None, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--deals", 1024, 10**9, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--seed", 0, 2**63 - 1, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--workers", 1, 512, True, False),
 ]
 
 
@@ -470,6 +473,9 @@ MISPLACED = [
     ("crib", ["--table", "x.csv", "--seed", "3"], "--seed"),
     ("crib", ["--table", "x.csv", "--players", "ev+greedy", "ev+greedy"], "--players"),
     ("crib", ["--table", "x.csv", "--quiet"], "--quiet"),
+    ("odds", ["--hand", *HAND], "--hand"),
+    ("odds", ["--table", "x.csv"], "--table"),
+    ("odds", ["--games", "10"], "--games"),
 ]
 
 
