@@ -155,7 +155,6 @@ def test_same_seed_same_table_whatever_the_workers():
     assert not np.array_equal(one.p, other.p)
 
 
-@pytest.mark.slow
 def test_standard_errors_match_the_spread_across_seeds():
     builds = [odds.build_odds_table(4_096, seed=100 + s, workers=2) for s in range(12)]
     states = [(121, 121), (60, 60), (30, 15), (15, 30), (90, 100), (8, 5)]
@@ -175,6 +174,9 @@ def test_shipped_table_is_monotone_and_consistent():
     _check_monotone(p, 0)  # exact, and rounding to the 7 decimals written keeps the order
     assert se[1:, 1:].max() < 0.002 and (se[1:, 1:] >= 0).all()
     assert not p.flags.writeable
+    for dealer in (True, False):
+        assert odds.win_probability(120, 0, dealer) > 0.999
+        assert odds.win_probability(0, 120, dealer) < 0.001
 
 
 @pytest.mark.parametrize("me, opp, dealer", [(96, 110, True), (60, 70, False), (110, 96, False)])
