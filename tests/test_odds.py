@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -65,14 +66,14 @@ def _events(deal: dict) -> list[tuple[int, int]]:
             + [(1, deal["show"][0]), (0, deal["show"][1]), (0, deal["show"][2])])
 
 
-def _recount(deals: list[dict]):
-    """Wd, Wp and H by first-reach times: a different computation from the kernel's."""
+def _recount(deals: list[list[tuple[int, int]]]):
+    """Wd, Wp and H of deals given as events, by first-reach times: a different computation
+    from the kernel's."""
     needs = np.arange(1, 122)
     wd = np.zeros((122, 122), np.int64)
     wp = np.zeros((122, 122), np.int64)
     h = np.zeros((122, 122), np.int64)
-    for deal in deals:
-        ev = _events(deal)
+    for ev in deals:
         a = np.cumsum([pts if p == 0 else 0 for p, pts in ev])
         b = np.cumsum([pts if p == 1 else 0 for p, pts in ev])
         never = len(ev)  # a need never reached is reached "after the last event"
@@ -97,7 +98,7 @@ def test_tallies_match_a_recount_of_the_recorded_deals():
     assert sum(len(c) for c in recorded) == deals
     for g in range(odds.GROUPS):  # each group's tallies, from its chunks
         mine = [d for i, chunk in enumerate(recorded) if groups[i] == g for d in chunk]
-        wd, wp, h = _recount(mine)
+        wd, wp, h = _recount([_events(d) for d in mine])
         assert (tallies["wd"][g] == wd).all()
         assert (tallies["wp"][g] == wp).all()
         assert (tallies["h"][g] == h).all()
@@ -110,6 +111,37 @@ def test_every_state_counts_every_deal_once():
     for nd, np_ in [(1, 1), (121, 121), (121, 1), (1, 121), *rng.integers(1, 122, (20, 2))]:
         neither = t["h"][:nd, :np_].sum()
         assert t["wd"][nd, np_] + t["wp"][np_, nd] + neither == 3_000
+
+
+def test_the_recursion_is_the_value_of_the_game_its_deals_make():
+    # A made-up game of five kinds of deal, equally likely, each a list of (player, points) in
+    # order (0 deals): the probability the dealer wins, by direct recursion over the deals, one
+    # after another with the roles swapped, against the table solved from their tallies.
+    deals = [[(0, 2), (1, 3), (0, 5), (1, 10), (0, 12), (0, 4)],
+             [(1, 1), (0, 1), (1, 8), (0, 20)],
+             [(0, 0), (1, 30), (0, 2)],
+             [(1, 2), (0, 6), (1, 4), (0, 9), (0, 9)],
+             [(0, 2), (0, 3), (1, 1), (1, 25), (0, 1), (0, 14)]]
+
+    @cache
+    def dealer_wins(nd: int, np_: int) -> float:
+        total = 0.0
+        for deal in deals:
+            need = [nd, np_]
+            for player, points in deal:
+                need[player] -= points
+                if need[player] <= 0:
+                    total += player == 0
+                    break
+            else:
+                total += 1 - dealer_wins(need[1], need[0])
+        return total / len(deals)
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    d, pone = odds.solve(*_recount(deals))
+    direct = np.array([[dealer_wins(nd, np_) for np_ in range(1, 122)] for nd in range(1, 122)])
+    assert np.abs(d[1:, 1:] - direct).max() < 1e-12
+    assert np.abs(pone[1:, 1:] - (1 - direct)).max() < 1e-12
 
 
 def test_solve_refuses_tallies_that_do_not_add_up():
