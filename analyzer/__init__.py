@@ -1,7 +1,7 @@
 """analyzer: a Monte Carlo strategy analyzer for cribbage.
 
-Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation, and
-crib-value, pegging and discard tables from self-play.
+Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation,
+crib-value, pegging and discard tables from self-play, and the odds of winning from any score.
 Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
 on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
@@ -41,6 +41,9 @@ _LAZY = {
     "peg_table": "pegging",
     "peg_values": "pegging",
     "format_game": "records",
+    "build_odds_table": "odds",
+    "win_probability": "odds",
+    "win_table": "odds",
 }
 
 __all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]

@@ -39,6 +39,7 @@ __all__ = [
     "DISCARD_POLICIES",
     "DISCARD_POLICY_NAMES",
     "MAX_DEALS",
+    "ODDS_TABLE_DEALS",
     "MAX_GAMES",
     "MAX_ITERATIONS",
     "MAX_RECORD_GAMES",
@@ -100,6 +101,8 @@ CRIB_TABLE_MAX_ITERATIONS = 40
 #: default: the number the shipped table was built from.
 PEGGING_TABLE_DEALS = 40_000_000
 MAX_DEALS = 10**9
+#: Deals the win-odds table (:func:`analyzer.odds.build_odds_table`) is built from by default.
+ODDS_TABLE_DEALS = 20_000_000
 MAX_ITERATIONS = 10_000
 #: The score-aware keep (:func:`analyzer.keep_to_win`): samples of the rest of the deal by
 #: default, and how many standard errors of gain in P(win) it needs to leave the points keep.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from .cards import CardError
@@ -27,6 +28,7 @@ from .choices import (
     MAX_RECORD_GAMES,
     MAX_SEED,
     MAX_WORKERS,
+    ODDS_TABLE_DEALS,
     PEGGING_POLICY_NAMES,
     PEGGING_TABLE_DEALS,
     SWITCH_Z,
@@ -47,6 +49,7 @@ EXAMPLES = """examples:
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib duel ev+lookahead baseline --games 100000 --seed 7   win rate and match points
   crib replay games.jsonl --game 3          a recorded game, counted out
+  crib odds 96 110 --dealer                 the chance to win from a score, as dealer
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
   crib bench                                measure the scorer, keep and the engine
 """
@@ -495,9 +498,35 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- odds
+
+
+def _cmd_odds(args) -> int:
+    from .odds import win_probability, win_probability_se
+
+    try:
+        p = win_probability(args.me, args.opp, args.dealer)
+        se = win_probability_se(args.me, args.opp, args.dealer)
+    except (OSError, ValueError) as exc:  # a damaged installation: the table cannot be read
+        raise UsageError(f"crib odds: {exc}") from None
+    role = "dealer" if args.dealer else "pone"
+    low, high = max(p - 1.959964 * se, 0.0), min(p + 1.959964 * se, 1.0)
+    if args.json:
+        print(json.dumps({"me": args.me, "opponent": args.opp, "role": role, "p_win": p,
+                          "se": se, "ci95": [low, high]}))
+        return 0
+    who = "you deal" if args.dealer else "the opponent deals"
+    # at least 4 decimals, and enough for two significant digits of the error (at most the 7
+    # the table is written to)
+    places = min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+    print(f"P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent {args.opp}, "
+          f"{who}; ± is one standard error)")
+    return 0
+
+
 # --------------------------------------------------------------------------- plot
 
-PLOT_KINDS = ("census", "keep", "crib", "games")
+PLOT_KINDS = ("census", "keep", "crib", "games", "odds")
 #: The options each kind of plot reads (``--out`` and ``--dpi`` are everyone's); any other is
 #: refused rather than silently ignored.
 PLOT_OPTIONS = {
@@ -505,6 +534,7 @@ PLOT_OPTIONS = {
     "keep": ("hand", "dealer", "pone", "variant"),
     "crib": ("table", "reference"),
     "games": ("games", "seed", "players", "quiet", "variant"),
+    "odds": (),
 }
 PLOT_GAMES = 10_000
 PLOT_DPI = 120
@@ -558,6 +588,10 @@ def _cmd_plot(args) -> int:
         label = "reference" if args.reference is None else Path(args.reference).stem
         fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
                                  reference=reference, reference_label=label)
+    elif args.kind == "odds":
+        from .odds import win_table
+
+        fig = plots.win_odds_heatmap(win_table())
     else:
         from .harness import simulate
 
@@ -758,13 +792,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
-        "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib or games",
+        "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib, games "
+        "or odds",
         description="Draw one figure to a file, in the format its extension names (.png, .pdf, "
         ".svg, .eps, .ps, .jpg, .tif, .webp). census: the exact show-score distribution; "
         "keep: the 15 discards of --hand as --dealer or --pone; crib: a rank-only crib-value "
         "table (--table FILE, optionally --reference FILE for the difference); games: simulate "
-        "--games N and plot the first dealer's edge, skunks, points per deal and margins. An "
-        "option another kind reads is refused.")
+        "--games N and plot the first dealer's edge, skunks, points per deal and margins; odds: "
+        "the shipped win-odds table as heatmaps for the dealer and the pone. An option another "
+        "kind reads is refused.")
     p.add_argument("kind", choices=PLOT_KINDS, metavar="KIND",
                    help=f"one of {', '.join(PLOT_KINDS)}")
     p.add_argument("--out", required=True, metavar="FILE",
@@ -790,8 +826,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_quiet(p, "games: no progress bar")
     p.set_defaults(func=_cmd_plot)
 
-    p = sub.add_parser("tables", help="build crib-value, pegging and discard tables; compare "
-                       "with Schell")
+    p = sub.add_parser("odds", help="the chance to win from a score at the start of a deal",
+                       description="The probability of winning the 121-point two-player game "
+                       "from the scores at the start of a deal (before the cut), by whether you "
+                       "deal it, from the shipped win-odds table (crib tables odds), with one "
+                       "standard error.")
+    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120")
+    p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120")
+    role = p.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dealer", action="store_true", help="you deal this deal (your crib)")
+    role.add_argument("--pone", action="store_true", help="the opponent deals this deal")
+    _add_json(p)
+    p.set_defaults(func=_cmd_odds)
+
+    p = sub.add_parser("tables", help="build crib-value, pegging, discard and win-odds tables; "
+                       "compare with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
     p.set_defaults(func=_cmd_tables)
     t = tables.add_parser(
@@ -859,6 +908,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also draw both tables and their difference as heatmaps (.png, .pdf, "
                    ".svg, ...)")
     _add_json(t)
+    t = tables.add_parser(
+        "odds", help="rebuild the win-odds table",
+        description="Rebuild the win-odds table of the six-card game from self-play deals "
+        "(ev+lookahead in both seats) made consistent by dynamic programming, and write it to "
+        "--out FILE.csv with its JSON provenance beside it. The shipped table is never "
+        "overwritten unless --force is given.")
+    t.add_argument("--out", required=True, metavar="FILE",
+                   help="the CSV to write (dealer_needs, pone_needs, p_dealer_wins, se); "
+                   "FILE.json beside it")
+    t.add_argument("--deals", type=_number(low=1024, high=MAX_DEALS, integer=True),
+                   default=ODDS_TABLE_DEALS, metavar="N",
+                   help=f"self-play deals, 1,024 to {MAX_DEALS:.0e} (default "
+                   f"{ODDS_TABLE_DEALS:,})")
+    _add_seed(t, default=0)
+    _add_workers(t)
+    t.add_argument("--force", action="store_true",
+                   help="allow --out in the package's own data folder, replacing the shipped "
+                   "table")
+    _add_quiet(t, "no progress report")
 
     p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
     _add_json(p)

@@ -1,5 +1,5 @@
-"""The ``crib tables`` commands (``crib``, ``pegging``, ``keep``, ``compare``): parsing done,
-printing only.
+"""The ``crib tables`` commands (``crib``, ``pegging``, ``keep``, ``compare``, ``odds``):
+parsing done, printing only.
 
 Split from :mod:`analyzer.cli`, which builds the parser and dispatches here; the shared checks
 (output paths, figure formats, rank tables) are its own.
@@ -18,10 +18,10 @@ __all__ = ["run"]
 def run(args) -> int:
     """Run ``crib tables TABLE`` with the parsed ``args``; the exit status."""
     if args.table_command is None:
-        raise UsageError("crib tables: choose crib, pegging, keep or compare (see crib tables "
-                         "--help)")
+        raise UsageError("crib tables: choose crib, pegging, keep, compare or odds (see crib "
+                         "tables --help)")
     return {"crib": _tables_crib, "pegging": _tables_pegging, "keep": _tables_keep,
-            "compare": _tables_compare}[args.table_command](args)
+            "compare": _tables_compare, "odds": _tables_odds}[args.table_command](args)
 
 
 def _tables_crib(args) -> int:
@@ -163,4 +163,38 @@ def _tables_compare(args) -> int:
         print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
               f" ({row.dealer_diff:+.2f})   pone {row.pone:5.2f} vs {row.pone_ref:5.2f}"
               f" ({row.pone_diff:+.2f})")
+    return 0
+
+
+def _tables_odds(args) -> int:
+    import shlex
+    from pathlib import Path
+
+    from .crib import is_shipped_folder
+
+    command = "crib tables odds"
+    out = Path(args.out)
+    if out.suffix.lower() != ".csv":
+        raise UsageError(f"{command}: --out {out}: the table is a .csv file (its provenance "
+                         "goes beside it as .json)")
+    if is_shipped_folder(out.parent) and not args.force:
+        raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
+                         "--force to overwrite the shipped tables")
+    for path in (out, out.with_suffix(".json")):
+        _check_output(path, "--out", command)
+    from .odds import build_odds_table
+
+    def report(done, total):
+        if not args.quiet:
+            print(f"{done:,} of {total:,} deals", file=sys.stderr)
+
+    table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
+                             progress=report)
+    paths = table.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+                       overwrite_shipped=args.force)
+    print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
+          f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer wins "
+          f"{table.p[121, 121]:.4f} ± {table.se[121, 121]:.4f} at 0-0; largest standard error "
+          f"{table.max_se:.4f}; largest |P(dealer) + P(pone) - 1| {table.sum_gap:.1e}")
+    print("wrote " + ", ".join(str(p) for p in paths))
     return 0

@@ -37,6 +37,7 @@ __all__ = [
     "points_per_deal",
     "policy_comparison",
     "show_distribution",
+    "win_odds_heatmap",
 ]
 
 #: Show scores no hand or crib can make (0..29).
@@ -812,4 +813,63 @@ def policy_comparison(results, title: str = "Policies head to head") -> Figure:
     ax_d.set_title("every pairing played, the winner named first")
     ax_d.legend(loc="lower right", fontsize=8)
     fig.suptitle(title, fontsize=13)
+    return fig
+
+
+# --------------------------------------------------------------------------- win odds
+
+
+def win_odds_heatmap(table, levels: Sequence[float] = (0.1, 0.25, 0.5, 0.75, 0.9),
+                     title: str = "P(win) at the start of a deal, 121-point game") -> Figure:
+    """The chance to win from every score, as the dealer and as the pone, with contour lines.
+
+    Parameters
+    ----------
+    table
+        The dealer's win table ``D`` float64 (122, 122), ``D[nd, np]`` the dealer's probability
+        when he needs ``nd`` and the pone ``np`` (:func:`analyzer.odds.win_table`).
+    levels
+        The probabilities drawn as labelled contour lines.
+    title
+        The figure's title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two heatmaps over (my score, the opponent's score), 0..120 each: as dealer ``D[121 - me,
+        121 - opp]``, as pone ``1 - D[121 - opp, 121 - me]``, on one colour scale.
+
+    Examples
+    --------
+    >>> D = np.zeros((122, 122)); D[0, :] = 1.0
+    >>> D[1:, 1:] = 0.5
+    >>> fig = win_odds_heatmap(D)
+    >>> [ax.get_title() for ax in fig.axes[:2]]
+    ['you deal', 'the opponent deals']
+    """
+    d = np.asarray(table, dtype=float)
+    if d.shape != (122, 122):
+        raise ValueError(f"a win table is (122, 122), got {d.shape}")
+    needs = 121 - np.arange(121)  # score 0..120 -> need 121..1
+    dealer = d[needs[:, None], needs[None, :]]        # [me, opp]
+    pone = 1.0 - d[needs[None, :], needs[:, None]]    # [me, opp]
+    fig = Figure(figsize=(13, 6.2), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    norm = Normalize(0.0, 1.0)
+    scores = np.arange(121)
+    for ax, m, name in zip(axes, (dealer, pone), ("you deal", "the opponent deals"),
+                           strict=True):
+        image = ax.imshow(m.T, origin="lower", cmap="RdBu", norm=norm, extent=(-0.5, 120.5,
+                          -0.5, 120.5), interpolation="nearest")
+        lines = ax.contour(scores, scores, m.T, levels=list(levels), colors="black",
+                           linewidths=0.8)
+        ax.clabel(lines, fmt=lambda v: f"{v:.2f}", fontsize=8)
+        ax.plot([0, 120], [0, 120], color="grey", lw=0.6, ls=":")
+        ax.set_title(name)
+        ax.set_xlabel("my score")
+        ax.set_xticks(range(0, 121, 20))
+        ax.set_yticks(range(0, 121, 20))
+    axes[0].set_ylabel("the opponent's score")
+    fig.colorbar(image, ax=list(axes), label="P(I win)", shrink=0.85)
+    fig.suptitle(title, fontsize=14)
     return fig

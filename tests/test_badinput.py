@@ -85,6 +85,9 @@ NUMERIC = [
     (["tables", "pegging", "--out", "p.csv"], "--seed", 0, 2**63 - 1, True, False),
     (["tables", "pegging", "--out", "p.csv"], "--workers", 1, 512, True, False),
     (["tables", "compare", "--reference", "r.csv"], "--top", 1, None, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--deals", 1024, 10**9, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--seed", 0, 2**63 - 1, True, False),
+    (["tables", "odds", "--out", "o.csv"], "--workers", 1, 512, True, False),
 ]
 
 
@@ -482,6 +485,9 @@ MISPLACED = [
     ("crib", ["--table", "x.csv", "--seed", "3"], "--seed"),
     ("crib", ["--table", "x.csv", "--players", "ev+greedy", "ev+greedy"], "--players"),
     ("crib", ["--table", "x.csv", "--quiet"], "--quiet"),
+    ("odds", ["--hand", *HAND], "--hand"),
+    ("odds", ["--table", "x.csv"], "--table"),
+    ("odds", ["--games", "10"], "--games"),
 ]
 
 

@@ -67,7 +67,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     before = _files(package)
     assert {"data/crib_values.csv", "data/crib_values_rank.csv",
             "data/crib_values_uniform.csv", "data/crib_values.json",
-            "data/pegging_values.csv", "data/pegging_values.json"} <= set(before)
+            "data/pegging_values.csv", "data/pegging_values.json", "data/win_odds.csv",
+            "data/win_odds.json"} <= set(before)
 
     crib = venv / "bin" / "crib"
     out = _run([crib, "keep", *HAND, "--dealer"], cwd=elsewhere, env=env).stdout
@@ -78,6 +79,11 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     _run([python, "-c", "from analyzer import crib_values, load_rank_table; "
           "crib_values('table'); crib_values('uniform'); load_rank_table()"],
          cwd=elsewhere, env=env)
+    out = _run([crib, "odds", "96", "110", "--dealer"], cwd=elsewhere, env=env).stdout
+    assert out.startswith("P(win) = 0.18"), out
+    refused = subprocess.run([crib, "tables", "odds", "--out", package / "data" / "win_odds.csv"],
+                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr
     refused = subprocess.run([crib, "tables", "crib", "--deals", "100", "--out", package / "data"],
                              cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr

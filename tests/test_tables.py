@@ -225,7 +225,7 @@ def test_tables_crib_and_compare_cli(tmp_path):
                            "--force"),
                           (["tables", "compare", "--reference", "/no/such.csv"], "no such file"),
                           (["tables", "keep", "--out", "/proc/nope/x.parquet"], "--out"),
-                          (["tables"], "choose crib, pegging, keep or compare")):
+                          (["tables"], "choose crib, pegging, keep, compare or odds")):
         bad = subprocess.run([str(crib), *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1 and message in bad.stderr, bad.stderr
