@@ -302,6 +302,7 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
             "hand": a["hand"], "role": a["role"], "score": list(a["score"]),
             "crib_mode": a["crib_mode"], "samples": a["samples"], "seed": a["seed"],
             "points_keep": a["points_keep"], "win_keep": a["win_keep"],
+            "rival_keep": a["rival_keep"],
             "gain": a["gain"], "gain_se": a["gain_se"], "rows": rows,
         }))
         return 0
@@ -319,8 +320,8 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
         print(f"score-aware keep: {chosen}, differs from the points keep: P(win) "
               f"{a['gain']:+.4f} ± {a['gain_se']:.4f}")
     else:
-        print(f"score-aware keep: the points keep (the best alternative's P(win) "
-              f"{a['gain']:+.4f} ± {a['gain_se']:.4f} is not {SWITCH_Z:g} standard errors "
+        print(f"score-aware keep: the points keep (the next best, {a['rival_keep']}, has "
+              f"P(win) {a['gain']:+.4f} ± {a['gain_se']:.4f}: not {SWITCH_Z:g} standard errors "
               f"better)")
     return 0
 

@@ -261,10 +261,12 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     pandas.DataFrame
         The :func:`analyzer.keep` frame with ``p_win`` (the probability of winning with that
         keep) and ``p_win_se`` (its standard error), sorted by ``p_win`` descending.
-        ``df.attrs`` holds ``points_keep`` and ``win_keep`` (the keep chosen: the best ``p_win``
-        when it beats the points keep by at least :data:`SWITCH_Z` standard errors of the
-        difference, else the points keep), ``gain`` and ``gain_se`` (the best ``p_win`` minus
-        the points keep's, and its standard error), ``score``, ``samples``, ``seed``.
+        ``df.attrs`` holds ``points_keep`` (the best ``net``), ``rival_keep`` (the best
+        ``p_win`` of the other keeps), ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
+        points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
+        chosen: the rival when its gain is positive and at least
+        :data:`~analyzer.choices.SWITCH_Z` standard errors, else the points keep), ``score``,
+        ``samples``, ``seed``.
 
     Examples
     --------
@@ -312,15 +314,16 @@ def _rank_by_win(points, six, out, me, opp, seed):
     df["p_win"] = p[order]
     df["p_win_se"] = se[order]
     best_points = order[0]
-    best_win = int(np.argmax(p))
-    diff = out[:, best_win] - out[:, best_points]
+    others = [d for d in range(15) if d != best_points]
+    rival = others[int(np.argmax(p[others]))]  # the best keep but the points keep
+    diff = out[:, rival] - out[:, best_points]
     gain = float(diff.mean())
     gain_se = float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-    chosen = best_win if gain > 0 and gain >= SWITCH_Z * gain_se else best_points
+    chosen = rival if gain > 0 and gain >= SWITCH_Z * gain_se else best_points
     df = df.sort_values(["p_win", "net"], ascending=False, kind="stable").reset_index(drop=True)
     df.attrs.update(points.attrs)
     df.attrs.update(points_keep=keep_text[best_points], win_keep=keep_text[chosen],
-                    best_p_keep=keep_text[best_win], gain=gain, gain_se=gain_se,
+                    rival_keep=keep_text[rival], gain=gain, gain_se=gain_se,
                     score=(me, opp), samples=n, seed=seed)
     return df
 

@@ -105,3 +105,69 @@ def test_points_values_add_the_pegging_of_the_kept_ranks():
     d = changed[0]
     assert sorted(int(six[k]) // 4 for k in _KEEP_TABLE[d]) == [4, 4, 10, 11]
     assert with_peg[d] == pytest.approx(base[d] + 2.5)
+
+
+@pytest.mark.parametrize("dealer", [True, False])
+def test_the_score_aware_keep_is_the_points_keep_at_0_to_0(dealer):
+    from analyzer import keep_to_win
+
+    rng = np.random.default_rng(2026)
+    for _ in range(6):
+        six = [int(c) for c in rng.permutation(52)[:6]]
+        df = keep_to_win(six, dealer, (0, 0), samples=1024, seed=1)
+        assert df.attrs["win_keep"] == df.attrs["points_keep"]
+        assert df["p_win"].between(0, 1).all() and (df["p_win_se"] > 0).all()
+
+
+def test_the_score_aware_keep_leaves_the_points_keep_when_it_wins_more():
+    from analyzer import keep_to_win
+
+    # Dealer at 110 against 115: the pone needs 6 and counts first, so the dealer (needing 11)
+    # must get there in the play or not at all; the points keep (5 J Q K, the most for hand and
+    # crib) is not the keep that does that most often.
+    df = keep_to_win("5H 5S 6D JC QS KH", dealer=True, score=(110, 115), samples=2048, seed=3)
+    a = df.attrs
+    assert a["win_keep"] != a["points_keep"]
+    assert a["gain"] > 3 * a["gain_se"] > 0
+    p = dict(zip(df["keep"], df["p_win"], strict=True))
+    assert p[a["win_keep"]] > p[a["points_keep"]]
+
+
+def test_same_seed_same_answer_and_a_new_seed_a_new_sample():
+    from analyzer import keep_to_win
+
+    a = keep_to_win("5H 5S 6D JC QS KH", True, (100, 100), samples=256, seed=5)
+    b = keep_to_win("5H 5S 6D JC QS KH", True, (100, 100), samples=256, seed=5)
+    c = keep_to_win("5H 5S 6D JC QS KH", True, (100, 100), samples=256, seed=6)
+    assert a.equals(b)
+    assert not a["p_win"].equals(c["p_win"])
+
+
+@pytest.mark.parametrize("score", [(121, 0), (-1, 5), (3.5, 2), "110", (1, 2, 3)])
+def test_bad_scores_are_refused(score):
+    from analyzer import keep_to_win
+
+    with pytest.raises(ValueError):
+        keep_to_win("5H 5S 6D JC QS KH", True, score, samples=64)
+
+
+def test_cli_keep_score(capsys):
+    import json
+
+    from analyzer.cli import main
+
+    assert main(["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--score", "110", "115",
+                 "--samples", "512", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["score"] == [110, 115] and out["samples"] == 512 and len(out["rows"]) == 15
+    assert {"keep", "net", "peg_mean", "p_win", "p_win_se"} <= set(out["rows"][0])
+    assert main(["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--pone", "--score", "0", "0",
+                 "--samples", "256", "--top", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "points keep: 5H 5S JC QS" in text and "score-aware keep: the points keep" in text
+    for argv in (["--score", "121", "0"], ["--score", "5"], ["--score", "1", "2", "--variant",
+                                                             "five-card"]):
+        cards = ["5H", "5S", "6D", "JC", "QS"] + ([] if "five-card" in argv else ["KH"])
+        assert main(["keep", *cards, "--dealer", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
