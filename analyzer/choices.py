@@ -58,8 +58,9 @@ __all__ = [
 
 #: Discard policies of the engine, in code order (see :mod:`analyzer.players`).
 DISCARD_POLICY_NAMES = ("random", "hand", "ev")
-#: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests).
-PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered")
+#: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests;
+#: ``best`` searches by determinized rollouts, :mod:`analyzer.search`).
+PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "best")
 DISCARD_POLICIES = {name: code for code, name in enumerate(DISCARD_POLICY_NAMES)}
 PEGGING_POLICIES = {name: code for code, name in enumerate(PEGGING_POLICY_NAMES)}
 
@@ -181,7 +182,7 @@ def parse_player(name: str) -> tuple[int, int]:
     """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``) into the two policy codes.
 
     Discard policies: ``random``, ``hand``, ``ev``; pegging: ``random``, ``greedy``,
-    ``lookahead`` (and ``ordered``, a scripted player for tests).
+    ``lookahead``, ``best`` (and ``ordered``, a scripted player for tests).
 
     Examples
     --------

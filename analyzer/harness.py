@@ -530,7 +530,8 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
     scores = np.zeros(game.teams, np.int64)
     st = chunk_states(seed, 1)[0]
-    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count)
+    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
+                                  rank_table())
     who = _SEAT_NAMES[n]
     seat_name = [who[i] for i in order]
     return {

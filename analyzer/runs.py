@@ -20,6 +20,7 @@ only the parts in flight; resuming recomputes just the missing chunks and refuse
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -146,6 +147,29 @@ def plan_values(plan: RunPlan) -> np.ndarray:
     return crib_values(plan.crib, plan.variant) if pairs else crib_values("uniform")
 
 
+_NO_ODDS = np.zeros((1, 1), np.float64)  # no win-odds table: best values pegging points
+
+
+@functools.lru_cache(maxsize=1)
+def _engine_odds() -> np.ndarray:
+    """The win-odds table the engine's ``best`` pegging policy reads (computed once)."""
+    # TODO(lead): replace by the self-play table, ``from .odds import win_table; return
+    # win_table()``, once analyzer/odds.py lands. Until then a simple model of it
+    # (analyzer.search.model_win_table), which makes best score-aware but is not real play.
+    from .search import model_win_table
+
+    return model_win_table()
+
+
+def plan_odds(plan: RunPlan) -> np.ndarray:
+    """The win-odds table a plan's ``best`` pegging players read (the two-player six-card game),
+    or a (1, 1) placeholder when no player pegs by ``best`` (nothing reads it)."""
+    if VARIANTS[plan.variant].name != "six-card" or not any(
+            p.strip().lower().endswith("+best") for p in plan.players):
+        return _NO_ODDS
+    return _engine_odds()
+
+
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
              values: np.ndarray, table: np.ndarray) -> ChunkResult:
     """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
@@ -167,7 +191,8 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else _NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi)
+                card_values, table, hands, plan_odds(plan), acc, crib_acc, rec_games, rec_deals,
+                rec_lo, rec_hi)
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])

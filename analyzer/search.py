@@ -1,0 +1,429 @@
+"""Which card to lay: determinized rollouts over the opponent's unseen cards, compiled.
+
+For a position in the play of the two-player six-card game, :func:`_search` values each legal
+card by **determinized rollouts**. It draws ``samples`` deals of the cards the player has not
+seen (not in its own six, not the starter, not laid by anyone), each consistent with what it
+knows: the opponent holds ``opp_left`` cards, every one worth more than ``31 - count`` at any
+count where it said go; the two it threw to the crib (and the player's own two, when unknown)
+are any of the rest. The same samples serve every candidate card (common random numbers). For
+each sample and candidate, the play is played on to its end by a fast continuation policy for
+both players (one of the engine's, :func:`analyzer.players._choose_play`), with the engine's rules
+of go, 31 and last card (:mod:`analyzer.playstep`). A card's value is the points it pegs now plus
+the mean pegging for minus against in the rest of the play.
+
+**Score-aware mode** (a win-odds table ``odds`` of shape (122, 122) given, ``D[nd, np]`` the
+probability that the dealer wins from the start of a deal needing ``nd`` and ``np``): each
+rollout stops the moment a player reaches the target, as the game does; otherwise the show is
+counted in order (the pone's hand, the dealer's hand, the crib: in the sample all are known), and
+if nobody has won, the value is the next deal's probability from the table, roles swapped. The
+card's value is then its mean probability of winning.
+
+The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip the search);
+:func:`advise_play` is the Python wrapper with the position given as the cards laid so far.
+
+Cost: a decision costs about ``samples * legal cards`` rollouts of a few cards each; see
+:data:`BEST_SAMPLES` and the README (``crib peg``) for the measured microseconds per decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rules
+from .choices import PEGGING_POLICIES
+from .players import _choose_play
+from .playstep import _lay
+from .rng import _next, _randint
+from .scoring import _rank, _score_one, _value
+
+__all__ = ["BEST_SAMPLES", "BEST_CONTINUATION", "model_win_table"]
+
+#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
+BEST_SAMPLES = 32
+#: The continuation policy of the rollouts (both players), as a pegging-policy name.
+BEST_CONTINUATION = "greedy"
+_BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
+
+# Columns of the search's output, one row per card of the hand.
+_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _N_OUT = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+@njit(cache=True)
+def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, policy, scores,
+             target, st, pegged):
+    """Play the two-player play on from a position to its end, as the engine's ``_play`` does.
+
+    ``kept`` int64 (2, cards) both hands (laid cards marked in ``laid`` bool (2, cards)),
+    ``left`` int64 (2,) cards each still holds, ``seq[:nseq]`` the ranks of the current count
+    (room for every card), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
+    ``passes`` (goes said since), ``unseen`` int64 (2, 13) what each has not seen by rank. Both
+    players lay by ``policy``. Points go to ``scores`` (2,) and ``pegged`` (2,); the play stops
+    the moment a score reaches ``target``. Returns the winner or -1. Every array is updated.
+    """
+    n_cards = kept.shape[1]
+    total_left = left[0] + left[1]
+    while total_left > 0:
+        p = turn
+        nxt = 1 - p
+        choice = -1
+        if left[p] > 0:
+            choice = _choose_play(policy, kept[p], n_cards, laid[p], seq, nseq, count, unseen[p],
+                                  left[nxt], left[nxt] == 0 and left[p] == 1, st)
+        if choice < 0:  # go
+            passes += 1
+            if passes >= 2:
+                scores[last] += rules.GO_POINTS
+                pegged[last] += rules.GO_POINTS
+                if scores[last] >= target:
+                    return last
+                count = 0
+                nseq = 0
+                passes = 0
+                turn = 1 - last
+            else:
+                turn = nxt
+            continue
+        card = kept[p, choice]
+        laid[p, choice] = True
+        left[p] -= 1
+        total_left -= 1
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        unseen[nxt, _rank(card)] -= 1
+        scores[p] += points
+        pegged[p] += points
+        if scores[p] >= target:
+            return p
+        last = p
+        passes = 0
+        if count == rules.MAX_COUNT:
+            count = 0
+            nseq = 0
+        turn = nxt
+    return -1
+
+
+@njit(cache=True)
+def _finish(kept, crib, starter, dealer, scores, target, table, odds):
+    """The probability that player 0 wins, from the end of a play nobody won: the show in order
+    (pone's hand, dealer's hand, the crib), then ``odds`` for the next deal, roles swapped."""
+    pone = 1 - dealer
+    for who in (pone, dealer):
+        scores[who] += _score_one(kept[who, 0], kept[who, 1], kept[who, 2], kept[who, 3], starter,
+                                  False, table)
+        if scores[who] >= target:
+            return 1.0 if who == 0 else 0.0
+    scores[dealer] += _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
+    if scores[dealer] >= target:
+        return 1.0 if dealer == 0 else 0.0
+    need_me, need_opp = target - scores[0], target - scores[1]
+    if pone == 0:  # player 0 deals next
+        return odds[need_me, need_opp]
+    return 1.0 - odds[need_opp, need_me]
+
+
+@njit(cache=True)
+def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
+            me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, out):
+    """Value every card of ``hand`` by determinized rollouts (see the module docstring).
+
+    ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
+    ``thrown`` int64 (0..2,) the player's cards in the crib as far as known; ``starter`` (or -1:
+    unknown, pegging values only); ``opp_laid`` int64 the cards the opponent has laid,
+    ``opp_left`` how many it holds, ``opp_floor`` the least value they can have (from its goes;
+    0 if none); ``seq[:nseq]`` the ranks of the current count (``seq`` has room for 9),
+    ``count`` the count. Scores and ``target`` as the game stands; ``table`` the rank table;
+    ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
+    ``st`` the xoshiro256** state the samples are drawn from.
+
+    Fills ``out`` float64 (4, 7) by hand index: legal (1/0), points now, mean pegging for and
+    against in the rest of the play, the standard error of their difference, the mean
+    probability of winning (score-aware) and its standard error. Returns the number of legal
+    cards, or -1 if no deal of the unseen cards fits what is known.
+    """
+    n_hand = hand.shape[0]
+    out[:, :] = 0.0
+    seen = np.zeros(52, np.bool_)
+    for c in hand:
+        seen[c] = True
+    for c in thrown:
+        seen[c] = True
+    for c in opp_laid:
+        seen[c] = True
+    if starter >= 0:
+        seen[starter] = True
+    pool = np.empty(52, np.int64)
+    n_pool = 0
+    for c in range(52):
+        if not seen[c] and _value(c) >= opp_floor:
+            pool[n_pool] = c
+            n_pool += 1
+    n_elig = n_pool
+    for c in range(52):
+        if not seen[c] and _value(c) < opp_floor:
+            pool[n_pool] = c
+            n_pool += 1
+    n_crib = 4 - thrown.shape[0]  # crib cards the player does not know
+    if n_elig < opp_left or n_pool < opp_left + n_crib:
+        return -1
+    n_legal = 0
+    for i in range(n_hand):
+        if not laid_mine[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
+            out[i, _LEGAL] = 1.0
+            n_legal += 1
+    if n_legal == 0:
+        return 0
+    aware = odds.shape[0] > target and starter >= 0
+    stop = target if aware else np.int64(1) << 40
+    dealer = 0 if me_dealer else 1
+    n_opp_laid = opp_laid.shape[0]
+    n_cards = n_hand
+    kept = np.empty((2, n_cards), np.int64)
+    laid0 = np.zeros((2, n_cards), np.bool_)
+    laid = np.zeros((2, n_cards), np.bool_)
+    left0 = np.empty(2, np.int64)
+    left = np.empty(2, np.int64)
+    unseen0 = np.empty((2, 13), np.int64)
+    unseen = np.empty((2, 13), np.int64)
+    seq2 = np.empty(2 * n_cards + 1, np.int64)
+    scores = np.empty(2, np.int64)
+    pegged = np.empty(2, np.int64)
+    crib = np.empty(4, np.int64)
+    sums = np.zeros((n_hand, 5))  # for, against, net^2, win, win^2
+    left0[0] = 0
+    for i in range(n_hand):
+        kept[0, i] = hand[i]
+        laid0[0, i] = laid_mine[i]
+        if not laid_mine[i]:
+            left0[0] += 1
+    left0[1] = opp_left
+    for i in range(n_opp_laid):
+        kept[1, i] = opp_laid[i]
+        laid0[1, i] = True
+    for i in range(thrown.shape[0]):
+        crib[i] = thrown[i]
+    # what the player has not seen, by rank (its own view does not depend on the sample)
+    unseen0[0, :] = 4
+    for c in range(52):
+        if seen[c]:
+            unseen0[0, _rank(c)] -= 1
+    for _ in range(n_samples):
+        for i in range(opp_left):  # the opponent's hand from the cards it can hold
+            j = i + _randint(st, n_elig - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        for i in range(opp_left, opp_left + n_crib):  # the unknown crib cards from the rest
+            j = i + _randint(st, n_pool - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        for i in range(opp_left):
+            kept[1, n_opp_laid + i] = pool[i]
+        for i in range(n_crib):
+            crib[thrown.shape[0] + i] = pool[opp_left + i]
+        # the opponent's view: not its six (its four and the first two unknown crib cards), not
+        # the starter, not the player's cards laid
+        unseen0[1, :] = 4
+        for i in range(n_cards):
+            unseen0[1, _rank(kept[1, i])] -= 1
+            if laid_mine[i]:
+                unseen0[1, _rank(hand[i])] -= 1
+        for i in range(2):  # the opponent's two thrown are the first unknown crib cards
+            unseen0[1, _rank(pool[opp_left + i])] -= 1
+        if starter >= 0:
+            unseen0[1, _rank(starter)] -= 1
+        for i in range(n_hand):
+            if out[i, _LEGAL] == 0.0:
+                continue
+            laid[:, :] = laid0
+            left[:] = left0
+            unseen[:, :] = unseen0
+            for k in range(nseq):
+                seq2[k] = seq[k]
+            scores[0] = me_score
+            scores[1] = opp_score
+            pegged[:] = 0
+            laid[0, i] = True
+            left[0] -= 1
+            c2, n2, now = _lay(seq2, nseq, count, hand[i], left[0] + left[1])
+            unseen[1, _rank(hand[i])] -= 1
+            scores[0] += now
+            out[i, _NOW] = now
+            win = 0.0
+            if scores[0] >= stop:
+                win = 1.0
+            else:
+                if c2 == rules.MAX_COUNT:
+                    c2 = 0
+                    n2 = 0
+                w = _rollout(kept, laid, left, seq2, n2, c2, 1, 0, 0, unseen, policy, scores,
+                             stop, st, pegged)
+                if aware:
+                    if w >= 0:
+                        win = 1.0 if w == 0 else 0.0
+                    else:
+                        win = _finish(kept, crib, starter, dealer, scores, target, table, odds)
+            net = pegged[0] - pegged[1]
+            sums[i, 0] += pegged[0]
+            sums[i, 1] += pegged[1]
+            sums[i, 2] += net * net
+            sums[i, 3] += win
+            sums[i, 4] += win * win
+    for i in range(n_hand):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        m_for = sums[i, 0] / n_samples
+        m_against = sums[i, 1] / n_samples
+        out[i, _FOR] = m_for
+        out[i, _AGAINST] = m_against
+        m_net = m_for - m_against
+        if n_samples > 1:
+            var = max(sums[i, 2] / n_samples - m_net * m_net, 0.0) * n_samples / (n_samples - 1)
+            out[i, _NET_SE] = np.sqrt(var / n_samples)
+        if aware:
+            m_win = sums[i, 3] / n_samples
+            out[i, _WIN] = m_win
+            if n_samples > 1:
+                var = max(sums[i, 4] / n_samples - m_win * m_win, 0.0) * n_samples / (n_samples - 1)
+                out[i, _WIN_SE] = np.sqrt(var / n_samples)
+        else:
+            out[i, _WIN] = np.nan
+            out[i, _WIN_SE] = np.nan
+    return n_legal
+
+
+@njit(cache=True)
+def _pick(out, aware):
+    """The hand index of the best legal card in a search's ``out``: the highest probability of
+    winning (score-aware), then the most points now plus pegging for minus against, then the
+    first. -1 when none is legal."""
+    best = -1
+    for i in range(out.shape[0]):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        if best < 0:
+            best = i
+            continue
+        v = out[i, _NOW] + out[i, _FOR] - out[i, _AGAINST]
+        vb = out[best, _NOW] + out[best, _FOR] - out[best, _AGAINST]
+        if aware and out[i, _WIN] != out[best, _WIN]:
+            if out[i, _WIN] > out[best, _WIN]:
+                best = i
+        elif v > vb:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _substream(st, local):
+    """Seed ``local`` (uint64 (4,)) from 64 bits of ``st`` by splitmix64: the search's own
+    stream, so its samples never disturb the game's but follow from it."""
+    x = _next(st)
+    for k in range(4):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        local[k] = z ^ (z >> np.uint64(31))
+    if local[0] == 0 and local[1] == 0 and local[2] == 0 and local[3] == 0:
+        local[0] = 1
+
+
+@njit(cache=True)
+def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, scores, target, dealer,
+               table, odds, st):
+    """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
+    ``kept[p]`` of the card to lay, or -1 for a go.
+
+    It sees only what the player may see: its own hand and thrown, the starter, the cards laid,
+    how many the opponent holds and the least value they can have (``floor[1 - p]``, from its
+    goes). A forced move (one legal card) is laid without search; otherwise :func:`_search` with
+    :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st`` and the greedy continuation,
+    score-aware when ``odds`` is the (122, 122) table.
+    """
+    n_cards = kept.shape[1]
+    n_legal = 0
+    only = -1
+    for i in range(n_cards):
+        if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
+            n_legal += 1
+            only = i
+    if n_legal <= 1:
+        return only
+    q = 1 - p
+    n_opp_laid = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            n_opp_laid += 1
+    opp_laid = np.empty(n_opp_laid, np.int64)
+    k = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            opp_laid[k] = kept[q, i]
+            k += 1
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    seq9 = np.empty(2 * n_cards + 1, np.int64)
+    for i in range(nseq):
+        seq9[i] = seq[i]
+    n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
+                seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
+                BEST_SAMPLES, _BEST_CONT, local, out)
+    if n < 0:  # cannot happen in a real game; lay as lookahead would
+        return only
+    return _pick(out, odds.shape[0] > target and starter >= 0)
+
+
+# --------------------------------------------------------------------------- a model odds table
+
+
+@njit(cache=True)
+def _model_win_table(p_dealer, p_pone, target):
+    n = target + 1
+    d = np.zeros((n, n))
+    d[0, :] = 1.0
+    d[:, 0] = 0.0
+    for total in range(2, 2 * target + 1):
+        for nd in range(max(1, total - target), min(target, total - 1) + 1):
+            np_ = total - nd
+            v = 0.0
+            for y in range(p_pone.shape[0]):
+                if p_pone[y] == 0.0:
+                    continue
+                if y >= np_:
+                    continue  # the pone counts first and wins: the dealer loses
+                acc = 0.0
+                for x in range(p_dealer.shape[0]):
+                    if x >= nd:
+                        acc += p_dealer[x]
+                    else:
+                        acc += p_dealer[x] * (1.0 - d[np_ - y, nd - x])
+                v += p_pone[y] * acc
+            d[nd, np_] = v
+    return d
+
+
+def model_win_table(dealer_mean: float = 16.0, dealer_sd: float = 6.5, pone_mean: float = 10.5,
+                    pone_sd: float = 5.0, target: int = 121) -> np.ndarray:
+    """A simple model of the win-odds table, float64 ``(target + 1, target + 1)``: ``D[nd, np]``
+    the probability that the dealer wins from the start of a deal needing ``nd``, the pone
+    ``np``, with the layout of :func:`analyzer.odds.win_table` (``D[0, :] = 1``, ``D[:, 0] = 0``).
+
+    Each deal the dealer scores a rounded normal (``dealer_mean``, ``dealer_sd``), the pone an
+    independent one, the dealer at least one (so every deal moves the game
+    on); the pone's points count first. A stand-in for tests and for the engine until the
+    self-play table ships, not an estimate of real play.
+
+    Examples
+    --------
+    >>> d = model_win_table()
+    >>> d.shape, bool(d[1, 121] > 0.99), bool(d[121, 1] < 0.01)
+    ((122, 122), True, True)
+    """
+    def points(mean, sd):
+        x = np.arange(0, 80)
+        w = np.exp(-0.5 * ((x - mean) / sd) ** 2)
+        return w / w.sum()
+
+    pd, pp = points(dealer_mean, dealer_sd), points(pone_mean, pone_sd)
+    pd[1] += pd[0]  # the dealer always scores: every deal moves the game on
+    pd[0] = 0.0
+    return _model_win_table(pd, pp, int(target))
