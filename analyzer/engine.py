@@ -272,7 +272,7 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
         if left[p] > 0:
             if searched and peg_pol[p] == _PEG_BEST:
                 choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    scores, target, dealer, table, odds, st)
+                                    unseen_rank[p], scores, target, dealer, table, odds, st)
             else:
                 others = total_left - left[p]
                 choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,

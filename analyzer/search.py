@@ -37,16 +37,19 @@ from .playstep import _lay
 from .rng import _next, _randint
 from .scoring import _rank, _score_one, _value
 
-__all__ = ["BEST_SAMPLES", "BEST_CONTINUATION", "model_win_table"]
+__all__ = ["BEST_CONTINUATION", "BEST_MARGIN", "BEST_SAMPLES", "model_win_table"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
-BEST_SAMPLES = 32
+BEST_SAMPLES = 16
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
+#: How many standard errors the search's best card must beat the ``lookahead`` card by.
+BEST_MARGIN = 1.0
+_PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 
 # Columns of the search's output, one row per card of the hand.
-_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _N_OUT = 0, 1, 2, 3, 4, 5, 6, 7
+_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _N_OUT = range(10)
 
 
 @njit(cache=True)
@@ -124,7 +127,8 @@ def _finish(kept, crib, starter, dealer, scores, target, table, odds):
 
 @njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
-            me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, out):
+            me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
+            out):
     """Value every card of ``hand`` by determinized rollouts (see the module docstring).
 
     ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
@@ -136,10 +140,13 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
     ``st`` the xoshiro256** state the samples are drawn from.
 
-    Fills ``out`` float64 (4, 7) by hand index: legal (1/0), points now, mean pegging for and
+    Fills ``out`` float64 (4, 9) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
-    probability of winning (score-aware) and its standard error. Returns the number of legal
-    cards, or -1 if no deal of the unseen cards fits what is known.
+    probability of winning (score-aware, else NaN) and its standard error, and, when ``ref`` is
+    a legal index, the mean difference of the card's value (the probability of winning, or
+    points now plus for minus against) from card ``ref``'s over the same samples, and its
+    standard error. Returns the number of legal cards, or -1 if no deal of the unseen cards fits
+    what is known.
     """
     n_hand = hand.shape[0]
     out[:, :] = 0.0
@@ -190,6 +197,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     pegged = np.empty(2, np.int64)
     crib = np.empty(4, np.int64)
     sums = np.zeros((n_hand, 5))  # for, against, net^2, win, win^2
+    vals = np.zeros((n_samples, n_hand))  # each sample's value of each card, for differences
     left0[0] = 0
     for i in range(n_hand):
         kept[0, i] = hand[i]
@@ -207,7 +215,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     for c in range(52):
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
-    for _ in range(n_samples):
+    for s in range(n_samples):
         for i in range(opp_left):  # the opponent's hand from the cards it can hold
             j = i + _randint(st, n_elig - i)
             pool[i], pool[j] = pool[j], pool[i]
@@ -266,6 +274,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             sums[i, 2] += net * net
             sums[i, 3] += win
             sums[i, 4] += win * win
+            vals[s, i] = win if aware else now + net
     for i in range(n_hand):
         if out[i, _LEGAL] == 0.0:
             continue
@@ -286,6 +295,18 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         else:
             out[i, _WIN] = np.nan
             out[i, _WIN_SE] = np.nan
+        if ref >= 0 and out[ref, _LEGAL] != 0.0:
+            d_sum = 0.0
+            d_sq = 0.0
+            for s in range(n_samples):
+                d = vals[s, i] - vals[s, ref]
+                d_sum += d
+                d_sq += d * d
+            m = d_sum / n_samples
+            out[i, _DIFF] = m
+            if n_samples > 1:
+                var = max(d_sq / n_samples - m * m, 0.0) * n_samples / (n_samples - 1)
+                out[i, _DIFF_SE] = np.sqrt(var / n_samples)
     return n_legal
 
 
@@ -327,16 +348,20 @@ def _substream(st, local):
 
 
 @njit(cache=True)
-def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, scores, target, dealer,
-               table, odds, st):
+def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank, scores,
+               target, dealer, table, odds, st):
     """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
     ``kept[p]`` of the card to lay, or -1 for a go.
 
     It sees only what the player may see: its own hand and thrown, the starter, the cards laid,
     how many the opponent holds and the least value they can have (``floor[1 - p]``, from its
-    goes). A forced move (one legal card) is laid without search; otherwise :func:`_search` with
-    :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st`` and the greedy continuation,
-    score-aware when ``odds`` is the (122, 122) table.
+    goes). A forced move (one legal card) is laid without search. Otherwise the ``lookahead``
+    policy's card (from ``unseen_rank``, the player's unseen cards by rank) is the reference, and
+    :func:`_search` values every card with :data:`BEST_SAMPLES` samples from a sub-stream seeded
+    by ``st`` and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122,
+    122) table. The best card by the search is laid if it beats the reference by more than
+    :data:`BEST_MARGIN` standard errors of their paired difference, else the reference: the
+    search overrules the one-ply policy only where its samples say so clearly.
     """
     n_cards = kept.shape[1]
     n_legal = 0
@@ -358,6 +383,8 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, scores, 
         if laid[q, i]:
             opp_laid[k] = kept[q, i]
             k += 1
+    ref = _choose_play(_PEG_LOOKAHEAD, kept[p], n_cards, laid[p], seq, nseq, count, unseen_rank,
+                       n_cards - n_opp_laid, False, st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
     out = np.empty((n_cards, _N_OUT))
@@ -366,10 +393,13 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, scores, 
         seq9[i] = seq[i]
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
-                BEST_SAMPLES, _BEST_CONT, local, out)
+                BEST_SAMPLES, _BEST_CONT, local, ref, out)
     if n < 0:  # cannot happen in a real game; lay as lookahead would
-        return only
-    return _pick(out, odds.shape[0] > target and starter >= 0)
+        return ref
+    best = _pick(out, odds.shape[0] > target and starter >= 0)
+    if best != ref and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
+        return ref
+    return best
 
 
 # --------------------------------------------------------------------------- a model odds table
