@@ -20,7 +20,6 @@ only the parts in flight; resuming recomputes just the missing chunks and refuse
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import time
@@ -150,24 +149,15 @@ def plan_values(plan: RunPlan) -> np.ndarray:
 _NO_ODDS = np.zeros((1, 1), np.float64)  # no win-odds table: best values pegging points
 
 
-@functools.lru_cache(maxsize=1)
-def _engine_odds() -> np.ndarray:
-    """The win-odds table the engine's ``best`` pegging policy reads (computed once)."""
-    # TODO(lead): replace by the self-play table, ``from .odds import win_table; return
-    # win_table()``, once analyzer/odds.py lands. Until then a simple model of it
-    # (analyzer.search.model_win_table), which makes best score-aware but is not real play.
-    from .search import model_win_table
-
-    return model_win_table()
-
-
 def plan_odds(plan: RunPlan) -> np.ndarray:
     """The win-odds table a plan's ``best`` pegging players read (the two-player six-card game),
     or a (1, 1) placeholder when no player pegs by ``best`` (nothing reads it)."""
     if VARIANTS[plan.variant].name != "six-card" or not any(
             p.strip().lower().endswith("+best") for p in plan.players):
         return _NO_ODDS
-    return _engine_odds()
+    from .search import win_odds
+
+    return win_odds()
 
 
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],

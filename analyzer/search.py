@@ -27,6 +27,8 @@ Cost: a decision costs about ``samples * legal cards`` rollouts of a few cards e
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -37,7 +39,8 @@ from .playstep import _lay
 from .rng import _next, _randint
 from .scoring import _rank, _score_one, _value
 
-__all__ = ["BEST_CONTINUATION", "BEST_MARGIN", "BEST_SAMPLES", "model_win_table"]
+__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_MARGIN", "BEST_SAMPLES", "advise_play",
+           "model_win_table", "win_odds"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
 BEST_SAMPLES = 16
@@ -457,3 +460,240 @@ def model_win_table(dealer_mean: float = 16.0, dealer_sd: float = 6.5, pone_mean
     pd[1] += pd[0]  # the dealer always scores: every deal moves the game on
     pd[0] = 0.0
     return _model_win_table(pd, pp, int(target))
+
+
+@functools.lru_cache(maxsize=1)
+def win_odds() -> np.ndarray:
+    """The win-odds table the score-aware search reads (the engine's ``best`` players and
+    :func:`advise_play` with a score), float64 (122, 122), computed once.
+
+    Until the self-play table ships it is :func:`model_win_table`, a simple model: the
+    probabilities of winning it gives are a model's, not measured ones.
+    """
+    # TODO(lead): return analyzer.odds.win_table() once analyzer/odds.py lands (same layout).
+    table = model_win_table()
+    table.flags.writeable = False
+    return table
+
+
+# --------------------------------------------------------------------------- advise_play
+
+
+#: Samples :func:`advise_play` and ``crib peg`` draw by default.
+ADVISE_SAMPLES = 4000
+MAX_SAMPLES = 1_000_000
+TARGET = 121
+
+
+def _replay(hand: list[int], played: list[int], dealer: bool):
+    """Go through the cards laid so far by the rules; return the position for the player.
+
+    The cards of ``hand`` in ``played`` are the player's, the others the opponent's. A player
+    who is to lay but does not lay the next card said go; that is checked for the player (no
+    card of its own fitted) and recorded for the opponent (every card it held was worth more
+    than ``31 - count``). Returns ``(count, ranks in the count, opponent's laid cards, floor)``
+    at the player's turn; raises ValueError for an impossible sequence.
+    """
+    from .cards import format_card
+
+    me, opp = 0, 1
+    mine = set(hand)
+    held = [set(hand), None]
+    opp_laid: list[int] = []
+    left = [4, 4]
+    floor = 0
+    count, ranks = 0, []
+    turn = opp if dealer else me  # the pone leads
+    last, passes = -1, 0
+    who_name = ("you", "the opponent")
+
+    def say_go(p: int, at: int) -> None:
+        nonlocal floor
+        if left[p] == 0:
+            return
+        if p == me:
+            fits = [c for c in held[me] if count + _value_py(c) <= 31]
+            if fits:
+                raise ValueError(f"{at}: it was your turn at count {count} and you could lay "
+                                 f"{format_card(min(fits))}: say which card you laid")
+        else:
+            floor = max(floor, 32 - count)
+            if floor > 10:
+                lead = "lead" if count == 0 else f"lay on count {count}"
+                raise ValueError(f"{at}: the opponent, holding {left[opp]} cards, was to {lead} "
+                                 "and cannot have said go: check the order of the cards")
+
+    def go_or_reset(at: str) -> None:
+        nonlocal passes, turn, count, ranks
+        say_go(turn, at)
+        passes += 1
+        if passes >= 2:  # nobody can lay: the count starts again after the last to lay
+            count, ranks, passes = 0, [], 0
+            turn = 1 - last
+        else:
+            turn = 1 - turn
+
+    for k, card in enumerate(played):
+        who = me if card in mine else opp
+        at = f"card {k + 1} of the play ({format_card(card)})"
+        if left[who] == 0:
+            raise ValueError(f"{at}: {who_name[who]} had no cards left to lay")
+        if who == opp and _value_py(card) < floor:
+            raise ValueError(f"{at}: the opponent said go earlier holding it, so it was worth "
+                             f"more than {32 - floor}: check the order of the cards")
+        for _ in range(4):
+            if turn == who and count + _value_py(card) <= 31:
+                break
+            go_or_reset(at)
+        else:  # pragma: no cover - at most two goes and a new count come first
+            raise ValueError(f"{at}: cannot be laid")
+        count += _value_py(card)
+        ranks.append(card // 4)
+        left[who] -= 1
+        if who == me:
+            held[me].discard(card)
+        else:
+            opp_laid.append(card)
+        last, passes = who, 0
+        turn = 1 - who
+        if count == 31:
+            count, ranks = 0, []
+    if left[me] == 0:
+        raise ValueError("all four of your cards are laid: nothing left to advise")
+    for _ in range(4):  # the opponent, to lay now, must have said go
+        if turn == me:
+            break
+        go_or_reset("now")
+    return count, ranks, opp_laid, floor
+
+
+def _value_py(card: int) -> int:
+    return min(card // 4 + 1, 10)
+
+
+def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=None,
+                samples: int = ADVISE_SAMPLES, seed: int = 0, continuation: str = BEST_CONTINUATION,
+                odds=None):
+    """Which card to lay now, in the play of a two-player six-card game, by determinized rollouts.
+
+    Parameters
+    ----------
+    hand
+        The four cards you kept, all of them, including those you have laid already (text such as
+        ``"5H 6D JC KS"`` or ids).
+    played
+        Every card laid so far in this deal's play, in order, by both players (text or ids). A
+        card of ``hand`` is yours, any other the opponent's. The counts, the goes and the
+        opponent's cards left follow by the rules: a count starts again at 31 or when the next
+        card would pass 31; a player who was to lay and did not lay the next card said go. So if
+        the last card laid is yours, the opponent has said go.
+    dealer
+        True if you dealt (the pone leads the play), False if you are the pone.
+    starter
+        The starter card (known during the play).
+    thrown
+        Your two cards in the crib, if you give them; otherwise they count as unseen cards.
+    score
+        ``(yours, the opponent's)`` as the game stands now (0..120): each card's probability of
+        winning the game is then estimated too (score-aware), and the best card is the one most
+        likely to win.
+    samples
+        Deals of the unseen cards to the opponent (its hand and its throw), 1 to 1,000,000; the
+        same samples value every card.
+    seed
+        Seed of the samples; same seed, same advice.
+    continuation
+        The policy both players lay by in the rollouts: ``"greedy"`` (default) or ``"lookahead"``.
+    odds
+        The win-odds table for ``score`` (default :func:`win_odds`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per legal card, best first: ``card``, ``now`` (points it pegs now, the last card
+        included), ``rest_for``, ``rest_against`` (mean pegging in the rest of the play),
+        ``rest`` (their difference) and ``rest_se`` (its standard error), ``total`` (``now +
+        rest``), and with ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card,
+        or ``"go"`` when no card can be laid: then there are no rows), ``count`` and ``samples``.
+
+    Examples
+    --------
+    You are the pone and led 4C; the dealer laid 6D (count 10); 5H makes 15 and a run of
+    three, 5 points:
+
+    >>> advice = advise_play("4C 5H 9S KD", "4C 6D", dealer=False, starter="2S", samples=500)
+    >>> advice.attrs["best"], int(advice.attrs["count"]), int(advice.loc[0, "now"])
+    ('5H', 10, 5)
+    """
+    import pandas as pd
+
+    from .cards import as_cards, format_card
+    from .choices import MAX_SEED, check_number
+    from .scoring import rank_table
+
+    mine = [int(c) for c in as_cards(hand, n=4)]
+    laid = [int(c) for c in as_cards(played)] if len(np.atleast_1d(
+        played if not isinstance(played, str) else played.split())) else []
+    if len(laid) > 8:
+        raise ValueError(f"at most 8 cards are laid in the play, got {len(laid)}")
+    start = int(as_cards(starter, n=1)[0])
+    own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=2)]
+    everything = mine + [c for c in laid if c not in mine] + [start] + own_throw
+    as_cards(everything)  # all distinct, or a CardError naming the repeated card
+    if len(set(laid)) != len(laid):
+        raise ValueError("a card is laid twice in played")
+    if not isinstance(dealer, bool | np.bool_):
+        raise ValueError(f"dealer must be True or False, got {dealer!r}")
+    samples = check_number("samples", samples, low=1, high=MAX_SAMPLES, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    if continuation not in ("greedy", "lookahead"):
+        raise ValueError(f"continuation must be greedy or lookahead, got {continuation!r}")
+    if score is not None:
+        try:
+            me_score, opp_score = (check_number(name, v, low=0, high=TARGET - 1, integer=True)
+                                   for name, v in zip(("your score", "the opponent's score"),
+                                                      score, strict=True))
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "score" in str(exc):
+                raise
+            raise ValueError(f"score must be two numbers (yours, the opponent's), got "
+                             f"{score!r}") from None
+        table = win_odds() if odds is None else np.ascontiguousarray(odds, np.float64)
+        if table.shape != (TARGET + 1, TARGET + 1):
+            raise ValueError(f"odds must have shape (122, 122), got {table.shape}")
+    else:
+        me_score = opp_score = 0
+        table = np.zeros((1, 1))
+    count, ranks, opp_laid, floor = _replay(mine, laid, bool(dealer))
+    laid_mine = np.array([c in laid for c in mine], np.bool_)
+    seq = np.zeros(9, np.int64)
+    seq[:len(ranks)] = ranks
+    out = np.empty((4, _N_OUT))
+    from .rng import chunk_states
+
+    st = chunk_states(seed, 1)[0]
+    n = _search(np.array(mine, np.int64), laid_mine, np.array(own_throw, np.int64), start,
+                np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
+                bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
+                PEGGING_POLICIES[continuation], st, -1, out)
+    if n < 0:
+        raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
+                         f"{floor} or more, but not enough such cards are unseen")
+    rows = []
+    for i in np.flatnonzero(out[:, _LEGAL]):
+        row = {"card": format_card(mine[i]), "now": int(out[i, _NOW]),
+               "rest_for": out[i, _FOR], "rest_against": out[i, _AGAINST],
+               "rest": out[i, _FOR] - out[i, _AGAINST], "rest_se": out[i, _NET_SE]}
+        row["total"] = row["now"] + row["rest"]
+        if score is not None:
+            row["p_win"], row["p_win_se"] = out[i, _WIN], out[i, _WIN_SE]
+        rows.append(row)
+    columns = ["card", "now", "rest_for", "rest_against", "rest", "rest_se", "total"]
+    columns += ["p_win", "p_win_se"] if score is not None else []
+    frame = pd.DataFrame(rows, columns=columns)
+    if len(frame):
+        keys = ["p_win", "total"] if score is not None else ["total"]
+        frame = frame.sort_values(keys, ascending=False, kind="stable").reset_index(drop=True)
+    frame.attrs.update(best=frame.loc[0, "card"] if len(frame) else "go", count=count,
+                       samples=samples, score_aware=score is not None)
+    return frame
