@@ -518,6 +518,9 @@ def _replay(hand: list[int], played: list[int], dealer: bool):
                                  f"{format_card(min(fits))}: say which card you laid")
         else:
             floor = max(floor, 32 - count)
+            if floor > 10 and at == "now":
+                raise ValueError(f"it is the opponent's turn to lay on count {count} (it holds "
+                                 f"{left[opp]} cards): add its card to the cards played")
             if floor > 10:
                 lead = "lead" if count == 0 else f"lay on count {count}"
                 raise ValueError(f"{at}: the opponent, holding {left[opp]} cards, was to {lead} "
@@ -533,6 +536,9 @@ def _replay(hand: list[int], played: list[int], dealer: bool):
         else:
             turn = 1 - turn
 
+    if dealer and played and played[0] in mine:
+        raise ValueError(f"you are the dealer, so the pone leads: the first card laid, "
+                         f"{format_card(played[0])}, cannot be yours")
     for k, card in enumerate(played):
         who = me if card in mine else opp
         at = f"card {k + 1} of the play ({format_card(card)})"
