@@ -536,10 +536,18 @@ def _replay(hand: list[int], played: list[int], dealer: bool):
         else:
             turn = 1 - turn
 
-    if dealer and played and played[0] in mine:
+    if dealer and played and played[0] != GO and played[0] in mine:
         raise ValueError(f"you are the dealer, so the pone leads: the first card laid, "
                          f"{format_card(played[0])}, cannot be yours")
     for k, card in enumerate(played):
+        if card == GO:  # the count ends by goes: whoever is to lay, then the other, cannot
+            at = f"go after card {k}"
+            if not ranks:
+                raise ValueError(f"{at}: no count to end (a go ends a count with cards in it)")
+            go_or_reset(at)
+            if passes:
+                go_or_reset(at)
+            continue
         who = me if card in mine else opp
         at = f"card {k + 1} of the play ({format_card(card)})"
         if left[who] == 0:
@@ -573,6 +581,30 @@ def _replay(hand: list[int], played: list[int], dealer: bool):
     return count, ranks, opp_laid, floor
 
 
+#: A go marker in the cards played: the count ended there by goes (nobody could lay).
+GO = -1
+
+
+def _parse_played(played) -> list[int]:
+    """The cards laid, in order, as ids, with :data:`GO` for each ``"go"`` marker."""
+    from .cards import as_cards
+
+    if isinstance(played, str):
+        items = [t for t in played.replace(",", " ").split() if t]
+    elif isinstance(played, int | np.integer):
+        items = [played]
+    else:
+        items = list(np.asarray(played, object).ravel()) if isinstance(played, np.ndarray) \
+            else list(played)
+    out = []
+    for item in items:
+        if isinstance(item, str) and item.strip().lower() == "go":
+            out.append(GO)
+        else:
+            out.append(int(as_cards(item, n=1)[0]))
+    return out
+
+
 def _value_py(card: int) -> int:
     return min(card // 4 + 1, 10)
 
@@ -592,7 +624,10 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         card of ``hand`` is yours, any other the opponent's. The counts, the goes and the
         opponent's cards left follow by the rules: a count starts again at 31 or when the next
         card would pass 31; a player who was to lay and did not lay the next card said go. So if
-        the last card laid is yours, the opponent has said go.
+        the last card laid is yours, the opponent has said go. The word ``go`` in the sequence
+        marks a count ended by goes (nobody could lay); it is needed only at the end, to ask
+        about the lead of the new count (without it you are asked to lay on the old count, and
+        the answer may be "go").
     dealer
         True if you dealt (the pone leads the play), False if you are the pone.
     starter
@@ -638,16 +673,17 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     from .scoring import rank_table
 
     mine = [int(c) for c in as_cards(hand, n=4)]
-    laid = [int(c) for c in as_cards(played)] if len(np.atleast_1d(
-        played if not isinstance(played, str) else played.split())) else []
+    sequence = _parse_played(played)
+    laid = [c for c in sequence if c != GO]
     if len(laid) > 8:
         raise ValueError(f"at most 8 cards are laid in the play, got {len(laid)}")
+    twice = [c for k, c in enumerate(laid) if c in laid[:k]]
+    if twice:
+        raise ValueError(f"{format_card(twice[0])} is laid twice in played")
     start = int(as_cards(starter, n=1)[0])
     own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=2)]
     everything = mine + [c for c in laid if c not in mine] + [start] + own_throw
     as_cards(everything)  # all distinct, or a CardError naming the repeated card
-    if len(set(laid)) != len(laid):
-        raise ValueError("a card is laid twice in played")
     if not isinstance(dealer, bool | np.bool_):
         raise ValueError(f"dealer must be True or False, got {dealer!r}")
     samples = check_number("samples", samples, low=1, high=MAX_SAMPLES, integer=True)
@@ -670,7 +706,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     else:
         me_score = opp_score = 0
         table = np.zeros((1, 1))
-    count, ranks, opp_laid, floor = _replay(mine, laid, bool(dealer))
+    count, ranks, opp_laid, floor = _replay(mine, sequence, bool(dealer))
     laid_mine = np.array([c in laid for c in mine], np.bool_)
     seq = np.zeros(9, np.int64)
     seq[:len(ranks)] = ranks
