@@ -26,6 +26,7 @@ _LAZY = {
     "keep_many": "discard",
     "simulate": "harness",
     "play_hands": "harness",
+    "advise_play": "search",
     "SimulationResult": "harness",
     "read_records": "records",
     "crib_values": "crib",

@@ -51,6 +51,10 @@ _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
 BEST_MARGIN = 1.0
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 
+#: The continuation policy as the rollouts call it: the engine's own ``_choose_play``, compiled
+#: again from the same source but inlined into the rollout loop (the engine's copy is untouched).
+_roll_play = njit(cache=True, inline="always")(_choose_play.py_func)
+
 # Columns of the search's output, one row per card of the hand.
 _LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _N_OUT = range(10)
 
@@ -74,8 +78,8 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
         nxt = 1 - p
         choice = -1
         if left[p] > 0:
-            choice = _choose_play(policy, kept[p], n_cards, laid[p], seq, nseq, count, unseen[p],
-                                  left[nxt], left[nxt] == 0 and left[p] == 1, st)
+            choice = _roll_play(policy, kept[p], n_cards, laid[p], seq, nseq, count, unseen[p],
+                                left[nxt], left[nxt] == 0 and left[p] == 1, st)
         if choice < 0:  # go
             passes += 1
             if passes >= 2:
