@@ -482,7 +482,8 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
         can be scripted.
     pegging
         Pegging policy names, one per hand in the same order, or one name for all (default
-        ``"ordered"``).
+        ``"ordered"``). ``best`` knows no thrown cards here and values pegging points (no
+        score).
     seed
         Seed for a random policy.
     starter

@@ -222,17 +222,21 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     for c in range(52):
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
+    work = np.empty(52, np.int64)
     for s in range(n_samples):
+        # each sample shuffles a fresh copy: the cards the opponent can hold stay first in pool
+        for i in range(n_pool):
+            work[i] = pool[i]
         for i in range(opp_left):  # the opponent's hand from the cards it can hold
             j = i + _randint(st, n_elig - i)
-            pool[i], pool[j] = pool[j], pool[i]
+            work[i], work[j] = work[j], work[i]
         for i in range(opp_left, opp_left + n_crib):  # the unknown crib cards from the rest
             j = i + _randint(st, n_pool - i)
-            pool[i], pool[j] = pool[j], pool[i]
+            work[i], work[j] = work[j], work[i]
         for i in range(opp_left):
-            kept[1, n_opp_laid + i] = pool[i]
+            kept[1, n_opp_laid + i] = work[i]
         for i in range(n_crib):
-            crib[thrown.shape[0] + i] = pool[opp_left + i]
+            crib[thrown.shape[0] + i] = work[opp_left + i]
         # the opponent's view: not its six (its four and the first two unknown crib cards), not
         # the starter, not the player's cards laid
         unseen0[1, :] = 4
@@ -241,7 +245,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             if laid_mine[i]:
                 unseen0[1, _rank(hand[i])] -= 1
         for i in range(2):  # the opponent's two thrown are the first unknown crib cards
-            unseen0[1, _rank(pool[opp_left + i])] -= 1
+            unseen0[1, _rank(work[opp_left + i])] -= 1
         if starter >= 0:
             unseen0[1, _rank(starter)] -= 1
         for i in range(n_hand):

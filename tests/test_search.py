@@ -244,3 +244,26 @@ def test_crib_peg_bad_input_is_one_line(args):
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_the_samples_respect_the_opponents_go():
+    # The opponent holds one card and said go at 22 earlier in the deal: it is a ten-card. We
+    # lead from 5H 4C: with 5H it makes 15 for 2 and we take the last card (1); with 4C it makes
+    # 14, nothing, and we take the last card. Exact whatever the samples.
+    from analyzer.scoring import rank_table
+    from analyzer.search import _N_OUT, _search
+
+    ids = [int(c) for c in parse_cards("5H 4C KH QH")]
+    out = np.empty((4, _N_OUT))
+    for floor, exact in ((10, True), (0, False)):
+        n = _search(np.array(ids, np.int64), np.array([False, False, True, True]),
+                    np.zeros(0, np.int64), int(parse_cards("2S")[0]),
+                    np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
+                    np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
+                    np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out)
+        assert n == 2
+        values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
+        if exact:
+            assert values == {"5H": (0.0, 1.0, 2.0), "4C": (0.0, 1.0, 0.0)}
+        else:  # any unseen card: a 6 answers 4C with 15, a 5 pairs the 5H, ...
+            assert values["4C"][2] > 0.0 and out[0, 4] > 0.0
