@@ -43,7 +43,7 @@ __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_MARGIN", "BEST_SAMPLES",
            "model_win_table", "win_odds"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
-BEST_SAMPLES = 16
+BEST_SAMPLES = 24
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
