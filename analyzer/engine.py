@@ -249,7 +249,9 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     and reads what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in
     the crib, the ``starter`` (-1 if unknown), the rank ``table``, and ``odds`` the (122, 122)
     win-odds table (any smaller array: it values pegging points, not wins). The other policies
-    ignore them. Laying and the last card follow :func:`analyzer.playstep._lay`.
+    ignore them. (In the statistics' play-out past a winning moment, where ``target`` is out of
+    reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
+    the last card follow :func:`analyzer.playstep._lay`.
     """
     n_players, n_cards = kept.shape
     n_sides = scores.shape[0]

@@ -21,8 +21,14 @@ card's value is then its mean probability of winning.
 The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip the search);
 :func:`advise_play` is the Python wrapper with the position given as the cards laid so far.
 
-Cost: a decision costs about ``samples * legal cards`` rollouts of a few cards each; see
-:data:`BEST_SAMPLES` and the README (``crib peg``) for the measured microseconds per decision.
+Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each, about a
+microsecond each. The engine's ``best`` (:data:`BEST_SAMPLES` = 24, greedy rollouts) measured
+about 58 microseconds of one core per searched decision, 25 of them a game: ``ev+best`` against
+``ev+lookahead`` plays about 1,300 games a second on 2 threads. :func:`advise_play` draws
+:data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds).
+
+Not done: weighting the samples by what the opponent's discard says (importance weights from the
+discard policy); the samples are uniform over the deals consistent with its goes.
 """
 
 from __future__ import annotations
