@@ -27,6 +27,7 @@ _LAZY = {
     "keep_to_win": "winkeep",
     "simulate": "harness",
     "play_hands": "harness",
+    "advise_play": "search",
     "SimulationResult": "harness",
     "duel": "duel",
     "DuelResult": "duel",

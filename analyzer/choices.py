@@ -63,8 +63,9 @@ __all__ = [
 
 #: Discard policies of the engine, in code order (see :mod:`analyzer.players`).
 DISCARD_POLICY_NAMES = ("random", "hand", "ev", "baseline")
-#: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests).
-PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "baseline")
+#: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests;
+#: ``best`` searches by determinized rollouts, :mod:`analyzer.search`).
+PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "baseline", "best")
 DISCARD_POLICIES = {name: code for code, name in enumerate(DISCARD_POLICY_NAMES)}
 #: Players named by one word, and the ``DISCARD+PEGGING`` each stands for.
 PLAYER_ALIASES = {"baseline": "baseline+baseline"}
@@ -198,7 +199,8 @@ def parse_player(name: str) -> tuple[int, int]:
     :data:`PLAYER_ALIASES` (``"baseline"``), into the two policy codes.
 
     Discard policies: ``random``, ``hand``, ``ev``, ``baseline``; pegging: ``random``,
-    ``greedy``, ``lookahead``, ``baseline`` (and ``ordered``, a scripted player for tests).
+    ``greedy``, ``lookahead``, ``baseline``, ``best`` (and ``ordered``, a scripted player for
+    tests).
 
     Examples
     --------

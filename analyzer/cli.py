@@ -42,10 +42,15 @@ from .choices import (
 from .files import OutputError, check_writable
 from .game import VARIANTS
 
+#: Samples ``crib peg`` draws by default (:data:`analyzer.search.ADVISE_SAMPLES`, kept here so
+#: that ``crib --help`` does not import numba).
+ADVISE_SAMPLES = 4000
+
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
   crib keep 5H 5S 6D JC KH --pone --variant five-card   the same in five-card cribbage
+  crib peg --hand 4C 5H 9S KD --played 4C 6D --starter 2S --pone   which card to lay now
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib duel ev+lookahead baseline --games 100000 --seed 7   win rate and match points
   crib replay games.jsonl --game 3          a recorded game, counted out
@@ -638,6 +643,58 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- peg
+
+
+def _cmd_peg(args) -> int:
+    from .cards import format_cards, parse_cards
+    from .search import advise_play
+
+    try:
+        advice = advise_play(_cards_text(args.hand), _cards_text(args.played or []),
+                             dealer=args.dealer, starter=args.starter,
+                             thrown=None if args.thrown is None else _cards_text(args.thrown),
+                             score=args.score, samples=args.samples, seed=args.seed,
+                             continuation=args.continuation)
+    except ValueError as exc:  # CardError included
+        raise UsageError(f"crib peg: {exc}") from None
+    role = "dealer" if args.dealer else "pone"
+    hand = format_cards(parse_cards(_cards_text(args.hand)))
+    played = format_cards(parse_cards(_cards_text(args.played))) if args.played else ""
+    starter = format_cards(parse_cards(args.starter))
+    rows = [{k: _plain(v) for k, v in row.items()} for row in advice.to_dict("records")]
+    best, count = advice.attrs["best"], int(advice.attrs["count"])
+    if args.json:
+        print(json.dumps({"hand": hand, "role": role, "starter": starter, "played": played,
+                          "count": count, "score": args.score, "samples": args.samples,
+                          "seed": args.seed, "continuation": args.continuation, "best": best,
+                          "rows": rows}))
+        return 0
+    said = f"; played {played}" if played else "; nothing laid yet"
+    score = f"; score {args.score[0]}-{args.score[1]}" if args.score else ""
+    print(f"hand {hand} as {role}, starter {starter}{said} (count {count}){score}; "
+          f"{args.samples:,} samples, seed {args.seed}")
+    if best == "go":
+        print(f"go: no card you hold can be laid on count {count}")
+        return 0
+    head = (f"    {'card':<4} {'now':>3} {'for':>6} {'against':>7} {'rest':>7} {'±se':>6}"
+            f" {'total':>7}")
+    if args.score:
+        head += f" {'P(win)':>7} {'±se':>6}"
+    print(head)
+    for i, row in enumerate(rows):
+        line = (f"  {'*' if i == 0 else ' '} {row['card']:<4} {row['now']:3d}"
+                f" {row['rest_for']:6.3f} {row['rest_against']:7.3f} {row['rest']:+7.3f}"
+                f" {row['rest_se']:6.3f} {row['total']:+7.3f}")
+        if args.score:
+            line += f" {row['p_win']:7.4f} {row['p_win_se']:6.4f}"
+        print(line)
+    top = rows[0]
+    why = (f"P(win) {top['p_win']:.4f}" if args.score else f"total {top['total']:+.3f}")
+    print(f"best: lay {best} ({why})")
+    return 0
+
+
 # --------------------------------------------------------------------------- parser
 
 
@@ -739,6 +796,38 @@ def build_parser() -> argparse.ArgumentParser:
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_keep)
+
+    p = sub.add_parser(
+        "peg", help="which card to lay now in the play (two players, six-card)",
+        description="Value each card you can lay now by rollouts over the opponent's unseen "
+        "cards: the points it pegs now, the pegging for and against you in the rest of the play, "
+        "and with --score the probability of winning the game. --hand is the four cards you "
+        "kept (those you laid included); --played every card laid so far in the play, in order, "
+        "both players' (yours are the ones in --hand); counts, goes and whose turn follow by the "
+        "rules (if the last card is yours, the opponent said go).")
+    p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
+                   help="the four cards you kept, e.g. 4C 5H 9S KD")
+    p.add_argument("--played", nargs="*", metavar="CARD",
+                   help="the cards laid so far in this play, in order (default: none)")
+    p.add_argument("--starter", required=True, metavar="CARD", help="the starter card")
+    role = p.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dealer", action="store_true", help="you dealt (the pone leads)")
+    role.add_argument("--pone", action="store_true", help="you are the pone (you lead)")
+    p.add_argument("--thrown", nargs=2, metavar="CARD",
+                   help="your two cards in the crib (default: unknown, counted as unseen)")
+    p.add_argument("--score", nargs=2, type=_number(low=0, high=120, integer=True),
+                   metavar=("ME", "OPP"),
+                   help="the scores now, 0 to 120: adds each card's probability of winning "
+                   "and chooses by it")
+    p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
+                   default=ADVISE_SAMPLES, metavar="N",
+                   help=f"samples of the opponent's cards, 1 to 1,000,000 (default "
+                   f"{ADVISE_SAMPLES:,})")
+    _add_seed(p, default=0)
+    p.add_argument("--continuation", choices=("greedy", "lookahead"), default="greedy",
+                   help="how both players lay in the rollouts (default greedy)")
+    _add_json(p)
+    p.set_defaults(func=_cmd_peg)
 
     p = sub.add_parser("simulate", help="play AI against AI and report the statistics")
     p.add_argument("--games", type=_games, required=True, metavar="N",

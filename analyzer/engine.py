@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import rules
+from .choices import PEGGING_POLICIES
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
 from .players import (
@@ -50,8 +51,10 @@ from .players import (
     _choose_play,
     _choose_throw,
 )
+from .playstep import _go_floor, _lay
 from .rng import _randint, _shuffle_prefix
-from .scoring import _peg_points, _rank, _score_one, _score_three_by_row, _throw_key, _value
+from .scoring import _rank, _score_one, _score_three_by_row, _throw_key
+from .search import _best_play
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
@@ -59,6 +62,7 @@ __all__ = [
 ]
 
 MAX_MARGIN = 256
+_PEG_BEST = PEGGING_POLICIES["best"]
 MAX_DEALS_HIST = 128
 
 #: The phases of a deal that score: a block of these for each position at the table.
@@ -238,7 +242,8 @@ def _his_heels(starter):
 
 
 @njit(cache=True)
-def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count):
+def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
+          thrown, starter, table, odds):
     """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -250,6 +255,14 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     Turns go round from the dealer's left. A player who cannot lay a card says go and the next
     one able to goes on; when nobody can, the last to lay pegs the go and the count restarts
     with the player after them. With ``one_count`` (five-card) the play ends there, and at 31.
+
+    The ``best`` policy (two players, four cards each) searches (:func:`analyzer.search._best_play`)
+    and reads what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in
+    the crib, the ``starter`` (-1 if unknown), the rank ``table``, and ``odds`` the (122, 122)
+    win-odds table (any smaller array: it values pegging points, not wins). The other policies
+    ignore them. (In the statistics' play-out past a winning moment, where ``target`` is out of
+    reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
+    the last card follow :func:`analyzer.playstep._lay`.
     """
     n_players, n_cards = kept.shape
     n_sides = scores.shape[0]
@@ -263,14 +276,22 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     last = -1
     passes = 0
     n_plays = 0
+    floor = np.zeros(n_players, np.int64)  # the least value each one's cards can have (its goes)
+    searched = n_players == 2 and n_cards == 4 and not one_count
     while total_left > 0:
         p = turn
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            others = total_left - left[p]
-            choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,
-                                  unseen_rank[p], left[nxt], others == 0 and left[p] == 1, st)
+            if searched and peg_pol[p] == _PEG_BEST:
+                choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                                    unseen_rank[p], scores, target, dealer, table, odds, st)
+            else:
+                others = total_left - left[p]
+                choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,
+                                      unseen_rank[p], left[nxt], others == 0 and left[p] == 1, st)
+            if choice < 0:
+                floor[p] = max(floor[p], _go_floor(count))
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:  # nobody can lay: the last to lay pegs one for the go
@@ -292,12 +313,7 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
         laid[p, choice] = True
         left[p] -= 1
         total_left -= 1
-        count += _value(card)
-        seq[nseq] = _rank(card)
-        nseq += 1
-        points = _peg_points(seq, nseq, count)
-        if total_left == 0 and count != rules.MAX_COUNT:
-            points += rules.LAST_CARD_POINTS
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
         plays[n_plays, PLAY.player] = p
         plays[n_plays, PLAY.card] = card
         plays[n_plays, PLAY.points] = points
@@ -459,8 +475,8 @@ def _record_game(rec, first_dealer, winner, scores, tiers, deals):
 
 
 @njit(cache=True)
-def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc, crib_acc,
-               rec_game, rec_deals, record, first):
+def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, odds, acc,
+               crib_acc, rec_game, rec_deals, record, first):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
@@ -468,7 +484,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     thrown) and ``card_values`` (one card) the tables the ``ev`` policy reads; ``table`` the rank
     table, ``hand_table`` the same by kept hand (:func:`analyzer.scoring.hand_table`).
     ``rec_game`` int64 (GAME_RECORD.size,) and ``rec_deals`` int16 (MAX_RECORDED_DEALS,
-    DEAL.size) receive the record. Scores are kept by side: seat ``p`` scores for side
+    DEAL.size) receive the record. ``odds`` is the win-odds table the ``best`` pegging policy
+    reads (:func:`_play`). Scores are kept by side: seat ``p`` scores for side
     ``p % sides`` (partners sit opposite). ``first`` is the seat that deals first, or -1 for
     the cut (which draws from ``st``; a given first dealer draws nothing for it).
     """
@@ -512,7 +529,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged, one_count)
+                                    pegged, one_count, thrown, starter, table, odds)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
@@ -527,7 +544,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             stat_scores[:] = 0
             pegged[:] = 0
             _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged, one_count)
+                  pegged, one_count, thrown, starter, table, odds)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, crib, starter, heels, plays,
@@ -540,7 +557,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
 
 @njit(cache=True, parallel=True, nogil=True)
 def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
-                hand_table, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi, first_mode):
+                hand_table, odds, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi, first_mode):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
@@ -561,13 +578,14 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
             first = index % n_players if first_mode == _ALTERNATE else -1
-            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, acc[b],
-                       crib_acc[b], rec_games[slot], rec_deals[slot], record, first)
+            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, odds,
+                       acc[b], crib_acc[b], rec_games[slot], rec_deals[slot], record, first)
 
 
 @njit(cache=True)
-def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count):
-    """The play of one deal from given kept hands (for :func:`analyzer.harness.play_hands`)."""
+def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, table):
+    """The play of one deal from given kept hands (for :func:`analyzer.harness.play_hands`);
+    ``best`` sees no thrown cards and values pegging points (no odds table)."""
     n_players, n_cards = kept.shape
     unseen_rank = np.full((n_players, 13), 4, np.int64)
     for p in range(n_players):
@@ -577,6 +595,7 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count):
             unseen_rank[p, _rank(starter)] -= 1
     plays = np.zeros((n_players * n_cards, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
+    thrown = np.empty((n_players, 0), np.int64)
     n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                            one_count)
+                            one_count, thrown, starter, table, np.zeros((1, 1)))
     return plays[:n_plays], pegged, winner

@@ -501,7 +501,8 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
         can be scripted.
     pegging
         Pegging policy names, one per hand in the same order, or one name for all (default
-        ``"ordered"``).
+        ``"ordered"``). ``best`` knows no thrown cards here and values pegging points (no
+        score).
     seed
         Seed for a random policy.
     starter
@@ -549,7 +550,8 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
     scores = np.zeros(game.teams, np.int64)
     st = chunk_states(seed, 1)[0]
-    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count)
+    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
+                                  rank_table())
     who = _SEAT_NAMES[n]
     seat_name = [who[i] for i in order]
     return {

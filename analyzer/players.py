@@ -33,6 +33,8 @@ not yet laid by anyone), of which the opponent holds ``opp_left``:
 * ``baseline``: the most points now (15, 31, pairs, runs, and the last card when it knows it is
   last, as ``greedy`` counts them); ties at random among the tied cards, drawn from the game's
   stream. No safety rule, no look ahead.
+* ``best``: in the two-player six-card game the engine asks :func:`analyzer.search._best_play`
+  (determinized rollouts) instead; here, in the other forms, it plays as ``lookahead``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ _PEG_RANDOM = PEGGING_POLICIES["random"]
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_ORDERED = PEGGING_POLICIES["ordered"]
 _PEG_BASELINE = PEGGING_POLICIES["baseline"]
+_PEG_BEST = PEGGING_POLICIES["best"]
 
 
 # --------------------------------------------------------------------------- discard policies
@@ -442,7 +445,7 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
         points = _peg_points(seq, nseq + 1, after)
         if last_card_possible and after != rules.MAX_COUNT:
             points += rules.LAST_CARD_POINTS
-        if policy == _PEG_LOOKAHEAD:
+        if policy == _PEG_LOOKAHEAD or policy == _PEG_BEST:
             reply = _reply_value(seq, nseq + 1, after, unseen_rank, n_unseen, opp_left)
             key = 1000.0 * (points + reply) + _tiebreak(card, leading)
         else:

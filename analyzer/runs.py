@@ -157,6 +157,20 @@ def plan_values(plan: RunPlan) -> np.ndarray:
     return crib_values(plan.crib, plan.variant) if pairs else crib_values("uniform")
 
 
+_NO_ODDS = np.zeros((1, 1), np.float64)  # no win-odds table: best values pegging points
+
+
+def plan_odds(plan: RunPlan) -> np.ndarray:
+    """The win-odds table a plan's ``best`` pegging players read (the two-player six-card game),
+    or a (1, 1) placeholder when no player pegs by ``best`` (nothing reads it)."""
+    if VARIANTS[plan.variant].name != "six-card" or not any(
+            p.strip().lower().endswith("+best") for p in plan.players):
+        return _NO_ODDS
+    from .search import win_odds
+
+    return win_odds()
+
+
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
              values: np.ndarray, table: np.ndarray) -> ChunkResult:
     """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
@@ -178,8 +192,8 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else _NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi,
-                FIRST_DEALER_MODES[plan.first_dealer])
+                card_values, table, hands, plan_odds(plan), acc, crib_acc, rec_games, rec_deals,
+                rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])

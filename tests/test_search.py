@@ -1,0 +1,269 @@
+"""Which card to lay: the rollout search (analyzer.search), advise_play, crib peg, and the
+engine's ``best`` pegging policy."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_cli import run
+
+from analyzer import parse_cards, peg_points, simulate
+from analyzer.cards import format_card
+from analyzer.records import validate_record
+from analyzer.search import advise_play, model_win_table
+
+
+def _value(card: int) -> int:
+    return min(card // 4 + 1, 10)
+
+
+@pytest.fixture(scope="module")
+def recorded_games():
+    """Games of best against lookahead, recorded: real positions with goes, 31s and last cards."""
+    result = simulate(6, seed=5, players=["ev+best", "ev+lookahead"], record_games=6, workers=1)
+    return result.records
+
+
+def _positions(records, limit=60):
+    """(hand, played, dealer, starter, thrown, card laid, cards in the count before it, last card?)
+    for the cards laid in recorded deals, the count followed by a plain tally."""
+    out = []
+    for game in records:
+        for deal in game["deals"]:
+            plays = deal["plays"]
+            if len(plays) < 8:
+                continue  # the game ended in this play
+            counted: list[int] = []
+            for k, (seat, card, _points) in enumerate(plays):
+                c = int(parse_cards(card)[0])
+                ended = sum(_value(x) for x in counted) + _value(c) > 31
+                if ended:  # nobody could lay: the count ended by goes
+                    counted = []
+                six = [int(x) for x in parse_cards(deal["hands"][seat])]
+                thrown = [int(x) for x in parse_cards(deal["discards"][seat])]
+                hand = [x for x in six if x not in thrown]
+                played = [p[1] for p in plays[:k]] + (["go"] if ended else [])
+                out.append((hand, played, seat == deal["dealer"], deal["starter"], thrown, c,
+                            list(counted), k == len(plays) - 1))
+                counted.append(c)
+                if sum(_value(x) for x in counted) == 31:
+                    counted = []
+    return out[:limit]
+
+
+def test_points_now_are_the_peg_points_of_the_count(recorded_games):
+    positions = _positions(recorded_games)
+    assert len(positions) >= 40
+    for hand, played, dealer, starter, thrown, card, counted, last in positions:
+        advice = advise_play(hand, played, dealer=dealer, starter=starter, thrown=thrown,
+                             samples=4, seed=1)
+        assert advice.attrs["count"] == sum(_value(x) for x in counted)
+        row = advice[advice.card == format_card(card)]
+        assert len(row) == 1, (hand, played, card)
+        count = sum(_value(x) for x in counted) + _value(card)
+        expected = peg_points([*counted, card]) + (1 if last and count != 31 else 0)
+        assert int(row.now.iloc[0]) == expected
+        # the legal cards are exactly the cards still held that fit the count
+        held = [x for x in hand if format_card(x) not in played]
+        fit = {format_card(x) for x in held
+               if advice.attrs["count"] + _value(x) <= 31}
+        assert set(advice.card) == fit
+
+
+def test_a_card_that_wins_at_once_is_laid():
+    # 119 to 100: the 5 makes 15 for 2 and wins; the others peg nothing
+    advice = advise_play("5H 9S KD 2C", "TD", dealer=True, starter="3S", score=(119, 100),
+                         samples=200)
+    assert advice.attrs["best"] == "5H"
+    assert advice.loc[0, "p_win"] == 1.0 and advice.loc[0, "p_win_se"] == 0.0
+
+
+def test_a_winning_card_is_laid_whenever_there_is_one(recorded_games):
+    tried = 0
+    for hand, played, dealer, starter, thrown, _card, _counted, _last in _positions(
+            recorded_games):
+        pegging = advise_play(hand, played, dealer=dealer, starter=starter, thrown=thrown,
+                              samples=4)
+        top = int(pegging.now.max()) if len(pegging) else 0
+        if top == 0:
+            continue
+        tried += 1
+        # needing exactly the most any card pegs now: only such a card wins at once
+        advice = advise_play(hand, played, dealer=dealer, starter=starter, thrown=thrown,
+                             score=(121 - top, 60), samples=50)
+        best = advice.iloc[0]
+        assert best.now == top and best.p_win == 1.0
+    assert tried >= 5
+
+
+def test_with_the_opponent_out_of_cards_the_rest_is_counted_by_hand():
+    # As dealer: the pone laid 9C, 9D, 3C and AC; the dealer QS and JH; the dealer holds TD KS
+    # at count 11. Either card makes 21, the other 31 for 2 and the end of the play: the rest of
+    # the play pegs exactly 2 for, 0 against, whatever the samples.
+    played = "9C QS 9D 3C JH AC"
+    advice = advise_play("QS JH TD KS", played, dealer=True, starter="2D", samples=50)
+    assert advice.attrs["count"] == 11
+    assert sorted(advice.card) == ["KS", "TD"]
+    assert (advice.now == 0).all()
+    assert (advice.rest_for == 2.0).all() and (advice.rest_against == 0.0).all()
+    assert (advice.rest_se == 0.0).all()
+
+
+def test_a_go_marker_starts_the_next_count():
+    # count 28 and the pone holds 5H KD: it says go, the dealer too; "go" asks for the lead
+    assert advise_play("4C 5H 9S KD", "4C JD 9S 5D", dealer=False,
+                       starter="2S").attrs["best"] == "go"
+    advice = advise_play("4C 5H 9S KD", "4C JD 9S 5D go", dealer=False, starter="2S",
+                         samples=20)
+    assert advice.attrs["count"] == 0 and set(advice.card) == {"5H", "KD"}
+    with pytest.raises(ValueError, match="you could lay"):
+        advise_play("4C 5H 9S KD", "4C JD go", dealer=False, starter="2S")
+
+
+def test_go_when_no_card_can_be_laid():
+    advice = advise_play("4C 5H 9S KD", "4C JD 9S 5D", dealer=False, starter="2S")
+    assert advice.attrs["best"] == "go" and len(advice) == 0
+    assert advice.attrs["count"] == 28
+
+
+def test_same_seed_same_advice_and_the_samples_are_shared():
+    args = ("4C 5H 9S KD", "4C 6D")
+    a = advise_play(*args, dealer=False, starter="2S", samples=300, seed=3, score=(90, 95))
+    b = advise_play(*args, dealer=False, starter="2S", samples=300, seed=3, score=(90, 95))
+    assert a.equals(b)
+    c = advise_play(*args, dealer=False, starter="2S", samples=300, seed=4, score=(90, 95))
+    assert not a.equals(c)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"hand": "4C 5H 9S", "played": ""}, "expected 4 cards"),
+    ({"hand": "4C 5H 9S KD", "played": "4C 4C"}, "4C"),
+    ({"hand": "4C 5H 9S KD", "played": "2S"}, "2S"),  # the starter laid
+    ({"hand": "4C 5H 9S KD", "played": "4C JD 9S QD"}, "you could lay 5H"),
+    ({"hand": "4C 5H 9S KD", "played": "4C JD 9S 6D 5H"}, "opponent's turn"),
+    ({"hand": "4C 5H 9S KD", "played": "4C 5H", "dealer": True}, "the pone leads"),
+    ({"hand": "4C 5H 9S KD", "played": "4C 6D 5H 7D 9S 8D KD"}, "all four"),
+    ({"hand": "4C 5H 9S KD", "played": "4C 6D 5H 7D 9S 8D KS AD AH"}, "at most 8"),
+    ({"hand": "4C 5H 9S KD", "played": "", "score": (121, 3)}, "at most 120"),
+    ({"hand": "4C 5H 9S KD", "played": "", "score": (3,)}, "two numbers"),
+    ({"hand": "4C 5H 9S KD", "played": "", "samples": 0}, "samples"),
+    ({"hand": "4C 5H 9S KD", "played": "", "thrown": "4C 2H"}, "4C"),
+    ({"hand": "4C 5H 9S KD", "played": "go"}, "no count to end"),
+])
+def test_bad_positions_are_refused(kwargs, words):
+    kwargs = {"dealer": False, "starter": "2S", **kwargs}
+    with pytest.raises(ValueError, match=words):
+        advise_play(kwargs.pop("hand"), kwargs.pop("played"), **kwargs)
+
+
+def test_an_opponent_go_limits_its_cards():
+    # The pone led KD (10), the dealer 9C (19), the pone 8S (27): the pone is to lay again, so
+    # the dealer said go, and every card it holds is worth 5 or more.
+    advice = advise_play("KD 8S 4C 5H", "KD 9C 8S", dealer=False, starter="2S", samples=50)
+    assert advice.attrs["count"] == 27
+    assert set(advice.card) == {"4C"}  # 5H would make 32
+    with pytest.raises(ValueError, match="said go earlier"):
+        # after the 31 the dealer lays a 2 it held when it said go
+        advise_play("KD 8S 4C 5H", "KD 9C 8S 4C 2D", dealer=False, starter="2S")
+    advise_play("KD 8S 4C 5H", "KD 9C 8S 4C 6D", dealer=False, starter="2S", samples=5)
+
+
+def test_model_win_table_is_a_win_table():
+    d = model_win_table()
+    assert d.shape == (122, 122)
+    assert (d[0, 1:] == 1).all() and (d[1:, 0] == 0).all()
+    inner = d[1:, 1:]
+    assert ((inner >= 0) & (inner <= 1)).all()
+    # the dealer's chance falls as it needs more and rises as the pone needs more
+    assert (np.diff(inner, axis=0) <= 1e-12).all() and (np.diff(inner, axis=1) >= -1e-12).all()
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def test_best_lays_only_legal_cards_and_its_games_replay(recorded_games):
+    assert len(recorded_games) == 6
+    for record in recorded_games:
+        validate_record(record)  # re-scores every card laid, go, 31 and last card
+
+
+def test_best_games_are_reproducible_whatever_the_workers():
+    a = simulate(40, seed=9, players=["ev+best", "ev+greedy"], chunk_size=10, workers=1,
+                 record_games=40)
+    b = simulate(40, seed=9, players=["ev+best", "ev+greedy"], chunk_size=10, workers=2,
+                 record_games=40)
+    assert a.records == b.records
+    c = simulate(40, seed=9, players=["ev+lookahead", "ev+greedy"], chunk_size=10, workers=1,
+                 record_games=40)
+    assert a.records != c.records  # best is not lookahead under another name
+
+
+# --------------------------------------------------------------------------- crib peg
+
+
+def test_crib_peg_prints_the_cards_and_the_best():
+    result = run("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "6D", "--starter",
+                 "2S", "--pone", "--samples", "500")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("hand 4C 5H 9S KD as pone, starter 2S; played 4C 6D (count 10)")
+    assert lines[2].split()[:3] == ["*", "5H", "5"]
+    assert lines[-1].startswith("best: lay 5H")
+
+
+def test_crib_peg_json_and_score():
+    result = run("peg", "--hand", "5H", "9S", "KD", "2C", "--played", "TD", "--starter", "3S",
+                 "--dealer", "--score", "119", "100", "--samples", "100", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["best"] == "5H" and data["count"] == 10 and data["role"] == "dealer"
+    assert data["rows"][0]["p_win"] == 1.0 and data["rows"][0]["now"] == 2
+    assert {"card", "now", "rest_for", "rest_against", "rest", "rest_se", "total", "p_win",
+            "p_win_se"} <= set(data["rows"][0])
+
+
+def test_crib_peg_says_go():
+    result = run("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "JD", "9S", "5D",
+                 "--starter", "2S", "--pone")
+    assert result.returncode == 0
+    assert "go: no card you hold can be laid on count 28" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("--hand", "4C", "5H", "9S", "--starter", "2S", "--pone"),
+    ("--hand", "4C", "5H", "9S", "KD", "--starter", "2S", "--dealer"),
+    ("--hand", "4C", "5H", "9S", "KD", "--starter", "2S", "--pone", "--score", "121", "0"),
+    ("--hand", "4C", "5H", "9S", "KD", "--played", "4X", "--starter", "2S", "--pone"),
+    ("--hand", "4C", "5H", "9S", "KD", "--starter", "2S"),
+])
+def test_crib_peg_bad_input_is_one_line(args):
+    result = run("peg", *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_the_samples_respect_the_opponents_go():
+    # The opponent holds one card and said go at 22 earlier in the deal: it is a ten-card. We
+    # lead from 5H 4C: with 5H it makes 15 for 2 and we take the last card (1); with 4C it makes
+    # 14, nothing, and we take the last card. Exact whatever the samples.
+    from analyzer.scoring import rank_table
+    from analyzer.search import _N_OUT, _search
+
+    ids = [int(c) for c in parse_cards("5H 4C KH QH")]
+    out = np.empty((4, _N_OUT))
+    for floor, exact in ((10, True), (0, False)):
+        n = _search(np.array(ids, np.int64), np.array([False, False, True, True]),
+                    np.zeros(0, np.int64), int(parse_cards("2S")[0]),
+                    np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
+                    np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
+                    np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out)
+        assert n == 2
+        values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
+        if exact:
+            assert values == {"5H": (0.0, 1.0, 2.0), "4C": (0.0, 1.0, 0.0)}
+        else:  # any unseen card: a 6 answers 4C with 15, a 5 pairs the 5H, ...
+            assert values["4C"][2] > 0.0 and out[0, 4] > 0.0
