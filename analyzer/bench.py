@@ -104,6 +104,8 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
 
     from .harness import simulate
 
+    hand = ["5H", "5S", "6D", "JC", "QS", "KH"]
+
     for player, games, count in (("ev+greedy", 100_000, threads), ("ev+greedy", 50_000, 1),
                                  ("ev+lookahead", 100_000, threads)):
         simulate(2_000, seed=0, players=(player, player), workers=count)  # warm-up
@@ -113,8 +115,42 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
         add(f"games/s, {player} both, {count} thread{'s' if count > 1 else ''}", rate, "games/s",
             f"{games:,} complete games, median of 3")
 
+    from .duel import duel
+
+    duel("best", "ev+lookahead", 200, seed=0, workers=threads)  # warm-up
+    rates = [duel("best", "ev+lookahead", 4_000, seed=k, workers=threads) for k in range(3)]
+    rate = statistics.median(r.games / r.elapsed_seconds for r in rates)
+    add(f"games/s, best vs ev+lookahead, {threads} threads", rate, "games/s",
+        "4,000 games (a duel), median of 3")
+
+    from .crib import crib_values
+    from .odds import win_table
+    from .pegging import peg_table
+    from .rng import chunk_states
+    from .scoring import hand_table
+    from .winkeep import (
+        BEST_DISCARD_CANDIDATES,
+        BEST_DISCARD_REACH,
+        BEST_DISCARD_SAMPLES,
+        _best_discard,
+        keep_to_win,
+    )
+
+    st = chunk_states(0, np.arange(1))[0].copy()
+    tables = (crib_values("table"), np.array(peg_table()), table, hand_table(),
+              np.array(win_table()))
+    late = [np.sort(rng.permutation(52)[:6]).astype(np.int64) for _ in range(100)]
+    with numba_threads(1):
+        t = _median_seconds(lambda: [
+            _best_discard(six, True, 105, 110, st, *tables, BEST_DISCARD_SAMPLES,
+                          BEST_DISCARD_REACH, BEST_DISCARD_CANDIDATES) for six in late], repeats)
+    add("best discard near the end, 1 thread", t / len(late) * 1e3, "ms a decision",
+        f"{BEST_DISCARD_SAMPLES} samples of the deal's end x {BEST_DISCARD_CANDIDATES} keeps; "
+        "points only (a table lookup) when no player is within reach")
+    t = _median_seconds(lambda: keep_to_win(hand, True, (110, 115)), repeats)
+    add(f"keep_to_win, 4,000 samples, {threads} threads", t * 1e3, "ms a hand", "crib keep --score")
+
     command = [sys.executable, "-m", "analyzer"]
-    hand = ["5H", "5S", "6D", "JC", "QS", "KH"]
     t = _process_seconds([*command, "keep", *hand, "--dealer"], repeats)
     add("new `crib keep` process", t, "s", "numba cache warm")
     t = _process_seconds([*command, "--help"], repeats)

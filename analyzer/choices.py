@@ -62,16 +62,17 @@ __all__ = [
 ]
 
 #: Discard policies of the engine, in code order (see :mod:`analyzer.players`).
-DISCARD_POLICY_NAMES = ("random", "hand", "ev", "baseline")
+DISCARD_POLICY_NAMES = ("random", "hand", "ev", "baseline", "pegging", "best")
 #: Pegging policies of the engine, in code order (``ordered`` is a scripted player for tests;
 #: ``best`` searches by determinized rollouts, :mod:`analyzer.search`).
 PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "baseline", "best")
 DISCARD_POLICIES = {name: code for code, name in enumerate(DISCARD_POLICY_NAMES)}
 #: Players named by one word, and the ``DISCARD+PEGGING`` each stands for.
-PLAYER_ALIASES = {"baseline": "baseline+baseline"}
+PLAYER_ALIASES = {"baseline": "baseline+baseline", "best": "best+best"}
 PEGGING_POLICIES = {name: code for code, name in enumerate(PEGGING_POLICY_NAMES)}
 
-#: The strongest player: ev discards (crib table) and lookahead pegging.
+#: The player of simulations and self-play tables by default: ev discards (crib table) and
+#: lookahead pegging, 20 times as fast as the strongest, ``best`` (``best+best``).
 DEFAULT_PLAYER = "ev+lookahead"
 
 #: Ways :func:`analyzer.keep` values the two cards thrown to the crib.
@@ -198,8 +199,9 @@ def parse_player(name: str) -> tuple[int, int]:
     """``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``), or a one-word alias of
     :data:`PLAYER_ALIASES` (``"baseline"``), into the two policy codes.
 
-    Discard policies: ``random``, ``hand``, ``ev``, ``baseline``; pegging: ``random``,
-    ``greedy``, ``lookahead``, ``baseline``, ``best`` (and ``ordered``, a scripted player for
+    Discard policies: ``random``, ``hand``, ``ev``, ``baseline``, ``pegging``, ``best``;
+    pegging: ``random``, ``greedy``, ``lookahead``, ``baseline``, ``best`` (and ``ordered``, a
+    scripted player for
     tests).
 
     Examples

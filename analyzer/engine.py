@@ -7,11 +7,11 @@ makes) and goes deal after deal through short steps, each a kernel of its own:
 * :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again), or
   a first dealer given by the run (duels alternate it, :data:`FIRST_DEALER_MODES`);
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
-* :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy);
-* :func:`_his_heels`: a Jack turned as the starter pegs 2 to the dealer;
-* :func:`_play`: the play, round the table from the dealer's left, with go, 31 and last card
-  (pegging policy);
-* :func:`_show`: hands counted round the table from the dealer's left, then the crib;
+* :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy;
+  ``best`` keeps to win near the end, :mod:`analyzer.winkeep`);
+* his heels, the play and the show (:mod:`analyzer.deal`, shared with the simulations of a
+  deal's end): a Jack turned pegs 2 to the dealer; the play round the table from the dealer's
+  left with go, 31 and last card (pegging policy); the hands round the table, then the crib;
 * :func:`_tally_deal`, :func:`_tally_game`: the statistics; :func:`_record_deal`,
   :func:`_record_game`: the game record.
 
@@ -39,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import rules
-from .choices import PEGGING_POLICIES
+from .choices import DISCARD_POLICIES
+from .deal import PLAY, _his_heels, _play, _show
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
 from .players import (
@@ -48,13 +48,16 @@ from .players import (
     _THROW_TWO_OF_FIVE,
     _choose_discard,
     _choose_keep3,
-    _choose_play,
     _choose_throw,
 )
-from .playstep import _go_floor, _lay
 from .rng import _randint, _shuffle_prefix
-from .scoring import _rank, _score_one, _score_three_by_row, _throw_key
-from .search import _best_play
+from .scoring import _rank, _throw_key
+from .winkeep import (
+    BEST_DISCARD_CANDIDATES,
+    BEST_DISCARD_REACH,
+    BEST_DISCARD_SAMPLES,
+    _best_discard,
+)
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
@@ -62,7 +65,9 @@ __all__ = [
 ]
 
 MAX_MARGIN = 256
-_PEG_BEST = PEGGING_POLICIES["best"]
+_DISCARD_EV = DISCARD_POLICIES["ev"]
+_DISCARD_PEGGING = DISCARD_POLICIES["pegging"]  # and every code after it: "best"
+_DISCARD_BEST = DISCARD_POLICIES["best"]
 MAX_DEALS_HIST = 128
 
 #: The phases of a deal that score: a block of these for each position at the table.
@@ -125,8 +130,6 @@ CRIB_STAT = layout("CribStat", [("n", 1), ("sum", 1), ("sumsq", 1)])
 CRIB_ACC_SHAPE = (2, 13, 13, 2, CRIB_STAT.size)
 
 MAX_RECORDED_DEALS = 128
-#: One card laid in the play, as recorded.
-PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
 #: One recorded deal (int16); hands and discards by seat, ``MAX_DEALT`` and ``MAX_THROWN`` apart.
 DEAL = layout("Deal", [
     ("dealer", 1), ("hands", MAX_PLAYERS * MAX_DEALT), ("discards", MAX_PLAYERS * MAX_THROWN),
@@ -188,10 +191,15 @@ def _deal(st, game, deck, hands):
 
 @njit(cache=True, inline="always")
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
-              hand_table, kept, thrown, crib, unseen_rank):
+              hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds):
     """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy:
     two of six, one of five (``card_values``, the crib value of one card by rank, for ``ev``),
     or two of five (five-card cribbage, where ``hand_table`` is the three-card hand table).
+
+    The ``pegging`` and ``best`` policies (two players, six cards; in the other forms they throw
+    as ``ev``) add the kept ranks' pegging value from ``peg_values`` (2, 13**4); ``best`` also
+    reads the ``scores`` (by side), the rank ``table`` and the win-odds table ``odds`` to keep
+    to win when the game can end in the deal (:func:`analyzer.winkeep._best_discard`).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
     ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
@@ -201,14 +209,26 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
     n = 0
     for p in range(n_players):
         own = p % n_sides == dealer % n_sides  # the crib is this player's side's
-        if n_dealt == 6:
-            d = _choose_discard(dpol[p], hands[p], own, crib_values, hand_table, st)
+        pol = dpol[p]
+        if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
+            pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
+        if pol >= _DISCARD_PEGGING:
+            samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
+            d = _best_discard(hands[p], own, scores[p], scores[1 - p], st, crib_values,
+                              peg_values, table, hand_table, odds, samples, BEST_DISCARD_REACH,
+                              BEST_DISCARD_CANDIDATES)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
+        elif n_dealt == 6:
+            d = _choose_discard(pol, hands[p], own, crib_values, hand_table, st)
             for i in range(n_kept):
                 kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
             for i in range(n_thrown):
                 thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
         elif n_thrown == 1:  # five dealt, one thrown (three and four players)
-            d = _choose_throw(dpol[p], hands[p], own, card_values, hand_table, st)
+            d = _choose_throw(pol, hands[p], own, card_values, hand_table, st)
             j = 0
             for i in range(n_dealt):
                 if i == d:
@@ -217,7 +237,7 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
                     kept[p, j] = hands[p, i]
                     j += 1
         else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
-            d = _choose_keep3(dpol[p], hands[p], own, crib_values, hand_table, st)
+            d = _choose_keep3(pol, hands[p], own, crib_values, hand_table, st)
             for i in range(n_kept):
                 kept[p, i] = hands[p, _KEEP_THREE_OF_FIVE[d][i]]
             for i in range(n_thrown):
@@ -233,141 +253,6 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         for i in range(n_dealt):
             unseen_rank[p, _rank(hands[p, i])] -= 1
         unseen_rank[p, _rank(starter)] -= 1
-
-
-@njit(cache=True, inline="always")
-def _his_heels(starter):
-    """What the dealer pegs for the starter: 2 for a Jack (his heels), else 0."""
-    return rules.HEELS_POINTS if _rank(starter) == rules.JACK else 0
-
-
-@njit(cache=True)
-def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-          thrown, starter, table, odds):
-    """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
-
-    ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
-    ``unseen_rank`` int64 (players, 13): what each player has not seen, by rank (updated as cards
-    are laid); ``scores`` int64 (sides,): each side's score (player ``p`` scores for side
-    ``p % sides``: partners sit opposite), updated as points are pegged, stopping the moment one
-    reaches ``target``. Writes ``plays`` int64 (players * cards, PLAY.size): player, card, points
-    (the go or last-card point included), and adds each player's pegging points to ``pegged``.
-    Turns go round from the dealer's left. A player who cannot lay a card says go and the next
-    one able to goes on; when nobody can, the last to lay pegs the go and the count restarts
-    with the player after them. With ``one_count`` (five-card) the play ends there, and at 31.
-
-    The ``best`` policy (two players, four cards each) searches (:func:`analyzer.search._best_play`)
-    and reads what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in
-    the crib, the ``starter`` (-1 if unknown), the rank ``table``, and ``odds`` the (122, 122)
-    win-odds table (any smaller array: it values pegging points, not wins). The other policies
-    ignore them. (In the statistics' play-out past a winning moment, where ``target`` is out of
-    reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
-    the last card follow :func:`analyzer.playstep._lay`.
-    """
-    n_players, n_cards = kept.shape
-    n_sides = scores.shape[0]
-    laid = np.zeros((n_players, n_cards), np.bool_)
-    left = np.full(n_players, n_cards, np.int64)
-    total_left = n_players * n_cards
-    seq = np.empty(n_players * n_cards + 1, np.int64)  # ranks in the current count
-    nseq = 0
-    count = 0
-    turn = (dealer + 1) % n_players
-    last = -1
-    passes = 0
-    n_plays = 0
-    floor = np.zeros(n_players, np.int64)  # the least value each one's cards can have (its goes)
-    searched = n_players == 2 and n_cards == 4 and not one_count
-    while total_left > 0:
-        p = turn
-        nxt = (p + 1) % n_players
-        choice = -1
-        if left[p] > 0:
-            if searched and peg_pol[p] == _PEG_BEST:
-                choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    unseen_rank[p], scores, target, dealer, table, odds, st)
-            else:
-                others = total_left - left[p]
-                choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,
-                                      unseen_rank[p], left[nxt], others == 0 and left[p] == 1, st)
-            if choice < 0:
-                floor[p] = max(floor[p], _go_floor(count))
-        if choice < 0:  # go (or no cards left)
-            passes += 1
-            if passes >= n_players:  # nobody can lay: the last to lay pegs one for the go
-                scores[last % n_sides] += rules.GO_POINTS
-                pegged[last] += rules.GO_POINTS
-                plays[n_plays - 1, PLAY.points] += rules.GO_POINTS
-                if scores[last % n_sides] >= target:
-                    return n_plays, last % n_sides
-                if one_count:
-                    return n_plays, -1
-                count = 0
-                nseq = 0
-                passes = 0
-                turn = (last + 1) % n_players
-            else:
-                turn = nxt
-            continue
-        card = kept[p, choice]
-        laid[p, choice] = True
-        left[p] -= 1
-        total_left -= 1
-        count, nseq, points = _lay(seq, nseq, count, card, total_left)
-        plays[n_plays, PLAY.player] = p
-        plays[n_plays, PLAY.card] = card
-        plays[n_plays, PLAY.points] = points
-        n_plays += 1
-        for q in range(n_players):
-            if q != p:
-                unseen_rank[q, _rank(card)] -= 1
-        scores[p % n_sides] += points
-        pegged[p] += points
-        if scores[p % n_sides] >= target:
-            return n_plays, p % n_sides
-        last = p
-        passes = 0
-        if count == rules.MAX_COUNT:  # 31: a new count, led by the next player
-            if one_count:
-                return n_plays, -1
-            count = 0
-            nseq = 0
-        turn = nxt
-    return n_plays, -1
-
-
-@njit(cache=True, inline="always")
-def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner, show):
-    """The show: each hand from the dealer's left round to the dealer, then the crib.
-
-    A hand of three (five-card cribbage) is counted from ``hand_table``, the three-card hand
-    table. Every count is made into ``show`` (players + 1,), in that order, for the statistics; the
-    game
-    takes them in order, each to its side's score in ``scores`` (sides,), until a side reaches
-    ``target`` (none if ``winner >= 0`` already). Returns ``(counts the game took, winning side
-    or -1)``.
-    """
-    n_players = kept.shape[0]
-    n_sides = scores.shape[0]
-    for k in range(n_players):
-        p = (dealer + 1 + k) % n_players
-        if kept.shape[1] == 3:
-            show[k] = _score_three_by_row(kept[p, 0], kept[p, 1], kept[p, 2], starter,
-                                          hand_table)
-        else:
-            show[k] = _score_one(kept[p, 0], kept[p, 1], kept[p, 2], kept[p, 3], starter, False,
-                                 table)
-    show[n_players] = _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
-    shown = 0
-    for k in range(n_players + 1):
-        if winner >= 0:
-            break
-        p = (dealer + 1 + k) % n_players if k < n_players else dealer
-        shown += 1
-        scores[p % n_sides] += show[k]
-        if scores[p % n_sides] >= target:
-            winner = p % n_sides
-    return shown, winner
 
 
 @njit(cache=True, inline="always")
@@ -475,8 +360,8 @@ def _record_game(rec, first_dealer, winner, scores, tiers, deals):
 
 
 @njit(cache=True)
-def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, odds, acc,
-               crib_acc, rec_game, rec_deals, record, first):
+def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, peg_values,
+               odds, acc, crib_acc, rec_game, rec_deals, record, first):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.
 
     ``game`` is the description (:meth:`analyzer.game.Game.as_array`); ``dpol`` and ``ppol``
@@ -484,8 +369,9 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     thrown) and ``card_values`` (one card) the tables the ``ev`` policy reads; ``table`` the rank
     table, ``hand_table`` the same by kept hand (:func:`analyzer.scoring.hand_table`).
     ``rec_game`` int64 (GAME_RECORD.size,) and ``rec_deals`` int16 (MAX_RECORDED_DEALS,
-    DEAL.size) receive the record. ``odds`` is the win-odds table the ``best`` pegging policy
-    reads (:func:`_play`). Scores are kept by side: seat ``p`` scores for side
+    DEAL.size) receive the record. ``peg_values`` and ``odds`` are the pegging table and the
+    win-odds table the ``pegging`` and ``best`` policies read (:func:`_discards`,
+    :func:`analyzer.deal._play`). Scores are kept by side: seat ``p`` scores for side
     ``p % sides`` (partners sit opposite). ``first`` is the seat that deals first, or -1 for
     the cut (which draws from ``st``; a given first dealer draws nothing for it).
     """
@@ -517,7 +403,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     while winner < 0:
         starter = _deal(st, game, deck, hands)
         _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
-                  hand_table, kept, thrown, crib, unseen_rank)
+                  hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds)
         pegged[:] = 0
         n_plays = 0
         st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
@@ -557,7 +443,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
 
 @njit(cache=True, parallel=True, nogil=True)
 def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
-                hand_table, odds, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi, first_mode):
+                hand_table, peg_values, odds, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi,
+                first_mode):
     """Play chunk after chunk of games in parallel, one chunk per thread at a time.
 
     ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
@@ -578,8 +465,9 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
             first = index % n_players if first_mode == _ALTERNATE else -1
-            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, odds,
-                       acc[b], crib_acc[b], rec_games[slot], rec_deals[slot], record, first)
+            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table,
+                       peg_values, odds, acc[b], crib_acc[b], rec_games[slot], rec_deals[slot],
+                       record, first)
 
 
 @njit(cache=True)

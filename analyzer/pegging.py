@@ -70,6 +70,7 @@ from .choices import (
     resolve_workers,
 )
 from .engine import PLAY, _deal, _discards, _play
+from .scoring import _sort4_index, rank_table
 
 __all__ = [
     "PEGGING_FILE",
@@ -146,22 +147,11 @@ def pattern_text(a: int, b: int, c: int, d: int) -> str:
 @njit(cache=True, inline="always")
 def _kept_index(kept, p):
     """The full rank index of player ``p``'s four kept cards (sorted)."""
-    r0, r1, r2, r3 = kept[p, 0] >> 2, kept[p, 1] >> 2, kept[p, 2] >> 2, kept[p, 3] >> 2
-    if r0 > r1:
-        r0, r1 = r1, r0
-    if r2 > r3:
-        r2, r3 = r3, r2
-    if r0 > r2:
-        r0, r2 = r2, r0
-    if r1 > r3:
-        r1, r3 = r3, r1
-    if r1 > r2:
-        r1, r2 = r2, r1
-    return ((r0 * 13 + r1) * 13 + r2) * 13 + r3
+    return _sort4_index(kept[p, 0] >> 2, kept[p, 1] >> 2, kept[p, 2] >> 2, kept[p, 3] >> 2)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_values, hands,
+def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_values, hands, table,
                       pattern_number, acc, rec_dealt, rec_kept, rec_plays, rec_n):
     """Deal, discard and play out independent deals; tally each player's pegging by role and
     kept rank pattern.
@@ -169,7 +159,8 @@ def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_value
     ``states`` uint64 (B, 4): each chunk's own generator state (copied); ``n_deals`` int64 (B,);
     ``game`` the six-card description (:meth:`analyzer.game.Game.as_array`); ``dpol``, ``ppol``
     int64 (2,) the policies of seat 0 (always the dealer) and seat 1 (the pone);
-    ``crib_values``, ``card_values`` and ``hands`` what :func:`analyzer.engine._discards` reads;
+    ``crib_values``, ``card_values``, ``hands`` and the rank ``table`` what
+    :func:`analyzer.engine._discards` reads;
     ``pattern_number`` int64 (28561,) the pattern number of a sorted rank index. ``acc`` int64
     (B, 2, 1820, N_STATS), zeroed: per chunk ``[role, pattern]`` the tallies. The first
     ``rec_n.shape[0] // B`` deals of each chunk are recorded (for the tests): the six cards
@@ -190,14 +181,15 @@ def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_value
         plays = np.zeros((8, PLAY.size), np.int64)
         pegged = np.zeros(2, np.int64)
         scores = np.zeros(2, np.int64)
+        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
         for i in range(n_deals[b]):
             starter = _deal(st, game, deck, dealt)
-            _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
-                      kept, thrown, crib, unseen_rank)
-            pegged[:] = 0
             scores[:] = 0
+            _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
+                      kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
+            pegged[:] = 0
             n_plays, _ = _play(kept, 0, ppol, unseen_rank, scores, _NO_TARGET, st, plays,
-                               pegged, False)
+                               pegged, False, thrown, starter, table, no_table)
             for p in range(2):  # seat 0 deals: role = seat
                 j = pattern_number[_kept_index(kept, p)]
                 mine = pegged[p]
@@ -391,7 +383,7 @@ def _play_deals(deals: int, seed: int, players, workers: int, chunk_size: int, r
             rec = (np.zeros((r, 2, 6), np.int64), np.zeros((r, 2, 4), np.int64),
                    np.zeros((r, 8, PLAY.size), np.int64), np.zeros(r, np.int64))
             _selfplay_pegging(states, sizes[chunks], game, dpol, ppol, values, card_values,
-                              hands, _PATTERN_NUMBER, acc, *rec)
+                              hands, rank_table(), _PATTERN_NUMBER, acc, *rec)
             total += acc.sum(axis=0)
             for key, a in zip(recs, rec, strict=True):
                 recs[key].append(a)

@@ -33,7 +33,13 @@ import numpy as np
 
 import analyzer
 
-from .choices import numba_threads, policy_arrays
+from .choices import (
+    DISCARD_POLICIES,
+    PEGGING_POLICIES,
+    numba_threads,
+    parse_player,
+    policy_arrays,
+)
 from .crib import card_values as card_values_for
 from .engine import (
     ACC,
@@ -157,18 +163,29 @@ def plan_values(plan: RunPlan) -> np.ndarray:
     return crib_values(plan.crib, plan.variant) if pairs else crib_values("uniform")
 
 
-_NO_ODDS = np.zeros((1, 1), np.float64)  # no win-odds table: best values pegging points
+_NO_TABLE = np.zeros((2, 1), np.float64)  # for runs whose players read no such table
 
 
-def plan_odds(plan: RunPlan) -> np.ndarray:
-    """The win-odds table a plan's ``best`` pegging players read (the two-player six-card game),
-    or a (1, 1) placeholder when no player pegs by ``best`` (nothing reads it)."""
-    if VARIANTS[plan.variant].name != "six-card" or not any(
-            p.strip().lower().endswith("+best") for p in plan.players):
-        return _NO_ODDS
-    from .search import win_odds
+def plan_tables(plan: RunPlan) -> tuple[np.ndarray, np.ndarray]:
+    """The pegging table and the win-odds table a plan's players read, as writable copies
+    (:func:`analyzer.pegging.peg_table`, :func:`analyzer.odds.win_table`): the ``pegging`` and
+    ``best`` discard policies read the first, ``best`` (discard or pegging) the second, in the
+    two-player six-card game only. A (2, 1) placeholder stands for a table nobody reads."""
+    if VARIANTS[plan.variant].name != "six-card":
+        return _NO_TABLE, _NO_TABLE
+    codes = [parse_player(p) for p in plan.players]
+    pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
+    odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
+    peg_values = odds_table = _NO_TABLE
+    if pegging:
+        from .pegging import peg_table
 
-    return win_odds()
+        peg_values = np.array(peg_table())
+    if odds:
+        from .odds import win_table
+
+        odds_table = np.array(win_table())
+    return peg_values, odds_table
 
 
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
@@ -192,8 +209,8 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else _NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, plan_odds(plan), acc, crib_acc, rec_games, rec_deals,
-                rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
+                card_values, table, hands, *plan_tables(plan), acc, crib_acc, rec_games,
+                rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])

@@ -33,8 +33,6 @@ discard policy); the samples are uniform over the deals consistent with its goes
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numba import njit
 
@@ -46,7 +44,7 @@ from .rng import _next, _randint
 from .scoring import _rank, _score_one, _value
 
 __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_MARGIN", "BEST_SAMPLES", "advise_play",
-           "model_win_table", "win_odds"]
+           "model_win_table"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
 BEST_SAMPLES = 24
@@ -476,20 +474,6 @@ def model_win_table(dealer_mean: float = 16.0, dealer_sd: float = 6.5, pone_mean
     return _model_win_table(pd, pp, int(target))
 
 
-@functools.lru_cache(maxsize=1)
-def win_odds() -> np.ndarray:
-    """The win-odds table the score-aware search reads (the engine's ``best`` players and
-    :func:`advise_play` with a score), float64 (122, 122), computed once.
-
-    Until the self-play table ships it is :func:`model_win_table`, a simple model: the
-    probabilities of winning it gives are a model's, not measured ones.
-    """
-    # TODO(lead): return analyzer.odds.win_table() once analyzer/odds.py lands (same layout).
-    table = model_win_table()
-    table.flags.writeable = False
-    return table
-
-
 # --------------------------------------------------------------------------- advise_play
 
 
@@ -660,7 +644,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     continuation
         The policy both players lay by in the rollouts: ``"greedy"`` (default) or ``"lookahead"``.
     odds
-        The win-odds table for ``score`` (default :func:`win_odds`).
+        The win-odds table for ``score`` (default :func:`analyzer.odds.win_table`).
 
     Returns
     -------
@@ -714,7 +698,12 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                 raise
             raise ValueError(f"score must be two numbers (yours, the opponent's), got "
                              f"{score!r}") from None
-        table = win_odds() if odds is None else np.ascontiguousarray(odds, np.float64)
+        if odds is None:
+            from .odds import win_table
+
+            table = np.array(win_table())
+        else:
+            table = np.ascontiguousarray(odds, np.float64)
         if table.shape != (TARGET + 1, TARGET + 1):
             raise ValueError(f"odds must have shape (122, 122), got {table.shape}")
     else:

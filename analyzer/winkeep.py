@@ -42,15 +42,21 @@ from .choices import (
     SWITCH_Z,
     check_number,
 )
+from .deal import _his_heels, _play, _show
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .engine import _his_heels, _play, _show
 from .players import _choose_discard, _hand_total, _unseen_counts
 from .rng import _shuffle_prefix
 from .scoring import _rank, _sort4_index, _throw_key
 
 __all__ = ["keep_to_win"]
 
-#: The same for the engine's ``best`` discard policy, which has fewer samples.
+#: The engine's ``best`` discard policy: samples of the rest of the deal, drawn only when a
+#: player needs at most ``BEST_DISCARD_REACH`` points (the game can end in the deal), for the
+#: ``BEST_DISCARD_CANDIDATES`` keeps best by points; it leaves the points keep for one that wins
+#: more by at least ``ENGINE_SWITCH_Z`` standard errors.
+BEST_DISCARD_SAMPLES = 64
+BEST_DISCARD_REACH = 30
+BEST_DISCARD_CANDIDATES = 5
 ENGINE_SWITCH_Z = 2.0
 
 _TARGET = rules.GAME_POINTS
@@ -67,6 +73,21 @@ def _next_deal_win(me, opp, dealer, odds):
     if dealer:  # the opponent deals next
         return 1.0 - odds[need_opp, need_me]
     return odds[need_me, need_opp]
+
+
+@njit(cache=True)
+def _unseen_deck(six):
+    """The 46 cards not in ``six``, int64, in id order."""
+    deck = np.empty(46, np.int64)
+    n = 0
+    for c in range(52):
+        mine = False
+        for i in range(6):
+            mine = mine or six[i] == c
+        if not mine:
+            deck[n] = c
+            n += 1
+    return deck
 
 
 @njit(cache=True)
@@ -95,10 +116,11 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     pegging policies."""
     kept = np.empty((2, 4), np.int64)
     crib = np.empty(4, np.int64)
+    thrown = np.empty((2, 2), np.int64)
     for i in range(4):
         kept[1, i] = opp_six[_KEEP_TABLE[d_opp][i]]
-    crib[2] = opp_six[_DISCARD_TABLE[d_opp][0]]
-    crib[3] = opp_six[_DISCARD_TABLE[d_opp][1]]
+    crib[2] = thrown[1, 0] = opp_six[_DISCARD_TABLE[d_opp][0]]
+    crib[3] = thrown[1, 1] = opp_six[_DISCARD_TABLE[d_opp][1]]
     base_unseen = np.full((2, 13), 4, np.int64)
     for i in range(6):
         base_unseen[0, _rank(six[i])] -= 1
@@ -116,8 +138,8 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         d = keeps[j]
         for i in range(4):
             kept[0, i] = six[_KEEP_TABLE[d][i]]
-        crib[0] = six[_DISCARD_TABLE[d][0]]
-        crib[1] = six[_DISCARD_TABLE[d][1]]
+        crib[0] = thrown[0, 0] = six[_DISCARD_TABLE[d][0]]
+        crib[1] = thrown[0, 1] = six[_DISCARD_TABLE[d][1]]
         unseen[:, :] = base_unseen
         scores[0] = me
         scores[1] = opp
@@ -126,7 +148,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         if winner < 0:
             pegged[:] = 0
             _, winner = _play(kept, dealer_seat, ppol, unseen, scores, _TARGET, st, plays, pegged,
-                              False)
+                              False, thrown, starter, table, odds)
         _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
                           winner, show)
         if winner == 0:
@@ -144,15 +166,7 @@ def _keep_win_samples(six, dealer, me, opp, states, per_block, ppol, crib_values
     ``b`` draws its samples from ``states[b]`` (so the result is the same on any threads)."""
     for b in prange(states.shape[0]):
         st = states[b].copy()
-        deck = np.empty(46, np.int64)
-        n = 0
-        for c in range(52):
-            mine = False
-            for i in range(6):
-                mine = mine or six[i] == c
-            if not mine:
-                deck[n] = c
-                n += 1
+        deck = _unseen_deck(six)
         keeps = np.arange(15)
         for s in range(per_block):
             _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table,
@@ -200,15 +214,7 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     if samples <= 1 or (_TARGET - me > reach and _TARGET - opp > reach):
         return best
     keeps = np.argsort(-values, kind="mergesort")[:candidates]  # keeps[0] == best
-    deck = np.empty(46, np.int64)
-    n = 0
-    for c in range(52):
-        mine = False
-        for i in range(6):
-            mine = mine or six[i] == c
-        if not mine:
-            deck[n] = c
-            n += 1
+    deck = _unseen_deck(six)
     ppol = np.full(2, _GREEDY, np.int64)
     m = keeps.shape[0]
     out = np.empty(m, np.float64)

@@ -191,13 +191,15 @@ def test_baseline_pegging_ties_are_random_and_the_last_card_counts():
     assert play(cards("3C"), cards("KS 9D"), last=True) == card("3C")
 
 
-def test_baseline_alias():
+def test_baseline_and_best_aliases():
     assert parse_player("baseline") == parse_player("baseline+baseline") == parse_player(
         " Baseline ")
+    assert parse_player("best") == parse_player("best+best")
     with pytest.raises(PlayerError, match="one-word player.*baseline"):
         parse_player("basline")
-    with pytest.raises(PlayerError, match="choose one of random, hand, ev, baseline"):
-        parse_player("best+greedy")
+    with pytest.raises(PlayerError, match="choose one of random, hand, ev, baseline, pegging, "
+                       "best"):
+        parse_player("greedy+greedy")
 
 
 # --------------------------------------------------------------------------- duels

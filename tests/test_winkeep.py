@@ -171,3 +171,67 @@ def test_cli_keep_score(capsys):
         assert main(["keep", *cards, "--dealer", *argv]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def best_games():
+    """Games of the best and pegging discard policies against ev, recorded."""
+    from analyzer import simulate
+
+    return {players: simulate(30, seed=12, players=players, record_games=30, workers=1).records
+            for players in (("best", "ev+lookahead"), ("pegging+greedy", "ev+greedy"))}
+
+
+def _decisions(records, seat):
+    """(six, thrown, dealer, my score, opponent's score) of each discard of ``seat``."""
+    for game in records:
+        before = [0, 0]
+        for deal in game["deals"]:
+            yield (deal["hands"][seat], deal["discards"][seat], deal["dealer"] == seat,
+                   before[seat], before[1 - seat])
+            before = deal["scores"]
+
+
+def _nets(six, dealer):
+    from analyzer import keep
+
+    df = keep(" ".join(six), dealer, pegging=True)
+    return {frozenset(d.split()): net for d, net in zip(df["discard"], df["net"], strict=True)}
+
+
+def test_the_pegging_discard_keeps_the_best_net_counting_the_play(best_games):
+    n = 0
+    for six, thrown, dealer, _, _ in _decisions(best_games["pegging+greedy", "ev+greedy"], 0):
+        nets = _nets(six, dealer)
+        assert nets[frozenset(thrown)] == pytest.approx(max(nets.values()), abs=1e-9)
+        n += 1
+    assert n > 100
+
+
+def test_the_best_discard_plays_for_points_until_the_game_can_end(best_games):
+    from analyzer.winkeep import BEST_DISCARD_CANDIDATES, BEST_DISCARD_REACH
+
+    far = near = 0
+    for six, thrown, dealer, me, opp in _decisions(best_games["best", "ev+lookahead"], 0):
+        nets = _nets(six, dealer)
+        if 121 - me > BEST_DISCARD_REACH and 121 - opp > BEST_DISCARD_REACH:
+            assert nets[frozenset(thrown)] == pytest.approx(max(nets.values()), abs=1e-9)
+            far += 1
+        else:  # the points keep or one of the few next best by points
+            rank = sorted(nets.values(), reverse=True).index(nets[frozenset(thrown)])
+            assert rank < BEST_DISCARD_CANDIDATES
+            near += 1
+    assert far > 100 and near > 20
+
+
+def test_best_games_replay_and_do_not_depend_on_the_workers(best_games):
+    from analyzer import simulate
+    from analyzer.records import validate_record
+
+    for record in best_games["best", "ev+lookahead"]:
+        validate_record(record)
+    a = simulate(12, seed=3, players=("best", "baseline"), chunk_size=4, workers=1,
+                 record_games=12)
+    b = simulate(12, seed=3, players=("best", "baseline"), chunk_size=4, workers=2,
+                 record_games=12)
+    assert a.records == b.records
