@@ -40,7 +40,7 @@ def _his_heels(starter):
 
 @njit(cache=True)
 def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-          thrown, starter, table, odds):
+          thrown, starter, table, odds, crib_values, hand_table):
     """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -55,8 +55,9 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
 
     The ``best`` policy (two players, four cards each) searches (:func:`analyzer.search._best_play`)
     and reads what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in
-    the crib, the ``starter`` (-1 if unknown), the rank ``table``, and ``odds`` the (122, 122)
-    win-odds table (any smaller array: it values pegging points, not wins). The other policies
+    the crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the (122, 122)
+    win-odds table (any smaller array: it values pegging points, not wins), and the
+    ``crib_values`` and ``hand_table`` its model of the opponent's discard reads. The other policies
     ignore them. (In the statistics' play-out past a winning moment, where ``target`` is out of
     reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
     the last card follow :func:`analyzer.playstep._lay`.
@@ -82,7 +83,8 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
         if left[p] > 0:
             if searched and peg_pol[p] == _PEG_BEST:
                 choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    unseen_rank[p], scores, target, dealer, table, odds, st)
+                                    unseen_rank[p], scores, target, dealer, table, odds,
+                                    crib_values, hand_table, st)
             else:
                 others = total_left - left[p]
                 choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,

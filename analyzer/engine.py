@@ -415,7 +415,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
         play_complete = False
         if winner < 0:
             n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged, one_count, thrown, starter, table, odds)
+                                    pegged, one_count, thrown, starter, table, odds, crib_values,
+                                    hand_table)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
@@ -430,7 +431,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             stat_scores[:] = 0
             pegged[:] = 0
             _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged, one_count, thrown, starter, table, odds)
+                  pegged, one_count, thrown, starter, table, odds, crib_values, hand_table)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, crib, starter, heels, plays,
@@ -471,9 +472,11 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
 
 
 @njit(cache=True)
-def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, table):
+def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, table, crib_values,
+               hand_table):
     """The play of one deal from given kept hands (for :func:`analyzer.harness.play_hands`);
-    ``best`` sees no thrown cards and values pegging points (no odds table)."""
+    ``best`` sees no thrown cards and values pegging points (no odds table); ``crib_values``
+    and ``hand_table`` are its model of the opponent's discard."""
     n_players, n_cards = kept.shape
     unseen_rank = np.full((n_players, 13), 4, np.int64)
     for p in range(n_players):
@@ -485,5 +488,6 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, ta
     pegged = np.zeros(n_players, np.int64)
     thrown = np.empty((n_players, 0), np.int64)
     n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                            one_count, thrown, starter, table, np.zeros((1, 1)))
+                            one_count, thrown, starter, table, np.zeros((1, 1)), crib_values,
+                            hand_table)
     return plays[:n_plays], pegged, winner

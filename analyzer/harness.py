@@ -43,7 +43,7 @@ from .engine import (
 )
 from .files import atomic_write, atomic_write_text
 from .rng import chunk_states
-from .scoring import rank_table
+from .scoring import hand_table, rank_table
 
 __all__ = ["SimulationResult", "play_hands", "simulate"]
 
@@ -550,8 +550,10 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
     scores = np.zeros(game.teams, np.int64)
     st = chunk_states(seed, 1)[0]
+    from .crib import crib_values
+
     plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
-                                  rank_table())
+                                  rank_table(), crib_values("table"), hand_table())
     who = _SEAT_NAMES[n]
     seat_name = [who[i] for i in order]
     return {

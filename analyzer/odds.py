@@ -143,7 +143,7 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     scores[_DEALER] += heels
     pegged[:] = 0
     n_plays, _ = _play(kept, _DEALER, ppol, unseen, scores, _NO_TARGET, st, plays, pegged, False,
-                       thrown, starter, table, no_table)
+                       thrown, starter, table, no_table, values, hands_t)
     _show(kept, crib, starter, _DEALER, table, hands_t, scores, _NO_TARGET, -1, show)
     return starter, heels, n_plays
 
@@ -265,7 +265,8 @@ def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, ha
                     winner = dealer
                 else:
                     _, winner = _play(kept, dealer, ppol, unseen, scores, TARGET, st, plays,
-                                      pegged, False, thrown, starter, table, no_table)
+                                      pegged, False, thrown, starter, table, no_table, values,
+                                      hands_t)
                 _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
                                   winner, show)
                 dealer = 1 - dealer

@@ -189,7 +189,8 @@ def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_value
                       kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
             pegged[:] = 0
             n_plays, _ = _play(kept, 0, ppol, unseen_rank, scores, _NO_TARGET, st, plays,
-                               pegged, False, thrown, starter, table, no_table)
+                               pegged, False, thrown, starter, table, no_table, crib_values,
+                               hands)
             for p in range(2):  # seat 0 deals: role = seat
                 j = pattern_number[_kept_index(kept, p)]
                 mine = pegged[p]

@@ -280,6 +280,26 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
 
 
 @njit(cache=True, inline="always")
+def _ev_values(six, dealer, crib_values, hand_table, values):
+    """The ``ev`` policy's value of each of the 15 keeps of ``six`` into ``values`` (15,): the
+    exact hand mean over the 46 unseen starters plus (``dealer``) or minus the crib value of the
+    thrown pair. Returns the index of the best (the first of equals), the keep ``ev`` makes."""
+    unseen = _unseen_counts(six)
+    role = 0 if dealer else 1
+    best = 0
+    for d in range(15):
+        keep = _KEEP_TABLE[d]
+        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen, 46,
+                            hand_table) / 46.0
+        r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
+        v = crib_values[role, r1, r2, suited]
+        values[d] = value + v if dealer else value - v
+        if values[d] > values[best]:
+            best = d
+    return best
+
+
+@njit(cache=True, inline="always")
 def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
     """Sum of the show scores of the three-card hand ``k0..k2`` (five-card cribbage) over every
     unseen starter: one row of :func:`analyzer.scoring.hand3_table`, a flush of three (3, or 4

@@ -44,9 +44,9 @@ from .choices import (
 )
 from .deal import _his_heels, _play, _show
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_discard, _hand_total, _unseen_counts
+from .players import _choose_discard, _ev_values
 from .rng import _shuffle_prefix
-from .scoring import _rank, _sort4_index, _throw_key
+from .scoring import _rank, _sort4_index
 
 __all__ = ["keep_to_win"]
 
@@ -103,17 +103,17 @@ def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand
     opp_six = deck[:6].copy()
     d_opp = _choose_discard(_EV, opp_six, not dealer, crib_values, hand_table, st)
     _rest_of_deal(six, opp_six, d_opp, deck[6], dealer, me, opp, st, ppol, table, hand_table,
-                  odds, keeps, out)
+                  odds, crib_values, keeps, out)
 
 
 @njit(cache=True)
 def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table, hand_table,
-                  odds, keeps, out):
+                  odds, crib_values, keeps, out):
     """The deal played out for each keep in ``keeps`` of ``six`` against the opponent's
     ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
     after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
     ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
-    pegging policies."""
+    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard)."""
     kept = np.empty((2, 4), np.int64)
     crib = np.empty(4, np.int64)
     thrown = np.empty((2, 2), np.int64)
@@ -148,7 +148,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         if winner < 0:
             pegged[:] = 0
             _, winner = _play(kept, dealer_seat, ppol, unseen, scores, _TARGET, st, plays, pegged,
-                              False, thrown, starter, table, odds)
+                              False, thrown, starter, table, odds, crib_values, hand_table)
         _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
                           winner, show)
         if winner == 0:
@@ -179,21 +179,14 @@ def _points_values(six, dealer, crib_values, peg_values, hand_table, values):
     unseen starters, plus (dealer) or minus (pone) the crib value of the thrown pair, plus the
     expected pegging difference of the kept ranks in that role (``peg_values`` (2, 13**4),
     :func:`analyzer.pegging.peg_table`). Returns the index of the best (the first of equals)."""
-    unseen = _unseen_counts(six)
+    _ev_values(six, dealer, crib_values, hand_table, values)
     role = 0 if dealer else 1
     best = 0
     for d in range(15):
         k = _KEEP_TABLE[d]
-        t = _DISCARD_TABLE[d]
-        value = _hand_total(six[k[0]], six[k[1]], six[k[2]], six[k[3]], unseen, 46,
-                            hand_table) / 46.0
-        r1, r2, suited = _throw_key(six[t[0]], six[t[1]])
-        crib = crib_values[role, r1, r2, suited]
-        value = value + crib if dealer else value - crib
-        value += peg_values[role, _sort4_index(_rank(six[k[0]]), _rank(six[k[1]]),
-                                               _rank(six[k[2]]), _rank(six[k[3]]))]
-        values[d] = value
-        if value > values[best]:
+        values[d] += peg_values[role, _sort4_index(_rank(six[k[0]]), _rank(six[k[1]]),
+                                                   _rank(six[k[2]]), _rank(six[k[3]]))]
+        if values[d] > values[best]:
             best = d
     return best
 

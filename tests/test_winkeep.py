@@ -46,7 +46,8 @@ def test_rest_of_deal_matches_a_naive_count(dealer):
         six, opp_six, starter = cards[:6].copy(), cards[6:12].copy(), int(cards[12])
         d_opp = int(rng.integers(15))
         _rest_of_deal(six, opp_six, d_opp, starter, dealer, 0, 0, st,
-                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, keeps, out)
+                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, crib_values("table"),
+                      keeps, out)
         for d in range(15):
             me, opp = _naive_deal(six, d, opp_six, d_opp, starter, dealer, 0, 0)
             # The next deal is read from the table with the roles swapped.
@@ -65,7 +66,8 @@ def test_rest_of_deal_stops_the_moment_a_player_reaches_121(dealer):
         six, opp_six, starter = cards[:6].copy(), cards[6:12].copy(), int(cards[12])
         me, opp = (int(x) for x in rng.integers(100, 121, 2))
         _rest_of_deal(six, opp_six, 0, starter, dealer, me, opp, st,
-                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, np.arange(15), out)
+                      np.array([ORDERED, ORDERED]), table, hands, _SPELL, crib_values("table"),
+                      np.arange(15), out)
         for d in range(15):
             end_me, end_opp = _naive_deal(six, d, opp_six, 0, starter, dealer, me, opp)
             if end_me < 121 and end_opp < 121:
