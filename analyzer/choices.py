@@ -26,6 +26,7 @@ import numpy as np
 from .game import VARIANTS, Game
 
 __all__ = [
+    "ADVISE_SAMPLES",
     "CRIB_MODES",
     "DEFAULT_VARIANT",
     "FORM_CRIB_MODES",
@@ -110,6 +111,8 @@ MAX_ITERATIONS = 10_000
 #: default, and how many standard errors of gain in P(win) it needs to leave the points keep.
 DEFAULT_SAMPLES = 4000
 SWITCH_Z = 3.0
+#: Samples :func:`analyzer.advise_play` (``crib peg``) draws by default.
+ADVISE_SAMPLES = 4000
 
 
 def variant_game(variant: str) -> Game:

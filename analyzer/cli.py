@@ -13,6 +13,7 @@ import sys
 
 from .cards import CardError
 from .choices import (
+    ADVISE_SAMPLES,
     CRIB_MODES,
     CRIB_TABLE_DEALS,
     CRIB_TABLE_MAX_ITERATIONS,
@@ -42,17 +43,14 @@ from .choices import (
 from .files import OutputError, check_writable
 from .game import VARIANTS
 
-#: Samples ``crib peg`` draws by default (:data:`analyzer.search.ADVISE_SAMPLES`, kept here so
-#: that ``crib --help`` does not import numba).
-ADVISE_SAMPLES = 4000
-
 EXAMPLES = """examples:
   crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
   crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
   crib keep 5H 5S 6D JC KH --pone --variant five-card   the same in five-card cribbage
+  crib keep 5H 5S 6D JC QS KH --dealer --score 110 115   the keep most likely to win from 110-115
   crib peg --hand 4C 5H 9S KD --played 4C 6D --starter 2S --pone   which card to lay now
   crib simulate --games 100000 --seed 7     AI against AI, full rules
-  crib duel ev+lookahead baseline --games 100000 --seed 7   win rate and match points
+  crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
@@ -713,7 +711,7 @@ def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "", seats: str = "sea
                    help=f"{note}DISCARD+PEGGING, one for every seat or one for each of "
                    f"{seats}; discard: {', '.join(DISCARD_POLICY_NAMES)}; pegging: "
                    f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
-                   f"baseline (default: {DEFAULT_PLAYER})")
+                   f"baseline, or best, the strongest (default: {DEFAULT_PLAYER})")
 
 
 def _add_seed(p, default=None, note: str = "") -> None:

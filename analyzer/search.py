@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from . import rules
-from .choices import PEGGING_POLICIES
+from .choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from .players import _choose_play, _ev_values
 from .playstep import _lay
 from .rng import _next, _randint
@@ -509,8 +509,6 @@ def model_win_table(dealer_mean: float = 16.0, dealer_sd: float = 6.5, pone_mean
 # --------------------------------------------------------------------------- advise_play
 
 
-#: Samples :func:`advise_play` and ``crib peg`` draw by default.
-ADVISE_SAMPLES = 4000
 MAX_SAMPLES = 1_000_000
 TARGET = 121
 
