@@ -55,9 +55,7 @@ _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
 BEST_MARGIN = 1.0
 #: How sharply the samples are weighted by the opponent's discard (per point the keep a sample
 #: gives the opponent falls short of its ``ev`` keep; 0: not weighted). See :func:`_search`.
-#: Off: at 1.0 per point, ``ev+best`` won 49.91% (49.69 to 50.12) of 200,000 games against
-#: ``ev+lookahead`` instead of about 52% unweighted; with 24 samples the weights leave an
-#: effective sample or two, and the search follows noise.
+#: Off in the engine for now: its strength was measured without it (see the README).
 BEST_INFER = 0.0
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 
@@ -270,17 +268,17 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             unseen0[1, _rank(work[opp_left + i])] -= 1
         if starter >= 0:
             unseen0[1, _rank(starter)] -= 1
-        w = 1.0
+        wt = 1.0
         if infer > 0.0:  # its four first, its two thrown last: the last of the 15 discards
             for i in range(n_cards):
                 opp_six[i] = kept[1, i]
             opp_six[4] = work[opp_left]
             opp_six[5] = work[opp_left + 1]
             top = _ev_values(opp_six, not me_dealer, crib_values, hand_table, keep_values)
-            w = np.exp(infer * (keep_values[14] - keep_values[top]))
-        weights[s] = w
-        w_sum += w
-        w_sq += w * w
+            wt = np.exp(infer * (keep_values[14] - keep_values[top]))
+        weights[s] = wt
+        w_sum += wt
+        w_sq += wt * wt
         for i in range(n_hand):
             if out[i, _LEGAL] == 0.0:
                 continue
@@ -313,11 +311,11 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                     else:
                         win = _finish(kept, crib, starter, dealer, scores, target, table, odds)
             net = pegged[0] - pegged[1]
-            sums[i, 0] += w * pegged[0]
-            sums[i, 1] += w * pegged[1]
-            sums[i, 2] += w * net * net
-            sums[i, 3] += w * win
-            sums[i, 4] += w * win * win
+            sums[i, 0] += wt * pegged[0]
+            sums[i, 1] += wt * pegged[1]
+            sums[i, 2] += wt * net * net
+            sums[i, 3] += wt * win
+            sums[i, 4] += wt * win * win
             vals[s, i] = win if aware else now + net
     # weighted means; the weights' effective number of samples for the standard errors (with
     # every weight 1 these are the plain means and errors)
