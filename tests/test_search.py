@@ -11,6 +11,7 @@ from test_cli import run
 
 from analyzer import parse_cards, peg_points, simulate
 from analyzer.cards import format_card
+from analyzer.crib import crib_values
 from analyzer.records import validate_record
 from analyzer.search import advise_play, model_win_table
 
@@ -250,7 +251,7 @@ def test_the_samples_respect_the_opponents_go():
     # The opponent holds one card and said go at 22 earlier in the deal: it is a ten-card. We
     # lead from 5H 4C: with 5H it makes 15 for 2 and we take the last card (1); with 4C it makes
     # 14, nothing, and we take the last card. Exact whatever the samples.
-    from analyzer.scoring import rank_table
+    from analyzer.scoring import hand_table, rank_table
     from analyzer.search import _N_OUT, _search
 
     ids = [int(c) for c in parse_cards("5H 4C KH QH")]
@@ -260,10 +261,29 @@ def test_the_samples_respect_the_opponents_go():
                     np.zeros(0, np.int64), int(parse_cards("2S")[0]),
                     np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
                     np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
-                    np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out)
+                    np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out,
+                    crib_values("table"), hand_table(), 0.0)
         assert n == 2
         values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
         if exact:
             assert values == {"5H": (0.0, 1.0, 2.0), "4C": (0.0, 1.0, 0.0)}
         else:  # any unseen card: a 6 answers 4C with 15, a 5 pairs the 5H, ...
             assert values["4C"][2] > 0.0 and out[0, 4] > 0.0
+
+
+def test_weighting_by_the_opponents_discard():
+    args = dict(dealer=False, starter="2S", samples=800, seed=4)
+    plain = advise_play("4C 5H 9S KD", "4C 6D", **args)
+    assert plain.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=0.0, **args))
+    weighted = advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args)
+    assert weighted.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args))
+    # the same samples, fewer of them in effect: the means move, the errors grow
+    by_card = weighted.set_index("card")
+    for _, row in plain.iterrows():
+        other = by_card.loc[row.card]
+        assert other.now == row.now
+        assert 0.0 <= other.rest_for <= 31 and 0.0 <= other.rest_against <= 31
+        assert other.rest_se > row.rest_se
+    assert not np.allclose(plain.set_index("card").rest, by_card.rest)
+    with pytest.raises(ValueError):
+        advise_play("4C 5H 9S KD", "4C 6D", infer=-1.0, **args)
