@@ -386,7 +386,7 @@ def _cmd_simulate(args) -> int:
     except ValueError as exc:  # a form the engine does not play yet
         raise UsageError(f"crib simulate: {exc}") from None
     if args.out is not None:
-        result.save(args.out, command=shlex.join(["crib", *sys.argv[1:]]))
+        result.save(args.out, command=shlex.join(["crib", *args.argv]))
     if args.record is not None:
         from .records import write_records
 
@@ -1027,6 +1027,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # for provenance files
         if args.command is None:
             parser.print_help()
             raise UsageError("crib: no command given (see crib --help)")

@@ -43,7 +43,7 @@ def _tables_crib(args) -> int:
     result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
                               max_iterations=args.max_iterations, workers=args.workers,
                               progress=report, variant=args.variant)
-    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+    paths = result.save(out, command=shlex.join(["crib", *args.argv]),
                         overwrite_shipped=args.force)
     state = "converged" if result.converged else "NOT converged"
     print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
@@ -82,7 +82,7 @@ def _tables_pegging(args) -> int:
 
     result = build_pegging_table(deals=args.deals, seed=args.seed, workers=args.workers,
                                  progress=report)
-    paths = result.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+    paths = result.save(out, command=shlex.join(["crib", *args.argv]),
                         overwrite_shipped=args.force)
     df = result.table
     means = {role: float((df.loc[df.role == role, "peg_net_raw"].fillna(0)
@@ -190,7 +190,7 @@ def _tables_odds(args) -> int:
 
     table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
                              progress=report)
-    paths = table.save(out, command=shlex.join(["crib", *sys.argv[1:]]),
+    paths = table.save(out, command=shlex.join(["crib", *args.argv]),
                        overwrite_shipped=args.force)
     print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
           f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer wins "
