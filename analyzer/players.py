@@ -261,29 +261,16 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
         return _randint(st, 15)
     if policy == _DISCARD_BASELINE:
         return _baseline_discard(six, 15, dealer, st)
-    unseen = _unseen_counts(six)
-    role = 0 if dealer else 1
-    best = 0
-    best_value = -1e300
-    for d in range(15):
-        keep = _KEEP_TABLE[d]
-        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen, 46,
-                            hand_table) / 46.0
-        if policy == _DISCARD_EV:
-            r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
-            v = crib_values[role, r1, r2, suited]
-            value = value + v if dealer else value - v
-        if value > best_value:
-            best_value = value
-            best = d
-    return best
+    return _keep_values(six, dealer, crib_values, hand_table, policy == _DISCARD_EV,
+                        np.empty(15))
 
 
 @njit(cache=True, inline="always")
-def _ev_values(six, dealer, crib_values, hand_table, values):
-    """The ``ev`` policy's value of each of the 15 keeps of ``six`` into ``values`` (15,): the
-    exact hand mean over the 46 unseen starters plus (``dealer``) or minus the crib value of the
-    thrown pair. Returns the index of the best (the first of equals), the keep ``ev`` makes."""
+def _keep_values(six, dealer, crib_values, hand_table, with_crib, values):
+    """The value of each of the 15 keeps of ``six`` into ``values`` (15,): the exact hand mean
+    over the 46 unseen starters, with ``with_crib`` (the ``ev`` policy) plus (``dealer``) or
+    minus the crib value of the thrown pair (``hand``: without). Returns the index of the best
+    (the first of equals), the keep the policy makes."""
     unseen = _unseen_counts(six)
     role = 0 if dealer else 1
     best = 0
@@ -291,9 +278,11 @@ def _ev_values(six, dealer, crib_values, hand_table, values):
         keep = _KEEP_TABLE[d]
         value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen, 46,
                             hand_table) / 46.0
-        r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
-        v = crib_values[role, r1, r2, suited]
-        values[d] = value + v if dealer else value - v
+        if with_crib:
+            r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
+            v = crib_values[role, r1, r2, suited]
+            value = value + v if dealer else value - v
+        values[d] = value
         if values[d] > values[best]:
             best = d
     return best

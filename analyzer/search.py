@@ -38,7 +38,7 @@ from numba import njit
 
 from . import rules
 from .choices import ADVISE_SAMPLES, PEGGING_POLICIES
-from .players import _choose_play, _ev_values
+from .players import _choose_play, _keep_values
 from .playstep import _lay
 from .rng import _next, _randint
 from .scoring import _rank, _score_one, _value
@@ -274,7 +274,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 opp_six[i] = kept[1, i]
             opp_six[4] = work[opp_left]
             opp_six[5] = work[opp_left + 1]
-            top = _ev_values(opp_six, not me_dealer, crib_values, hand_table, keep_values)
+            top = _keep_values(opp_six, not me_dealer, crib_values, hand_table, True,
+                               keep_values)
             wt = np.exp(infer * (keep_values[14] - keep_values[top]))
         weights[s] = wt
         w_sum += wt

@@ -44,7 +44,7 @@ from .choices import (
 )
 from .deal import _his_heels, _play, _show
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_discard, _ev_values
+from .players import _choose_discard, _keep_values
 from .rng import _shuffle_prefix
 from .scoring import _rank, _sort4_index
 
@@ -179,7 +179,7 @@ def _points_values(six, dealer, crib_values, peg_values, hand_table, values):
     unseen starters, plus (dealer) or minus (pone) the crib value of the thrown pair, plus the
     expected pegging difference of the kept ranks in that role (``peg_values`` (2, 13**4),
     :func:`analyzer.pegging.peg_table`). Returns the index of the best (the first of equals)."""
-    _ev_values(six, dealer, crib_values, hand_table, values)
+    _keep_values(six, dealer, crib_values, hand_table, True, values)
     role = 0 if dealer else 1
     best = 0
     for d in range(15):
