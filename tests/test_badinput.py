@@ -304,7 +304,8 @@ def test_replay_fuzzed_records(games, path_choice, value, tmp_path, capsys):
     node, key = record, None
     for choice in path_choice:
         keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        if not keys:
+        if not keys:  # an empty list: nothing in it to replace
+            key = None
             break
         key = keys[choice % len(keys)]
         if not isinstance(node[key], dict | list) or choice == path_choice[-1]:
