@@ -653,7 +653,7 @@ def _cmd_peg(args) -> int:
                              dealer=args.dealer, starter=args.starter,
                              thrown=None if args.thrown is None else _cards_text(args.thrown),
                              score=args.score, samples=args.samples, seed=args.seed,
-                             continuation=args.continuation)
+                             continuation=args.continuation, infer=not args.uniform)
     except ValueError as exc:  # CardError included
         raise UsageError(f"crib peg: {exc}") from None
     role = "dealer" if args.dealer else "pone"
@@ -665,8 +665,9 @@ def _cmd_peg(args) -> int:
     if args.json:
         print(json.dumps({"hand": hand, "role": role, "starter": starter, "played": played,
                           "count": count, "score": args.score, "samples": args.samples,
-                          "seed": args.seed, "continuation": args.continuation, "best": best,
-                          "rows": rows}))
+                          "seed": args.seed, "continuation": args.continuation,
+                          "opponent": "uniform" if args.uniform else "ev discard",
+                          "best": best, "rows": rows}))
         return 0
     said = f"; played {played}" if played else "; nothing laid yet"
     score = f"; score {args.score[0]}-{args.score[1]}" if args.score else ""
@@ -824,6 +825,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seed(p, default=0)
     p.add_argument("--continuation", choices=("greedy", "lookahead"), default="greedy",
                    help="how both players lay in the rollouts (default greedy)")
+    p.add_argument("--uniform", action="store_true",
+                   help="draw the opponent's cards uniformly from those its goes allow (default: "
+                   "as its discard suggests, if it keeps what the ev policy keeps)")
     _add_json(p)
     p.set_defaults(func=_cmd_peg)
 

@@ -27,8 +27,12 @@ about 58 microseconds of one core per searched decision, 25 of them a game: ``ev
 ``ev+lookahead`` plays about 1,300 games a second on 2 threads. :func:`advise_play` draws
 :data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds).
 
-Not done: weighting the samples by what the opponent's discard says (importance weights from the
-discard policy); the samples are uniform over the deals consistent with its goes.
+**What the opponent's discard says** (``infer``, on in the engine's ``best``): the samples are
+drawn from the posterior of the opponent's hand given that it discards as the ``ev`` policy does.
+A draw deals it six cards (those it has laid and others from the unseen), ``ev`` keeps four, and
+the draw counts only if that keep holds every card it has laid and fits its goes; its two thrown
+are its crib cards. Early in the play nearly every draw fits; a draw that fits is tried up to
+:data:`_INFER_TRIES` times. Without it the samples are uniform over the deals its goes allow.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from numba import njit
 
 from . import rules
 from .choices import ADVISE_SAMPLES, PEGGING_POLICIES
+from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .players import _choose_play, _keep_values
 from .playstep import _lay
 from .rng import _next, _randint
@@ -53,10 +58,12 @@ BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
 #: How many standard errors the search's best card must beat the ``lookahead`` card by.
 BEST_MARGIN = 1.0
-#: How sharply the samples are weighted by the opponent's discard (per point the keep a sample
-#: gives the opponent falls short of its ``ev`` keep; 0: not weighted). See :func:`_search`.
-#: Off in the engine for now: its strength was measured without it (see the README).
-BEST_INFER = 0.0
+#: Whether the search draws the opponent's hand as its discard suggests (the posterior given
+#: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
+#: :func:`_search`.
+BEST_INFER = True
+# Draws of the opponent's six tried per sample before falling back to a uniform draw.
+_INFER_TRIES = 64
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 
 #: The continuation policy as the rollouts call it: the engine's own ``_choose_play``, compiled
@@ -64,7 +71,7 @@ _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _roll_play = njit(cache=True, inline="always")(_choose_play.py_func)
 
 # Columns of the search's output, one row per card of the hand.
-_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _N_OUT = range(10)
+_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
 
 
 @njit(cache=True)
@@ -141,6 +148,59 @@ def _finish(kept, crib, starter, dealer, scores, target, table, odds):
 
 
 @njit(cache=True)
+def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
+                    hand_table, st, work, opp_six, keep_values, hand_out, crib_out):
+    """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does.
+
+    ``pool[:n_pool]`` the cards the player has not seen; ``opp_laid`` int64 the cards the
+    opponent has laid, ``opp_floor`` the least value its other cards can have (its goes), and
+    ``opp_dealer`` whether the crib is its own. A draw deals it six cards (``opp_laid`` and
+    others from the pool), lets the ``ev`` policy keep four (``crib_values``, ``hand_table``,
+    :func:`analyzer.players._keep_values`) and is accepted if that keep holds every laid card
+    and its other cards are each worth ``opp_floor`` or more. Up to :data:`_INFER_TRIES` draws;
+    on success writes the kept cards it has not laid into ``hand_out``, its two thrown into
+    ``crib_out[:2]`` and ``n_extra`` more cards from the pool (crib cards the player does not
+    know) into ``crib_out[2:]``, and returns True. ``work`` int64 (52,), ``opp_six`` int64 (6,),
+    ``keep_values`` float64 (15,) are scratch.
+    """
+    n_laid = opp_laid.shape[0]
+    n_draw = 6 - n_laid
+    for _ in range(_INFER_TRIES):
+        for i in range(n_pool):
+            work[i] = pool[i]
+        for i in range(n_draw):
+            j = i + _randint(st, n_pool - i)
+            work[i], work[j] = work[j], work[i]
+        for i in range(n_laid):
+            opp_six[i] = opp_laid[i]
+        for i in range(n_draw):
+            opp_six[n_laid + i] = work[i]
+        top = _keep_values(opp_six, opp_dealer, crib_values, hand_table, True, keep_values)
+        held = 0  # how many of the kept four it has laid
+        fits = True
+        for slot in _KEEP_TABLE[top]:
+            if slot < n_laid:
+                held += 1
+            elif _value(opp_six[slot]) < opp_floor:
+                fits = False
+        if not fits or held != n_laid:
+            continue
+        k = 0
+        for slot in _KEEP_TABLE[top]:
+            if slot >= n_laid:
+                hand_out[k] = opp_six[slot]
+                k += 1
+        crib_out[0] = opp_six[_DISCARD_TABLE[top][0]]
+        crib_out[1] = opp_six[_DISCARD_TABLE[top][1]]
+        for i in range(n_draw, n_draw + n_extra):  # the player's own thrown, if unknown
+            j = i + _randint(st, n_pool - i)
+            work[i], work[j] = work[j], work[i]
+            crib_out[2 + i - n_draw] = work[i]
+        return True
+    return False
+
+
+@njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
             me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
             out, crib_values, hand_table, infer):
@@ -155,20 +215,21 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
     ``st`` the xoshiro256** state the samples are drawn from.
 
-    With ``infer`` > 0 each sample is weighted by what the opponent's discard says about it: the
-    opponent's six cards in the sample (its four and its two thrown) are valued as the ``ev``
-    discard policy values them (``crib_values``, ``hand_table``), and the sample's weight is
-    ``exp(infer * (value of the keep the sample gives it - value of its best keep))``: 1 when the
-    sample's opponent kept as ``ev`` would, less the more points that keep gave away. Means are
-    weighted; standard errors use the weights' effective number of samples.
+    With ``infer`` the samples follow what the opponent's discard says about its cards: each
+    sample deals the opponent six cards (the cards it has laid and others from the unseen),
+    lets the ``ev`` discard policy keep four of them (``crib_values``, ``hand_table``), and is
+    accepted only if that keep holds every card the opponent has laid and every other kept card
+    is worth at least ``opp_floor``; the two it throws are its crib cards. This is rejection
+    sampling from the posterior of its hand given its plays and goes, if it discards as ``ev``
+    does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
 
-    Fills ``out`` float64 (4, 9) by hand index: legal (1/0), points now, mean pegging for and
+    Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
-    probability of winning (score-aware, else NaN) and its standard error, and, when ``ref`` is
+    probability of winning (score-aware, else NaN) and its standard error; when ``ref`` is
     a legal index, the mean difference of the card's value (the probability of winning, or
     points now plus for minus against) from card ``ref``'s over the same samples, and its
-    standard error. Returns the number of legal cards, or -1 if no deal of the unseen cards fits
-    what is known.
+    standard error; and 1 if the card wins the game now (score-aware). Returns the number of
+    legal cards, or -1 if no deal of the unseen cards fits what is known.
     """
     n_hand = hand.shape[0]
     out[:, :] = 0.0
@@ -238,48 +299,42 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
     work = np.empty(52, np.int64)
-    weights = np.ones(n_samples)
     opp_six = np.empty(6, np.int64)
     keep_values = np.empty(15)
-    w_sum = 0.0
-    w_sq = 0.0
+    n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
     for s in range(n_samples):
-        # each sample shuffles a fresh copy: the cards the opponent can hold stay first in pool
-        for i in range(n_pool):
-            work[i] = pool[i]
-        for i in range(opp_left):  # the opponent's hand from the cards it can hold
-            j = i + _randint(st, n_elig - i)
-            work[i], work[j] = work[j], work[i]
-        for i in range(opp_left, opp_left + n_crib):  # the unknown crib cards from the rest
-            j = i + _randint(st, n_pool - i)
-            work[i], work[j] = work[j], work[i]
-        for i in range(opp_left):
-            kept[1, n_opp_laid + i] = work[i]
-        for i in range(n_crib):
-            crib[thrown.shape[0] + i] = work[opp_left + i]
-        # the opponent's view: not its six (its four and the first two unknown crib cards), not
-        # the starter, not the player's cards laid
+        accepted = False
+        if infer and n_pool >= n_draw + n_crib - 2:
+            accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
+                                       not me_dealer, crib_values, hand_table, st, work, opp_six,
+                                       keep_values, kept[1, n_opp_laid:],
+                                       crib[thrown.shape[0]:])
+        if not accepted:
+            # uniform over the deals consistent with the goes (also the fallback when no
+            # posterior draw fits within _INFER_TRIES)
+            for i in range(n_pool):
+                work[i] = pool[i]
+            for i in range(opp_left):  # the opponent's hand from the cards it can hold
+                j = i + _randint(st, n_elig - i)
+                work[i], work[j] = work[j], work[i]
+            for i in range(opp_left, opp_left + n_crib):  # the unknown crib cards from the rest
+                j = i + _randint(st, n_pool - i)
+                work[i], work[j] = work[j], work[i]
+            for i in range(opp_left):
+                kept[1, n_opp_laid + i] = work[i]
+            for i in range(n_crib):
+                crib[thrown.shape[0] + i] = work[opp_left + i]
+        # the opponent's view: not its six (its four and its two thrown, the first two unknown
+        # crib cards), not the starter, not the player's cards laid
         unseen0[1, :] = 4
         for i in range(n_cards):
             unseen0[1, _rank(kept[1, i])] -= 1
             if laid_mine[i]:
                 unseen0[1, _rank(hand[i])] -= 1
-        for i in range(2):  # the opponent's two thrown are the first unknown crib cards
-            unseen0[1, _rank(work[opp_left + i])] -= 1
+        for i in range(2):
+            unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
         if starter >= 0:
             unseen0[1, _rank(starter)] -= 1
-        wt = 1.0
-        if infer > 0.0:  # its four first, its two thrown last: the last of the 15 discards
-            for i in range(n_cards):
-                opp_six[i] = kept[1, i]
-            opp_six[4] = work[opp_left]
-            opp_six[5] = work[opp_left + 1]
-            top = _keep_values(opp_six, not me_dealer, crib_values, hand_table, True,
-                               keep_values)
-            wt = np.exp(infer * (keep_values[14] - keep_values[top]))
-        weights[s] = wt
-        w_sum += wt
-        w_sq += wt * wt
         for i in range(n_hand):
             if out[i, _LEGAL] == 0.0:
                 continue
@@ -300,6 +355,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             win = 0.0
             if scores[0] >= stop:
                 win = 1.0
+                out[i, _WINS_NOW] = 1.0
             else:
                 if c2 == rules.MAX_COUNT:
                     c2 = 0
@@ -312,32 +368,30 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                     else:
                         win = _finish(kept, crib, starter, dealer, scores, target, table, odds)
             net = pegged[0] - pegged[1]
-            sums[i, 0] += wt * pegged[0]
-            sums[i, 1] += wt * pegged[1]
-            sums[i, 2] += wt * net * net
-            sums[i, 3] += wt * win
-            sums[i, 4] += wt * win * win
+            sums[i, 0] += pegged[0]
+            sums[i, 1] += pegged[1]
+            sums[i, 2] += net * net
+            sums[i, 3] += win
+            sums[i, 4] += win * win
             vals[s, i] = win if aware else now + net
-    # weighted means; the weights' effective number of samples for the standard errors (with
-    # every weight 1 these are the plain means and errors)
-    n_eff = w_sum * w_sum / w_sq
+    n = n_samples
     for i in range(n_hand):
         if out[i, _LEGAL] == 0.0:
             continue
-        m_for = sums[i, 0] / w_sum
-        m_against = sums[i, 1] / w_sum
+        m_for = sums[i, 0] / n
+        m_against = sums[i, 1] / n
         out[i, _FOR] = m_for
         out[i, _AGAINST] = m_against
         m_net = m_for - m_against
-        if n_eff > 1:
-            var = max(sums[i, 2] / w_sum - m_net * m_net, 0.0) * n_eff / (n_eff - 1)
-            out[i, _NET_SE] = np.sqrt(var / n_eff)
+        if n > 1:
+            var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
+            out[i, _NET_SE] = np.sqrt(var / n)
         if aware:
-            m_win = sums[i, 3] / w_sum
+            m_win = sums[i, 3] / n
             out[i, _WIN] = m_win
-            if n_eff > 1:
-                var = max(sums[i, 4] / w_sum - m_win * m_win, 0.0) * n_eff / (n_eff - 1)
-                out[i, _WIN_SE] = np.sqrt(var / n_eff)
+            if n > 1:
+                var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
+                out[i, _WIN_SE] = np.sqrt(var / n)
         else:
             out[i, _WIN] = np.nan
             out[i, _WIN_SE] = np.nan
@@ -346,21 +400,22 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             d_sq = 0.0
             for s in range(n_samples):
                 d = vals[s, i] - vals[s, ref]
-                d_sum += weights[s] * d
-                d_sq += weights[s] * d * d
-            m = d_sum / w_sum
+                d_sum += d
+                d_sq += d * d
+            m = d_sum / n
             out[i, _DIFF] = m
-            if n_eff > 1:
-                var = max(d_sq / w_sum - m * m, 0.0) * n_eff / (n_eff - 1)
-                out[i, _DIFF_SE] = np.sqrt(var / n_eff)
+            if n > 1:
+                var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
+                out[i, _DIFF_SE] = np.sqrt(var / n)
     return n_legal
 
 
 @njit(cache=True)
 def _pick(out, aware):
-    """The hand index of the best legal card in a search's ``out``: the highest probability of
-    winning (score-aware), then the most points now plus pegging for minus against, then the
-    first. -1 when none is legal."""
+    """The hand index of the best legal card in a search's ``out``: score-aware, a card that
+    wins the game now, then the highest probability of winning; then the most points now plus
+    pegging for minus against, then the first. -1 when none is legal. (A card that wins now is
+    certain; another may win in every sample and still lose.)"""
     best = -1
     for i in range(out.shape[0]):
         if out[i, _LEGAL] == 0.0:
@@ -370,7 +425,10 @@ def _pick(out, aware):
             continue
         v = out[i, _NOW] + out[i, _FOR] - out[i, _AGAINST]
         vb = out[best, _NOW] + out[best, _FOR] - out[best, _AGAINST]
-        if aware and out[i, _WIN] != out[best, _WIN]:
+        if aware and out[i, _WINS_NOW] != out[best, _WINS_NOW]:
+            if out[i, _WINS_NOW] > out[best, _WINS_NOW]:
+                best = i
+        elif aware and out[i, _WIN] != out[best, _WIN]:
             if out[i, _WIN] > out[best, _WIN]:
                 best = i
         elif v > vb:
@@ -638,7 +696,7 @@ def _value_py(card: int) -> int:
 
 def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=None,
                 samples: int = ADVISE_SAMPLES, seed: int = 0, continuation: str = BEST_CONTINUATION,
-                odds=None, infer: float = BEST_INFER):
+                odds=None, infer: bool = BEST_INFER):
     """Which card to lay now, in the play of a two-player six-card game, by determinized rollouts.
 
     Parameters
@@ -675,15 +733,16 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     odds
         The win-odds table for ``score`` (default :func:`analyzer.odds.win_table`).
     infer
-        How sharply the samples are weighted by what the opponent's discard says about its
-        cards (default :data:`BEST_INFER`; 0: every sample counts the same): a sample whose
-        opponent keeps what the ``ev`` policy would keep from its six counts 1, one whose keep
-        gives away ``x`` points of ``ev`` value counts ``exp(-infer * x)``.
+        Whether the opponent's possible hands follow what its discard says (default
+        :data:`BEST_INFER`): each sample deals it six cards, of which it keeps what the ``ev``
+        policy keeps, and only deals whose keep holds the cards it laid (and fits its goes)
+        count. False: every deal of the unseen cards its goes allow counts the same.
 
     Returns
     -------
     pandas.DataFrame
-        One row per legal card, best first: ``card``, ``now`` (points it pegs now, the last card
+        One row per legal card, best first (score-aware: a card that wins now, then by
+        ``p_win``; then by ``total``): ``card``, ``now`` (points it pegs now, the last card
         included), ``rest_for``, ``rest_against`` (mean pegging in the rest of the play),
         ``rest`` (their difference) and ``rest_se`` (its standard error), ``total`` (``now +
         rest``), and with ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card,
@@ -705,7 +764,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     from .crib import crib_values
     from .scoring import hand_table, rank_table
 
-    infer = check_number("infer", infer, low=0, high=100)
+    if not isinstance(infer, bool | np.bool_):
+        raise ValueError(f"infer must be True or False, got {infer!r}")
     mine = [int(c) for c in as_cards(hand, n=4)]
     sequence = _parse_played(played)
     laid = [c for c in sequence if c != GO]
@@ -757,7 +817,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
                 PEGGING_POLICIES[continuation], st, -1, out, crib_values("table"), hand_table(),
-                float(infer))
+                bool(infer))
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")
@@ -774,8 +834,12 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     columns += ["p_win", "p_win_se"] if score is not None else []
     frame = pd.DataFrame(rows, columns=columns)
     if len(frame):
-        keys = ["p_win", "total"] if score is not None else ["total"]
+        # score-aware: a card that wins now first (certain; another card may win in every
+        # sample and still lose), then the probability of winning, then the points
+        frame["wins_now"] = out[np.flatnonzero(out[:, _LEGAL]), _WINS_NOW]
+        keys = ["wins_now", "p_win", "total"] if score is not None else ["total"]
         frame = frame.sort_values(keys, ascending=False, kind="stable").reset_index(drop=True)
+        frame = frame.drop(columns="wins_now")
     frame.attrs.update(best=frame.loc[0, "card"] if len(frame) else "go", count=count,
                        samples=samples, score_aware=score is not None)
     return frame

@@ -225,6 +225,21 @@ def test_crib_peg_json_and_score():
             "p_win_se"} <= set(data["rows"][0])
 
 
+def test_crib_peg_uniform_is_advise_play_without_the_posterior():
+    args = ("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "6D", "--starter", "2S",
+            "--pone", "--samples", "300", "--json")
+    for flags, infer, name in (((), True, "ev discard"), (("--uniform",), False, "uniform")):
+        result = run(*args, *flags)
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert data["opponent"] == name
+        advice = advise_play("4C 5H 9S KD", "4C 6D", dealer=False, starter="2S", samples=300,
+                             infer=infer)
+        assert [row["card"] for row in data["rows"]] == list(advice.card)
+        assert [row["rest"] for row in data["rows"]] == pytest.approx(list(advice.rest),
+                                                                     abs=1e-12)
+
+
 def test_crib_peg_says_go():
     result = run("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "JD", "9S", "5D",
                  "--starter", "2S", "--pone")
@@ -262,7 +277,7 @@ def test_the_samples_respect_the_opponents_go():
                     np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
                     np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
                     np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out,
-                    crib_values("table"), hand_table(), 0.0)
+                    crib_values("table"), hand_table(), False)
         assert n == 2
         values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
         if exact:
@@ -271,19 +286,91 @@ def test_the_samples_respect_the_opponents_go():
             assert values["4C"][2] > 0.0 and out[0, 4] > 0.0
 
 
-def test_weighting_by_the_opponents_discard():
+def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
+    """``n`` tries of the search's own sampler of the opponent's hand and throw: the hands and
+    throws of the draws that fitted, and how many fitted."""
+    from analyzer.scoring import hand_table
+    from analyzer.search import _draw_posterior
+
+    st = np.array([seed, 7, 11, 13], np.uint64)
+    work, six, values = np.empty(52, np.int64), np.empty(6, np.int64), np.empty(15)
+    hands = np.empty((n, 4 - len(opp_laid)), np.int64)
+    throws = np.empty((n, 2), np.int64)
+    pool = np.array(pool, np.int64)
+    laid = np.array(opp_laid, np.int64)
+    tables = crib_values("table"), hand_table()
+    fitted = 0
+    for _ in range(n):
+        if _draw_posterior(pool, len(pool), laid, floor, 0, opp_dealer, *tables, st, work, six,
+                           values, hands[fitted], throws[fitted]):
+            fitted += 1
+    return hands[:fitted], throws[:fitted], fitted
+
+
+def _rank_shares(cards):
+    return np.bincount(np.asarray(cards).ravel() // 4, minlength=13) / np.asarray(cards).size
+
+
+def test_posterior_draws_agree_with_a_rejection_sampler_built_on_keep():
+    """The opponent (the dealer) has laid 6D. The search's draws of its other three cards and
+    its throw against a plain rejection sampler written with the public ``evaluate_discards``:
+    deal it six with the 6D, keep what the points (with the crib table) say, keep the draw if
+    the 6D is kept. The rank shares of its hand and of its throw agree; both differ clearly
+    from a uniform draw of the unseen cards."""
+    from analyzer.discard import evaluate_discards
+
+    seen = parse_cards("4C 5H 9S KD 2H 3H 2S 6D")
+    pool = sorted(set(range(52)) - {int(c) for c in seen})
+    six_d = int(parse_cards("6D")[0])
+    n = 6000
+    hands, throws, fitted = _posterior_draws(pool, [six_d], 0, True, n, seed=3)
+    assert fitted == n  # with one card laid and no go, a fitting draw is found at once
+    rng = np.random.default_rng(3)
+    o_hands, o_throws = [], []
+    while len(o_hands) < n:
+        six = [six_d, *rng.choice(pool, 5, replace=False)]
+        best = evaluate_discards(six, dealer=True, crib="table", pegging=False)
+        thrown = [int(c) for c in parse_cards(best["discard"][0])]
+        if six_d in thrown:
+            continue
+        o_hands.append([c for c in six if c not in thrown and c != six_d])
+        o_throws.append(thrown)
+    for ours, oracle in ((hands, o_hands), (throws, o_throws)):
+        p, q = _rank_shares(ours), _rank_shares(oracle)
+        se = np.sqrt(np.maximum(p * (1 - p) + q * (1 - q), 1e-12) / np.asarray(ours).size)
+        assert np.all(np.abs(p - q) <= 5 * se + 1e-9), (p, q)
+    uniform = _rank_shares(pool)
+    assert np.max(np.abs(_rank_shares(throws) - uniform)) > 0.05  # the throw says something
+
+
+def test_posterior_draws_fit_the_goes_and_fall_back_when_none_fits():
+    from analyzer.scoring import hand_table
+    from analyzer.search import _draw_posterior
+
+    seen = parse_cards("4C 5H 9S KD 2H 3H 2S 6D 8C")
+    pool = sorted(set(range(52)) - {int(c) for c in seen})
+    laid = [int(c) for c in parse_cards("6D 8C")]
+    hands, throws, fitted = _posterior_draws(pool, laid, 7, False, 300, seed=5)
+    assert fitted > 150
+    assert all(_value(c) >= 7 for c in hands.ravel())
+    for hand, thrown in zip(hands, throws, strict=True):
+        assert len({*hand, *thrown, *laid}) == 6
+    # no unseen card can be worth 11: no draw fits, and the sampler says so
+    args = (np.array(pool, np.int64), len(pool), np.array(laid, np.int64), 11, 0, False,
+            crib_values("table"), hand_table(), np.array([1, 2, 3, 4], np.uint64),
+            np.empty(52, np.int64), np.empty(6, np.int64), np.empty(15), np.empty(2, np.int64),
+            np.empty(2, np.int64))
+    assert not _draw_posterior(*args)
+
+
+def test_advise_play_with_and_without_the_posterior():
     args = dict(dealer=False, starter="2S", samples=800, seed=4)
-    plain = advise_play("4C 5H 9S KD", "4C 6D", **args)
-    assert plain.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=0.0, **args))
-    weighted = advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args)
-    assert weighted.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args))
-    # the same samples, fewer of them in effect: the means move, the errors grow
-    by_card = weighted.set_index("card")
-    for _, row in plain.iterrows():
-        other = by_card.loc[row.card]
-        assert other.now == row.now
-        assert 0.0 <= other.rest_for <= 31 and 0.0 <= other.rest_against <= 31
-        assert other.rest_se > row.rest_se
-    assert not np.allclose(plain.set_index("card").rest, by_card.rest)
-    with pytest.raises(ValueError):
-        advise_play("4C 5H 9S KD", "4C 6D", infer=-1.0, **args)
+    posterior = advise_play("4C 5H 9S KD", "4C 6D", **args)
+    assert posterior.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=True, **args))
+    uniform = advise_play("4C 5H 9S KD", "4C 6D", infer=False, **args)
+    assert uniform.equals(advise_play("4C 5H 9S KD", "4C 6D", infer=False, **args))
+    assert set(uniform.card) == set(posterior.card)
+    assert (uniform.set_index("card").now == posterior.set_index("card").now).all()
+    assert not np.allclose(uniform.set_index("card").rest, posterior.set_index("card").rest)
+    with pytest.raises(ValueError, match="infer"):
+        advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args)
