@@ -3,9 +3,9 @@
 When a player throws ``a, b`` from six cards, the crib is completed by the opponent's two cards
 ``c, e`` (any two of the 46 unseen) and the starter ``s`` (any of the 44 left): 45,540 cribs. Each
 opponent pair has an integer weight ``W``, the same for every pair of its kind (its two ranks
-and, for two ranks, whether it is suited): 1 for a uniform opponent, or 12 times the self-play
-weight of :func:`analyzer.discard._pair_weights` (the throw count of the kind divided by the 6, 4
-or 12 card pairs of that kind; 12 times that is an integer). The result is, per discard, the
+and, for two ranks, whether it is suited): 1 for a uniform opponent, or for a weighted one
+:func:`analyzer.discard._pair_weights`, the self-play throw count of the kind over the 6, 4 or 12
+card pairs of that kind, times 12 (an integer). The result is, per discard, the
 weighted number of cribs scoring each of 0..29 points: exact integers, so the mean (their
 weighted sum of points over their sum, one division) and the probabilities do not depend on any
 order of summation.
@@ -26,8 +26,9 @@ The crib's score is its suit-blind points (15s, pairs, runs: the ranks of ``a, b
    suit are at most 55 x 9 cards, enumerated, and moved up five points.
 
 The enumeration it replaces, :func:`analyzer.discard._crib_means_enumerated`, is kept as the
-oracle: the tests check the counts equal its histogram, bit for bit, on a hand of every rank
-pattern and on 20,000 random hands. The kernels here are private; the public ways in are
+oracle: the tests check the means against it and the counts against the histogram of every crib
+enumerated, bit for bit, on a hand of every rank pattern and on 20,000 random hands, both roles,
+uniform and weighted. The kernels here are private; the public ways in are
 :func:`analyzer.discard.keep` (``crib="uniform"`` or ``"weighted"``) and
 :func:`analyzer.discard.crib_distribution`.
 """
