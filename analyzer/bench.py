@@ -24,13 +24,28 @@ CENSUS_CASES = 12_994_800
 
 
 def _median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm-up: compile or load from the cache, fill the caches
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+    return statistics.median(_interleaved_seconds([fn], repeats)[0])
+
+
+def _interleaved_seconds(fns: list[Callable[[], object]], repeats: int) -> list[list[float]]:
+    """Seconds of each repeat of each of ``fns``, run in turn (A, B, A, B, ...) after a warm-up
+    of each (compile or load from the cache, fill the caches), so that a machine whose speed
+    changes moves them alike."""
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, out in zip(fns, times, strict=True):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return times
+
+
+def _spread(times: list[float], scale: float) -> str:
+    """The median of ``times`` times ``scale``, and their range: ``"0.091 (0.088 to 0.12)"``."""
+    return (f"{statistics.median(times) * scale:.3g} ({min(times) * scale:.3g} to "
+            f"{max(times) * scale:.3g})")
 
 
 def _process_seconds(argv: list[str], repeats: int) -> float:
@@ -46,7 +61,7 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     Returns ``{"threads": T, "figures": [{"name", "value", "unit", "note"}, ...]}``.
     """
     from .discard import keep
-    from .scoring import _census, rank_table, score_hands
+    from .scoring import _census, hand_table, rank_table, score_hands
 
     say = progress or (lambda _msg: None)
     figures = []
@@ -70,22 +85,40 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     t = _median_seconds(lambda: score_hands(hands[:, :4], hands[:, 4]), repeats)
     add(f"score_hands/s, {threads} threads", n / t, "scores/s", f"random batch of {n:,}")
 
-    from .discard import evaluate_discards
+    from .cribcount import _crib_means_counted, _rank_pair_weights
+    from .discard import DISCARDS, _crib_means_enumerated, _pair_weights, evaluate_discards
 
     sixes = [np.sort(rng.permutation(52)[:6]) for _ in range(20)]
-    for label, count, crib in (("uniform crib, 1 thread", 1, "uniform"),
-                               (f"uniform crib, {threads} threads", threads, "uniform"),
-                               (f"weighted crib, {threads} threads", threads, "weighted"),
-                               ("table crib, 1 thread", 1, "table")):
-        with numba_threads(count):
-            t = _median_seconds(
-                lambda crib=crib: [keep(six, dealer=True, crib=crib) for six in sixes], repeats)
-            t_arrays = _median_seconds(
-                lambda crib=crib: [evaluate_discards(six, True, crib) for six in sixes], repeats)
-        per_hand = t / len(sixes)
-        add(f"keep, {label}", per_hand * 1e3, "ms a hand",
+    for crib in ("uniform", "weighted", "table"):
+        with numba_threads(1):
+            times, t_arrays = _interleaved_seconds(
+                [lambda crib=crib: [keep(six, dealer=True, crib=crib) for six in sixes],
+                 lambda crib=crib: [evaluate_discards(six, True, crib) for six in sixes]],
+                repeats)
+        per_hand = statistics.median(times) / len(sixes)
+        add(f"keep, {crib} crib, 1 thread", per_hand * 1e3, "ms a hand",
+            f"{_spread(times, 1e3 / len(sixes))} over {repeats} repeats, "
             f"{1 / per_hand:.0f} hands/s as a DataFrame; "
-            f"{t_arrays / len(sixes) * 1e3:.3f} ms as arrays (evaluate_discards)")
+            f"{_spread(t_arrays, 1e3 / len(sixes))} as arrays (evaluate_discards)")
+
+    # The exact crib's kernel against the enumeration it replaced (kept as the tests' oracle),
+    # in turn, one hand at a time: the 15 discards' means.
+    out = np.empty(15, np.float64)
+    few = sixes[:5]
+    for crib in ("uniform", "weighted"):
+        ranks = _rank_pair_weights(crib, True)
+        cards = np.ones((52, 52), np.int64) if crib == "uniform" else _pair_weights(True)
+        with numba_threads(1):
+            counted, enumerated = _interleaved_seconds(
+                [lambda ranks=ranks: [_crib_means_counted(six, DISCARDS, ranks, hand_table(), out)
+                                      for six in few],
+                 lambda cards=cards: [_crib_means_enumerated(six, DISCARDS, cards, table, out)
+                                      for six in few]], repeats)
+        ratio = statistics.median(enumerated) / statistics.median(counted)
+        add(f"exact {crib} crib of 15 discards, counted, 1 thread",
+            statistics.median(counted) / len(few) * 1e3, "ms a hand",
+            f"{_spread(counted, 1e3 / len(few))}; enumerated (45,540 cribs each) "
+            f"{_spread(enumerated, 1e3 / len(few))} in turn: {ratio:.0f} times faster")
 
     fives = [np.sort(rng.permutation(52)[:5]) for _ in range(20)]
     for variant in ("three-player", "four-player", "five-card"):
@@ -127,7 +160,6 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     from .odds import win_table
     from .pegging import peg_table
     from .rng import chunk_states
-    from .scoring import hand_table
     from .winkeep import (
         BEST_DISCARD_CANDIDATES,
         BEST_DISCARD_REACH,
