@@ -628,6 +628,20 @@ def _cmd_tables(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.against is not None:
+        from .benchcompare import BenchCompareError, compare_with_commit, format_comparison
+
+        try:
+            result = compare_with_commit(args.against, args.rounds,
+                                         progress=None if args.json else print)
+        except BenchCompareError as exc:
+            raise UsageError(f"crib bench: {exc}") from None
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print()
+            print("\n".join(format_comparison(result)))
+        return 0
     from .bench import run_benchmarks
 
     results = run_benchmarks(progress=None if args.json else print)
@@ -1020,8 +1034,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "table")
     _add_quiet(t, "no progress report")
 
-    p = sub.add_parser("bench", help="measure throughput (scorer, keep, games, start-up)")
+    p = sub.add_parser(
+        "bench", help="measure throughput (scorer, keep, games, start-up)",
+        description="Measure the scorer, keep, the game engine, the tables and the start-up of "
+        "a new process, each figure the median of repeats, with its range. With --against REV "
+        "the commit REV is checked out into a temporary git worktree and both benchmark in "
+        "turn, --rounds times each, and the figures are printed side by side with their ratio.")
     _add_json(p)
+    p.add_argument("--against", metavar="REV",
+                   help="also benchmark git commit REV (a hash, tag or branch) in turn with "
+                   "this checkout and compare")
+    p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), default=2,
+                   metavar="K", help="with --against: runs of each side, in turn (default 2)")
     p.set_defaults(func=_cmd_bench)
     return parser
 

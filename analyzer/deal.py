@@ -19,7 +19,7 @@ from numba import njit
 from . import rules
 from .choices import PEGGING_POLICIES
 from .game import layout
-from .players import _choose_play
+from .players import _choose_play_inline
 from .playstep import _go_floor, _lay
 from .scoring import _rank, _score_one, _score_three_by_row
 from .search import _best_play
@@ -65,16 +65,18 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     n_players, n_cards = kept.shape
     n_sides = scores.shape[0]
     laid = np.zeros((n_players, n_cards), np.bool_)
-    left = np.full(n_players, n_cards, np.int64)
+    ints = np.zeros(2 * n_players + n_players * n_cards + 1, np.int64)  # one allocation, three
+    left = ints[:n_players]
+    left[:] = n_cards
+    floor = ints[n_players:2 * n_players]  # the least value each one's cards can have (goes)
+    seq = ints[2 * n_players:]  # ranks in the current count
     total_left = n_players * n_cards
-    seq = np.empty(n_players * n_cards + 1, np.int64)  # ranks in the current count
     nseq = 0
     count = 0
     turn = (dealer + 1) % n_players
     last = -1
     passes = 0
     n_plays = 0
-    floor = np.zeros(n_players, np.int64)  # the least value each one's cards can have (its goes)
     searched = n_players == 2 and n_cards == 4 and not one_count
     while total_left > 0:
         p = turn
@@ -87,8 +89,9 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
                                     crib_values, hand_table, st)
             else:
                 others = total_left - left[p]
-                choice = _choose_play(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq, count,
-                                      unseen_rank[p], left[nxt], others == 0 and left[p] == 1, st)
+                choice = _choose_play_inline(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq,
+                                             count, unseen_rank[p], left[nxt],
+                                             others == 0 and left[p] == 1, st)
             if choice < 0:
                 floor[p] = max(floor[p], _go_floor(count))
         if choice < 0:  # go (or no cards left)

@@ -378,23 +378,35 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
     one_count, n_sides = game[GAME.one_count] != 0, game[GAME.teams]
-    deck = np.arange(52, dtype=np.int64)
-    scores = np.zeros(n_sides, np.int64)
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_thrown), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen_rank = np.empty((n_players, 13), np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
-    phase = np.zeros(MAX_PLAYERS * PHASE.size, np.int64)
-    tiers = np.zeros(n_sides, np.int64)
-    st_saved = np.empty_like(st)
-    st_stats = np.empty_like(st)
-    unseen_saved = np.empty_like(unseen_rank)
-    stat_scores = np.zeros(n_sides, np.int64)
-    stat_plays = np.zeros_like(plays)
+    # The game's arrays are views of one zeroed buffer (and the generator copies of another):
+    # two allocations a game instead of seventeen.
+    n_plays_max = n_players * n_kept
+    n_ints = (52 + 3 * n_sides + n_players * (n_dealt + n_kept + n_thrown + 2 * 13 + 2) + 5
+              + MAX_PLAYERS * PHASE.size + 2 * n_plays_max * PLAY.size)
+    buf = np.zeros(n_ints, np.int64)
+    deck, o = buf[0:52], 52
+    for c in range(52):
+        deck[c] = c
+    scores, o = buf[o:o + n_sides], o + n_sides
+    hands, o = buf[o:o + n_players * n_dealt].reshape((n_players, n_dealt)), o + n_players * n_dealt
+    kept, o = buf[o:o + n_players * n_kept].reshape((n_players, n_kept)), o + n_players * n_kept
+    thrown = buf[o:o + n_players * n_thrown].reshape((n_players, n_thrown))
+    o += n_players * n_thrown
+    crib, o = buf[o:o + 4], o + 4
+    unseen_rank, o = buf[o:o + n_players * 13].reshape((n_players, 13)), o + n_players * 13
+    unseen_saved, o = buf[o:o + n_players * 13].reshape((n_players, 13)), o + n_players * 13
+    plays = buf[o:o + n_plays_max * PLAY.size].reshape((n_plays_max, PLAY.size))
+    o += n_plays_max * PLAY.size
+    stat_plays = buf[o:o + n_plays_max * PLAY.size].reshape((n_plays_max, PLAY.size))
+    o += n_plays_max * PLAY.size
+    pegged, o = buf[o:o + n_players], o + n_players
+    show, o = buf[o:o + n_players + 1], o + n_players + 1
+    phase, o = buf[o:o + MAX_PLAYERS * PHASE.size], o + MAX_PLAYERS * PHASE.size
+    tiers, o = buf[o:o + n_sides], o + n_sides
+    stat_scores = buf[o:o + n_sides]
+    states = np.empty(2 * st.shape[0], st.dtype)
+    st_saved = states[:st.shape[0]]
+    st_stats = states[st.shape[0]:]
     first_dealer = _cut_for_deal(st, n_players) if first < 0 else first
     scores[(first_dealer + 1) % n_sides] += game[GAME.start_points]
     dealer = first_dealer
@@ -461,14 +473,26 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
     for k in prange(states.shape[0]):
         b = np.int64(k)
         st = states[b].copy()
+        # Each chunk works on its own copies of the tables and its own accumulators: numba
+        # counts references to an array with atomic operations on a word of the array's
+        # header, so two threads reading one shared table through views and calls would
+        # contend for that word.
+        my_game, my_dpol, my_ppol = game.copy(), dpol.copy(), ppol.copy()
+        my_crib, my_card = crib_values.copy(), card_values.copy()
+        my_table, my_hands = table.copy(), hand_table.copy()
+        my_peg, my_odds = peg_values.copy(), odds.copy()
+        my_acc = np.zeros_like(acc[b])
+        my_crib_acc = np.zeros_like(crib_acc[b])
         for g in range(n_games[b]):
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
             first = index % n_players if first_mode == _ALTERNATE else -1
-            _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table,
-                       peg_values, odds, acc[b], crib_acc[b], rec_games[slot], rec_deals[slot],
+            _play_game(st, my_game, my_dpol, my_ppol, my_crib, my_card, my_table, my_hands,
+                       my_peg, my_odds, my_acc, my_crib_acc, rec_games[slot], rec_deals[slot],
                        record, first)
+        acc[b] += my_acc
+        crib_acc[b] += my_crib_acc
 
 
 @njit(cache=True)

@@ -261,29 +261,51 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
         return _randint(st, 15)
     if policy == _DISCARD_BASELINE:
         return _baseline_discard(six, 15, dealer, st)
-    return _keep_values(six, dealer, crib_values, hand_table, policy == _DISCARD_EV,
-                        np.empty(15))
+    return _best_keep(six, dealer, crib_values, hand_table, policy == _DISCARD_EV)
+
+
+@njit(cache=True, inline="always")
+def _keep_value(k0, k1, k2, k3, t0, t1, unseen, dealer, crib_values, hand_table, with_crib):
+    """The value of keeping ``k0..k3`` and throwing ``t0, t1``: the exact hand mean over the 46
+    unseen starters (``unseen`` packed by :func:`_unseen_counts`), with ``with_crib`` (the ``ev``
+    policy) plus (``dealer``) or minus the crib value of the thrown pair (``hand``: without)."""
+    value = _hand_total(k0, k1, k2, k3, unseen, 46, hand_table) / 46.0
+    if with_crib:
+        r1, r2, suited = _throw_key(t0, t1)
+        v = crib_values[0 if dealer else 1, r1, r2, suited]
+        value = value + v if dealer else value - v
+    return value
 
 
 @njit(cache=True, inline="always")
 def _keep_values(six, dealer, crib_values, hand_table, with_crib, values):
-    """The value of each of the 15 keeps of ``six`` into ``values`` (15,): the exact hand mean
-    over the 46 unseen starters, with ``with_crib`` (the ``ev`` policy) plus (``dealer``) or
-    minus the crib value of the thrown pair (``hand``: without). Returns the index of the best
-    (the first of equals), the keep the policy makes."""
+    """The value of each of the 15 keeps of ``six`` into ``values`` (15,) (:func:`_keep_value`).
+    Returns the index of the best (the first of equals), the keep the policy makes."""
     unseen = _unseen_counts(six)
-    role = 0 if dealer else 1
     best = 0
     for d in range(15):
-        keep = _KEEP_TABLE[d]
-        value = _hand_total(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], unseen, 46,
-                            hand_table) / 46.0
-        if with_crib:
-            r1, r2, suited = _throw_key(six[_DISCARD_TABLE[d][0]], six[_DISCARD_TABLE[d][1]])
-            v = crib_values[role, r1, r2, suited]
-            value = value + v if dealer else value - v
-        values[d] = value
+        keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+        values[d] = _keep_value(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
+                                six[throw[0]], six[throw[1]], unseen, dealer, crib_values,
+                                hand_table, with_crib)
         if values[d] > values[best]:
+            best = d
+    return best
+
+
+@njit(cache=True, inline="always")
+def _best_keep(six, dealer, crib_values, hand_table, with_crib):
+    """:func:`_keep_values`'s choice without the values (no array to allocate in the game)."""
+    unseen = _unseen_counts(six)
+    best = 0
+    best_value = -np.inf
+    for d in range(15):
+        keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+        value = _keep_value(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]],
+                            six[throw[0]], six[throw[1]], unseen, dealer, crib_values,
+                            hand_table, with_crib)
+        if value > best_value:
+            best_value = value
             best = d
     return best
 
@@ -463,6 +485,12 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
             best_key = key
             best = i
     return best
+
+
+#: :func:`_choose_play` compiled again from the same source to be inlined where a play is
+#: played out card after card (the engine's play, the search's rollouts): a call through the
+#: function boundary cost about a quarter of a play (argument views and their reference counts).
+_choose_play_inline = njit(cache=True, inline="always")(_choose_play.py_func)
 
 
 @njit(cache=True)

@@ -234,19 +234,34 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
 
 def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
                   target_seconds: float = 1.5) -> Iterator[ChunkResult]:
-    """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long."""
+    """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long.
+
+    The threads take a block's chunks one at a time as they finish (numba's dynamic schedule,
+    chunk size 1), not an equal share each fixed in advance, so a thread slowed by other work
+    on the machine does not hold the block up. A block is a multiple of ``workers`` chunks, and
+    a remainder too small to keep every thread busy joins the block before it.
+    """
+    import numba
+
     block = workers
-    with numba_threads(workers):
-        i = 0
-        while i < len(todo):
-            chunks = todo[i:i + block]
-            start = time.perf_counter()
-            yield run_plan(plan, chunks, policies, values, table)
-            i += len(chunks)
-            took = time.perf_counter() - start
-            per_chunk = took / len(chunks) * workers
-            block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers, 256))
-            block -= block % workers
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        with numba_threads(workers):
+            i = 0
+            while i < len(todo):
+                if len(todo) - (i + block) < max(block // 2, workers):
+                    block = len(todo) - i  # the rest in one block: no lone chunk at the end
+                chunks = todo[i:i + block]
+                start = time.perf_counter()
+                yield run_plan(plan, chunks, policies, values, table)
+                i += len(chunks)
+                took = time.perf_counter() - start
+                per_chunk = took / len(chunks) * workers
+                block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers,
+                                    256))
+                block -= block % workers
+    finally:
+        numba.set_parallel_chunksize(previous)
 
 
 SCHEDULER_PATTERN = r"(local|(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d{1,5})?)"

@@ -43,7 +43,7 @@ from numba import njit
 from . import rules
 from .choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_play, _keep_values
+from .players import _choose_play, _choose_play_inline, _keep_values
 from .playstep import _lay
 from .rng import _next, _randint
 from .scoring import _rank, _score_one, _value
@@ -66,9 +66,6 @@ BEST_INFER = True
 _INFER_TRIES = 64
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 
-#: The continuation policy as the rollouts call it: the engine's own ``_choose_play``, compiled
-#: again from the same source but inlined into the rollout loop (the engine's copy is untouched).
-_roll_play = njit(cache=True, inline="always")(_choose_play.py_func)
 
 # Columns of the search's output, one row per card of the hand.
 _LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
@@ -93,8 +90,9 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
         nxt = 1 - p
         choice = -1
         if left[p] > 0:
-            choice = _roll_play(policy, kept[p], n_cards, laid[p], seq, nseq, count, unseen[p],
-                                left[nxt], left[nxt] == 0 and left[p] == 1, st)
+            choice = _choose_play_inline(policy, kept[p], n_cards, laid[p], seq, nseq, count,
+                                         unseen[p], left[nxt], left[nxt] == 0 and left[p] == 1,
+                                         st)
         if choice < 0:  # go
             passes += 1
             if passes >= 2:

@@ -1,0 +1,68 @@
+"""``crib bench --against REV``: the other commit checked out beside this one, both benchmarked
+in turn, the figures compared; the temporary worktree never left behind."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_cli import run
+
+from analyzer import benchcompare
+
+ROOT = Path(benchcompare.__file__).resolve().parent.parent
+
+
+def _worktrees() -> list[str]:
+    out = subprocess.run(["git", "-C", str(ROOT), "worktree", "list", "--porcelain"],
+                         capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if line.startswith("worktree ")]
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs a git checkout")
+def test_both_sides_run_in_turn_and_the_worktree_is_removed(monkeypatch):
+    """The other side runs with the other commit's source first on PYTHONPATH (checked out
+    in a worktree that holds this package and its tables); medians and ratios per figure."""
+    calls = []
+    before = _worktrees()
+
+    def fake_bench(argv, env, what):
+        other = env.get("PYTHONPATH", "").split(":")[0] if what != "this checkout" else ""
+        if other:
+            assert (Path(other) / "analyzer" / "__init__.py").exists()
+            assert (Path(other) / "analyzer" / "data" / "win_odds.csv").exists()
+            assert _worktrees() != before  # the worktree exists while it runs
+        calls.append("before" if other else "after")
+        k = len(calls)
+        rate = 100.0 if other else 150.0
+        seconds = 2.0 if other else 1.0
+        figures = [{"name": "games/s", "value": rate + k, "unit": "games/s", "note": ""},
+                   {"name": "start-up", "value": seconds, "unit": "s", "note": ""}]
+        if not other:
+            figures.append({"name": "new figure", "value": 1.0, "unit": "s", "note": ""})
+        return {"threads": 2, "figures": figures}
+
+    monkeypatch.setattr(benchcompare, "_bench_json", fake_bench)
+    result = benchcompare.compare_with_commit("HEAD", rounds=2)
+    assert calls == ["before", "after", "before", "after"]
+    assert _worktrees() == before
+    by_name = {f["name"]: f for f in result["figures"]}
+    games = by_name["games/s"]
+    assert games["before_all"] == [101.0, 103.0] and games["after_all"] == [152.0, 154.0]
+    assert games["before"] == 102.0 and games["after"] == 153.0
+    assert games["ratio"] == pytest.approx(1.5)  # a rate: after / before
+    assert by_name["start-up"]["ratio"] == pytest.approx(2.0)  # a time: before / after
+    assert by_name["new figure"]["before"] is None and by_name["new figure"]["ratio"] is None
+    lines = benchcompare.format_comparison(result)
+    assert any(line.startswith("games/s") and line.rstrip().endswith("1.50") for line in lines)
+
+
+def test_a_bad_revision_is_one_line():
+    before = _worktrees() if (ROOT / ".git").exists() else None
+    result = run("bench", "--against", "no-such-commit-anywhere")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert "no-such-commit-anywhere" in result.stderr or "git checkout" in result.stderr
+    if before is not None:
+        assert _worktrees() == before
