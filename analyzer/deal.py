@@ -19,7 +19,7 @@ from numba import njit
 from . import rules
 from .choices import PEGGING_POLICIES
 from .game import layout
-from .players import _choose_play_inline
+from .players import _choose_play_inline, _greedy_choice
 from .playstep import _go_floor, _lay
 from .scoring import _rank, _score_one, _score_three_by_row
 from .search import _best_play
@@ -27,6 +27,7 @@ from .search import _best_play
 __all__ = ["PLAY"]
 
 _PEG_BEST = PEGGING_POLICIES["best"]
+_PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
 #: One card laid in the play, as recorded.
 PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
@@ -87,6 +88,9 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
                 choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                     unseen_rank[p], scores, target, dealer, table, odds,
                                     crib_values, hand_table, st)
+            elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
+                last_card = total_left - left[p] == 0 and left[p] == 1
+                choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
             else:
                 others = total_left - left[p]
                 choice = _choose_play_inline(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq,

@@ -55,6 +55,7 @@ _DISCARD_RANDOM = DISCARD_POLICIES["random"]
 _DISCARD_EV = DISCARD_POLICIES["ev"]
 _DISCARD_BASELINE = DISCARD_POLICIES["baseline"]
 _PEG_RANDOM = PEGGING_POLICIES["random"]
+_PEG_GREEDY = PEGGING_POLICIES["greedy"]
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_ORDERED = PEGGING_POLICIES["ordered"]
 _PEG_BASELINE = PEGGING_POLICIES["baseline"]
@@ -442,6 +443,11 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
     ``opp_left`` how many cards the opponent still holds; ``last_card_possible`` is true when the
     opponent holds none and this player holds exactly one card (laying it is the last card).
     """
+    if policy == _PEG_GREEDY:
+        return _greedy_choice(hand, n_hand, laid, seq, nseq, count, last_card_possible)
+    if policy == _PEG_LOOKAHEAD or policy == _PEG_BEST:
+        return _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_left,
+                                 last_card_possible)
     n_legal = 0
     for i in range(n_hand):
         if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
@@ -459,8 +465,43 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
         for i in range(n_hand):
             if not laid[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
                 return i
-    if policy == _PEG_BASELINE:
-        return _baseline_play(hand, n_hand, laid, seq, nseq, count, last_card_possible, st)
+    return _baseline_play(hand, n_hand, laid, seq, nseq, count, last_card_possible, st)
+
+
+@njit(cache=True, inline="always")
+def _points_now(card, seq, nseq, after, last_card_possible):
+    """The points ``card`` pegs laid on the count (``seq[:nseq]``, ``after`` the count with it;
+    it is written at ``seq[nseq]``), the last card included when it is possible."""
+    seq[nseq] = _rank(card)
+    points = _peg_points(seq, nseq + 1, after)
+    if last_card_possible and after != rules.MAX_COUNT:
+        points += rules.LAST_CARD_POINTS
+    return points
+
+
+@njit(cache=True, inline="always")
+def _greedy_choice(hand, n_hand, laid, seq, nseq, count, last_card_possible):
+    """The ``greedy`` card (:func:`_greedy_key`), or -1 when none can be laid."""
+    best = -1
+    best_key = -1e300
+    leading = nseq == 0
+    for i in range(n_hand):
+        if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
+            continue
+        after = count + _value(hand[i])
+        points = _points_now(hand[i], seq, nseq, after, last_card_possible)
+        key = _greedy_key(points, hand[i], after, leading)
+        if key > best_key:
+            best_key = key
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always")
+def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_left,
+                      last_card_possible):
+    """The ``lookahead`` card: points now plus :func:`_reply_value`, then the tiebreak; or -1
+    when none can be laid."""
     n_unseen = 0
     for r in range(13):
         n_unseen += unseen_rank[r]
@@ -470,17 +511,10 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
     for i in range(n_hand):
         if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
             continue
-        card = hand[i]
-        after = count + _value(card)
-        seq[nseq] = _rank(card)
-        points = _peg_points(seq, nseq + 1, after)
-        if last_card_possible and after != rules.MAX_COUNT:
-            points += rules.LAST_CARD_POINTS
-        if policy == _PEG_LOOKAHEAD or policy == _PEG_BEST:
-            reply = _reply_value(seq, nseq + 1, after, unseen_rank, n_unseen, opp_left)
-            key = 1000.0 * (points + reply) + _tiebreak(card, leading)
-        else:
-            key = _greedy_key(points, card, after, leading)
+        after = count + _value(hand[i])
+        points = _points_now(hand[i], seq, nseq, after, last_card_possible)
+        reply = _reply_value(seq, nseq + 1, after, unseen_rank, n_unseen, opp_left)
+        key = 1000.0 * (points + reply) + _tiebreak(hand[i], leading)
         if key > best_key:
             best_key = key
             best = i
