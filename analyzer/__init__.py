@@ -2,8 +2,9 @@
 
 Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation,
 crib-value, pegging and discard tables from self-play, and the odds of winning from any score.
-Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
-on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
+Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). Every name is imported on first
+use (numpy and the numba-heavy parts with it), so ``import analyzer`` (and ``crib --help``)
+stays fast.
 
 >>> from analyzer import score_hand
 >>> score_hand("5H 5C 5S JD", "5D")
@@ -12,9 +13,10 @@ on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
 from importlib import import_module
 
-from .cards import CardError, format_cards, parse_cards
-
 _LAZY = {
+    "CardError": "errors",
+    "format_cards": "cards",
+    "parse_cards": "cards",
     "score_hand": "scoring",
     "score_hands": "scoring",
     "count_hand": "counting",
@@ -47,7 +49,7 @@ _LAZY = {
     "win_table": "odds",
 }
 
-__all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]
+__all__ = ["__version__", *_LAZY]
 
 
 def _installed_version() -> str:

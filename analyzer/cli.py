@@ -11,7 +11,6 @@ import json
 import math
 import sys
 
-from .cards import CardError
 from .choices import (
     ADVISE_SAMPLES,
     CRIB_MODES,
@@ -40,6 +39,7 @@ from .choices import (
     crib_mode_for,
     parse_player,
 )
+from .errors import CardError
 from .files import OutputError, check_writable
 from .game import VARIANTS
 
