@@ -771,41 +771,102 @@ def _discard_frames(cards, mult, best_d, best_hand, best_net):
         columns[f"{name}_hand_mean"] = best_hand[:, role]
         columns[f"{name}_net"] = best_net[:, role]
     hands = pd.DataFrame(columns)
-    return hands, _rank_summary(pattern, {"dealer": keep_code[0], "pone": keep_code[1]}, hands)
+    return hands, _rank_summary(pattern, keep_code, columns["n_hands"], best_hand, best_net)
 
 
-def _rank_summary(pattern, keep_codes, hands):
-    """The rank-only summary: one row per rank pattern (its base-13 code in ``pattern``), for
-    each role the keep best for the most hands (``keep_codes[role]``, base-13 codes of the kept
-    ranks; a tie goes to the keep whose text sorts first), its share and the hand-weighted
-    means.
+#: The most distinct rank keeps a six-card rank pattern has (four of six ranks kept).
+_KEEPS_A_PATTERN = 15
 
-    The weighted sums are pandas' grouped sums over each pattern's hands in table order (as a
-    grouping on the text would add them); the hands of each keep are counted exactly.
+
+@njit(cache=True)
+def _rank_tallies(pattern, keep_code, weight, best_hand, best_net, text_rank):
+    """The sums behind the rank-only summary, one pass over the hands in table order.
+
+    ``pattern`` int64 (n,) each hand's ranks as a base-13 number; ``keep_code`` int64 (2, n)
+    the kept ranks of each role's best keep, likewise; ``weight`` (n,) the hands each row
+    stands for; ``best_hand``, ``best_net`` float64 (n, 2); ``text_rank`` int64 (13**4,) the
+    order of the keeps' text. Returns, for the G patterns in increasing order: their codes
+    (G,), the hands of each (G,), and for each role (2, G): the keep best for the most hands
+    (ties to the keep whose text sorts first), its hands, and the weighted sums of the hand mean
+    and the net. The sums are compensated (Kahan) row by row in table order, the way pandas'
+    grouped ``sum`` adds them.
     """
+    seen = np.zeros(13**6, np.int32)
+    for i in range(pattern.shape[0]):
+        seen[pattern[i]] = 1
+    groups = 0
+    for c in range(seen.shape[0]):  # number the patterns in increasing order
+        if seen[c]:
+            groups += 1
+            seen[c] = groups
+    codes = np.empty(groups, np.int64)
+    total = np.zeros(groups, np.int64)
+    sums = np.zeros((2, 2, groups))  # [role, hand or net, group]
+    carry = np.zeros((2, 2, groups))
+    slot_code = np.full((2, groups, _KEEPS_A_PATTERN), -1, np.int64)
+    slot_hands = np.zeros((2, groups, _KEEPS_A_PATTERN), np.int64)
+    for i in range(pattern.shape[0]):
+        g = seen[pattern[i]] - 1
+        codes[g] = pattern[i]
+        w = weight[i]
+        total[g] += w
+        for role in range(2):
+            for j in range(2):
+                value = (best_hand[i, role] if j == 0 else best_net[i, role]) * w
+                y = value - carry[role, j, g]
+                t = sums[role, j, g] + y
+                carry[role, j, g] = t - sums[role, j, g] - y
+                if carry[role, j, g] != carry[role, j, g]:  # an infinite value: no carry
+                    carry[role, j, g] = 0.0
+                sums[role, j, g] = t
+            k = 0
+            while slot_code[role, g, k] != keep_code[role, i] and slot_code[role, g, k] >= 0:
+                k += 1
+            slot_code[role, g, k] = keep_code[role, i]
+            slot_hands[role, g, k] += w
+    best = np.empty((2, groups), np.int64)
+    best_hands = np.empty((2, groups), np.int64)
+    for role in range(2):
+        for g in range(groups):
+            top = 0
+            for k in range(1, _KEEPS_A_PATTERN):
+                code = slot_code[role, g, k]
+                if code < 0:
+                    break
+                if slot_hands[role, g, k] > slot_hands[role, g, top] or (
+                        slot_hands[role, g, k] == slot_hands[role, g, top]
+                        and text_rank[code] < text_rank[slot_code[role, g, top]]):
+                    top = k
+            best[role, g] = slot_code[role, g, top]
+            best_hands[role, g] = slot_hands[role, g, top]
+    return codes, total, best, best_hands, sums
+
+
+def _keep_text_rank() -> tuple[np.ndarray, dict[int, str]]:
+    """The text of every sorted four-rank keep by its base-13 code, and the order of the texts
+    (``text_rank[code]``, int64 (13**4,); 0 for codes of no sorted keep)."""
+    codes = np.array([((a * 13 + b) * 13 + c) * 13 + d for a, b, c, d in
+                      itertools.combinations_with_replacement(range(13), 4)], np.int64)
+    texts = _code_text(codes, 4)
+    text_rank = np.zeros(13**4, np.int64)
+    text_rank[codes[np.argsort(np.array(texts), kind="stable")]] = np.arange(len(codes))
+    return text_rank, dict(zip(codes.tolist(), texts, strict=True))
+
+
+def _rank_summary(pattern, keep_code, weight, best_hand, best_net):
+    """The rank-only summary: one row per rank pattern (``pattern``, base-13 codes of each
+    hand's ranks), for each role the keep best for the most hands (``keep_code``; a tie goes
+    to the keep whose text sorts first), its share and the hand-weighted means
+    (:func:`_rank_tallies`)."""
     import pandas as pd
 
-    weight = hands["n_hands"].to_numpy()
-    columns = {"w": weight}
-    for role in ("dealer", "pone"):
-        columns[f"{role}_hand"] = hands[f"{role}_hand_mean"] * weight
-        columns[f"{role}_net"] = hands[f"{role}_net"] * weight
-    sums = pd.DataFrame(columns).groupby(pattern).sum()
-    out = pd.DataFrame({"ranks": _code_text(sums.index.to_numpy(), 6),
-                        "n_hands": sums["w"].to_numpy()})
-    total = sums["w"].to_numpy()
-    for role in ("dealer", "pone"):
-        pairs, which = np.unique(pattern * 13**4 + keep_codes[role], return_inverse=True)
-        count = np.bincount(which, weights=weight)  # whole numbers, exact
-        pat, keep = np.divmod(pairs, 13**4)
-        keeps, keep_index = np.unique(keep, return_inverse=True)
-        text_order = np.empty(len(keeps), np.int64)
-        text_order[np.argsort(np.array(_code_text(keeps, 4)), kind="stable")] = \
-            np.arange(len(keeps))
-        order = np.lexsort((text_order[keep_index], -count, pat))
-        first = order[np.r_[True, pat[order][1:] != pat[order][:-1]]]  # one a pattern, in order
-        out[f"{role}_keep"] = _code_text(keep[first], 4)
-        out[f"{role}_share"] = count[first] / total
-        out[f"{role}_hand_mean"] = sums[f"{role}_hand"].to_numpy() / total
-        out[f"{role}_net"] = sums[f"{role}_net"].to_numpy() / total
-    return out
+    text_rank, keep_text = _keep_text_rank()
+    codes, total, best, best_hands, sums = _rank_tallies(pattern, keep_code, weight, best_hand,
+                                                         best_net, text_rank)
+    out = {"ranks": _code_text(codes, 6), "n_hands": total.astype(weight.dtype)}
+    for role, name in enumerate(("dealer", "pone")):
+        out[f"{name}_keep"] = [keep_text[c] for c in best[role].tolist()]
+        out[f"{name}_share"] = best_hands[role] / total
+        out[f"{name}_hand_mean"] = sums[role, 0] / total
+        out[f"{name}_net"] = sums[role, 1] / total
+    return pd.DataFrame(out)
