@@ -2,8 +2,9 @@
 
 Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation,
 crib-value, pegging and discard tables from self-play, and the odds of winning from any score.
-Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). The numba-heavy parts are imported
-on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
+Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). Every name is imported on first
+use (numpy and the numba-heavy parts with it), so ``import analyzer`` (and ``crib --help``)
+stays fast.
 
 >>> from analyzer import score_hand
 >>> score_hand("5H 5C 5S JD", "5D")
@@ -12,18 +13,20 @@ on first use, so ``import analyzer`` (and ``crib --help``) stays fast.
 
 from importlib import import_module
 
-from .cards import CardError, format_cards, parse_cards
-
 _LAZY = {
+    "CardError": "errors",
+    "format_cards": "cards",
+    "parse_cards": "cards",
     "score_hand": "scoring",
     "score_hands": "scoring",
-    "count_hand": "scoring",
-    "say_count": "scoring",
+    "count_hand": "counting",
+    "say_count": "counting",
     "peg_points": "scoring",
     "show_census": "scoring",
-    "ScoreItem": "scoring",
+    "ScoreItem": "counting",
     "keep": "discard",
     "keep_many": "discard",
+    "crib_distribution": "discard",
     "keep_to_win": "winkeep",
     "simulate": "harness",
     "play_hands": "harness",
@@ -39,15 +42,15 @@ _LAZY = {
     "compare_crib_tables": "tables",
     "load_rank_table": "tables",
     "build_pegging_table": "pegging",
-    "peg_table": "pegging",
-    "peg_values": "pegging",
+    "peg_table": "pegtable",
+    "peg_values": "pegtable",
     "format_game": "records",
     "build_odds_table": "odds",
     "win_probability": "odds",
     "win_table": "odds",
 }
 
-__all__ = ["CardError", "format_cards", "parse_cards", "__version__", *_LAZY]
+__all__ = ["__version__", *_LAZY]
 
 
 def _installed_version() -> str:

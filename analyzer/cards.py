@@ -21,6 +21,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .errors import CardError
+
 __all__ = [
     "RANKS",
     "RANK_LABELS",
@@ -46,13 +48,6 @@ SUITS = "CDHS"
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
 _SPLIT = re.compile(r"[\s,]+")
-
-
-class CardError(ValueError):
-    """A card, or a set of cards, that cannot be understood.
-
-    The message names the offending token, e.g. ``unknown suit in '5X'``.
-    """
 
 
 # The definitions below are plain Python written so that numba compiles them as they are: kernels

@@ -1,7 +1,8 @@
 """What a user chooses for a run, checked in one place: players, crib values, workers, threads.
 
-This module is low and light: it imports numba only inside the functions that need it, so the
-command line can take its defaults and choices from here and ``crib --help`` stays instant.
+This module is low and light: it imports numba and numpy only inside the functions that need
+them, so the command line can take its defaults and choices from here and ``crib --help`` stays
+instant.
 
 * Players are ``"DISCARD+PEGGING"`` (e.g. ``"ev+greedy"``); :func:`parse_player` turns one into the
   two policy codes the compiled engine reads. The codes are the positions in
@@ -20,10 +21,12 @@ from __future__ import annotations
 import math
 import os
 from contextlib import contextmanager
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .game import VARIANTS, Game
+
+if TYPE_CHECKING:  # numpy is imported where an array is made: crib --help does without it
+    import numpy as np
 
 __all__ = [
     "ADVISE_SAMPLES",
@@ -234,6 +237,8 @@ def parse_player(name: str) -> tuple[int, int]:
 
 def policy_arrays(players, n_players: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The discard and pegging policy codes of each seat, int64 ``(n_players,)`` each."""
+    import numpy as np
+
     if len(players) != n_players:
         raise PlayerError(f"{n_players} players are needed, got {len(players)}")
     codes = [parse_player(p) for p in players]

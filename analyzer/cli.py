@@ -11,7 +11,6 @@ import json
 import math
 import sys
 
-from .cards import CardError
 from .choices import (
     ADVISE_SAMPLES,
     CRIB_MODES,
@@ -40,6 +39,7 @@ from .choices import (
     crib_mode_for,
     parse_player,
 )
+from .errors import CardError
 from .files import OutputError, check_writable
 from .game import VARIANTS
 
@@ -196,7 +196,7 @@ def _read_rank_table(path, option: str, command: str, complete: bool):
 
 
 def _cmd_count(args) -> int:
-    from .scoring import count_hand, say_count
+    from .counting import count_hand, say_count
 
     items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib,
                        variant=args.variant)
@@ -232,7 +232,7 @@ def _cmd_count(args) -> int:
 
 
 def _cmd_keep(args) -> int:
-    from .discard import COLUMNS, evaluate_discards
+    from .tablekeep import COLUMNS
 
     try:
         crib = crib_mode_for(args.crib, args.variant)
@@ -245,8 +245,16 @@ def _cmd_keep(args) -> int:
     pegging = six_card and args.pegging is not False
     if args.score is not None:
         return _keep_to_win(args, crib, pegging)
-    result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
-                               variant=args.variant, pegging=pegging)
+    if crib == "table":  # numpy alone: no compiled code to import or load (analyzer.tablekeep)
+        from .tablekeep import table_discards
+
+        result = table_discards(_cards_text(args.cards), dealer=args.dealer,
+                                variant=args.variant, pegging=pegging)
+    else:
+        from .discard import evaluate_discards
+
+        result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
+                                   variant=args.variant, pegging=pegging)
     shown = len(result["keep"]) if args.top is None else args.top
     rows = [
         {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))

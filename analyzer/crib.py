@@ -20,7 +20,9 @@ Two tables exist:
 The shipped tables are package data: the repository's top-level ``data/`` folder is installed as
 the package ``analyzer.data`` and read through :mod:`importlib.resources` (:func:`shipped_file`),
 so an installed package finds them wherever it lives. Loading a table never writes anything.
-Files are read with the ``csv`` module (no pandas), so ``crib keep`` starts quickly.
+Files are read with the ``csv`` module (no pandas), and this module imports no compiled code
+(the enumerations behind the uniform values are in :mod:`analyzer.cribenum`, imported when
+they run), so ``crib keep`` starts quickly.
 """
 
 from __future__ import annotations
@@ -35,14 +37,12 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
 
 import analyzer
 
 from .cards import RANKS, rank_label_index
 from .choices import TABLE_MODES
 from .files import atomic_write_text
-from .scoring import _score_one, rank_table
 
 __all__ = [
     "CRIB_TABLE_COLUMNS",
@@ -77,7 +77,6 @@ CARD_TABLE_COLUMNS = ("card", "own", "own_se", "own_n", "other", "other_se", "ot
 #: Columns of the self-play table file, one row per kind of throw.
 CRIB_TABLE_COLUMNS = ("card1", "card2", "suited", "dealer", "dealer_se", "dealer_n", "pone",
                       "pone_se", "pone_n")
-_CRIBS_PER_THROW = 50 * 49 // 2 * 48  # 58,800
 
 
 def shipped_file(name: str) -> Traversable:
@@ -123,51 +122,6 @@ def _throw_kinds() -> np.ndarray:
     return np.array(kinds, dtype=np.int64)
 
 
-@njit(cache=True, parallel=True)
-def _uniform_crib_means(kinds, table, out):
-    """Mean crib (58,800 cribs each) of each kind ``(r1, r2, suited)`` in ``kinds``, to ``out``."""
-    for k in prange(kinds.shape[0]):
-        i = np.int64(k)
-        a = kinds[i, 0] * 4
-        b = kinds[i, 1] * 4 + (0 if kinds[i, 2] else 1)
-        total = 0
-        for c in range(52):
-            if c == a or c == b:
-                continue
-            for d in range(c + 1, 52):
-                if d == a or d == b:
-                    continue
-                for s in range(52):
-                    if s != a and s != b and s != c and s != d:
-                        total += _score_one(a, b, c, d, s, True, table)
-        out[i] = total / _CRIBS_PER_THROW
-
-
-@njit(cache=True, parallel=True)
-def _card_crib_means(table, out):
-    """Mean crib holding one card of each rank with any three of the other 51 cards and any
-    starter of the 48 left (20,825 x 48 cribs a rank), to ``out`` float64 (13,)."""
-    for k in prange(13):
-        r = np.int64(k)
-        a = r * 4
-        total = 0
-        n = 0
-        for b in range(52):
-            if b == a:
-                continue
-            for c in range(b + 1, 52):
-                if c == a:
-                    continue
-                for d in range(c + 1, 52):
-                    if d == a:
-                        continue
-                    for s in range(52):
-                        if s != a and s != b and s != c and s != d:
-                            total += _score_one(a, b, c, d, s, True, table)
-                            n += 1
-        out[r] = total / n
-
-
 @lru_cache(maxsize=1)
 def card_crib_values() -> np.ndarray:
     """The exact uniform crib value of one card thrown, by rank: ``float64 (13,)``, read-only.
@@ -183,6 +137,9 @@ def card_crib_values() -> np.ndarray:
     >>> bool(values[4] == values.max())  # a five is the best card to give a crib
     True
     """
+    from .cribenum import _card_crib_means
+    from .scoring import rank_table
+
     out = np.empty(13, np.float64)
     _card_crib_means(rank_table(), out)
     out.setflags(write=False)
@@ -198,6 +155,9 @@ def build_uniform_crib_values() -> dict[tuple[int, int, int], float]:
     >>> len(values), round(values[(4, 4, 0)], 3) > round(values[(9, 12, 0)], 3)  # 5-5 beats 10-K
     (169, True)
     """
+    from .cribenum import _uniform_crib_means
+    from .scoring import rank_table
+
     kinds = _throw_kinds()
     out = np.empty(len(kinds), np.float64)
     _uniform_crib_means(kinds, rank_table(), out)

@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import rules
-from .cards import CardError, as_cards, card_rank, card_suit, format_card, format_card_rows
+from .cards import CardError, card_rank, card_suit, format_card, format_card_rows
 from .choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, variant_game
 from .cribcount import (
     SCORES,
@@ -78,6 +78,7 @@ from .scoring import (
     rank_table,
     rank_table4,
 )
+from .tablekeep import COLUMNS, _dealt
 
 __all__ = ["COLUMNS", "CRIB_MODES", "DISCARDS", "CribDistribution", "crib_distribution",
            "evaluate_discards", "keep", "keep_many"]
@@ -376,16 +377,6 @@ def _evaluate_form(cards, dealer: bool, game, crib: str):
     return names, keep_text, throw_text, floats, ints
 
 
-def _dealt(cards, game) -> np.ndarray:
-    """The dealt cards as int64 ids, or a :class:`CardError` naming the form and the count."""
-    ids = as_cards(cards)
-    if len(ids) != game.dealt:
-        given = " ".join(_CARD_NAMES[c] for c in ids.tolist()) or "nothing"
-        raise CardError(f"expected {game.dealt} cards, got {len(ids)}: {given} (a {game.name} "
-                        f"hand is dealt {game.dealt})")
-    return ids.astype(np.int64)
-
-
 def _pair_weights(dealer: bool) -> np.ndarray:
     """Weights int64 (52, 52) of the opponent's possible throws, from self-play throw counts.
 
@@ -495,8 +486,6 @@ def crib_distribution(cards, dealer: bool, crib: str = "uniform") -> CribDistrib
                             weights=weights)
 
 
-COLUMNS = ("keep", "discard", "hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean",
-           "peg_mean", "net")
 # Where the float and the integer columns of COLUMNS sit (the blocks :func:`keep` builds from).
 _FLOAT_COLUMNS = np.array([2, 5, 6, 7, 8])
 _INT_COLUMNS = np.array([3, 4])
@@ -546,7 +535,7 @@ def _rank_discards(six, keeps, crib_means, peg_means, pegging, dealer, table, fl
 def _peg_means(sixes: np.ndarray, keeps: np.ndarray, dealer: bool) -> np.ndarray:
     """The pegging value (n, ways) of each keep of each six-card hand (int64 (n, 6)), looked
     up in :func:`analyzer.pegging.peg_table` by the kept ranks and the role."""
-    from .pegging import pattern_index, peg_table
+    from .pegtable import pattern_index, peg_table
 
     return peg_table()[0 if dealer else 1, pattern_index(sixes[:, keeps] // 4)]
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import rules
+
+if TYPE_CHECKING:  # numpy is imported where an array is made: crib --help does without it
+    import numpy as np
 
 __all__ = ["GAME", "MAX_PLAYERS", "STANDARD", "VARIANTS", "Game", "layout"]
 
@@ -141,6 +143,8 @@ class Game:
 
     def as_array(self) -> np.ndarray:
         """The description as the engine reads it: ``int64`` laid out as :data:`GAME`."""
+        import numpy as np
+
         values = {
             "players": self.players, "dealt": self.dealt, "kept": self.kept,
             "thrown": self.thrown, "crib_from_pack": self.crib_from_pack, "teams": self.teams,

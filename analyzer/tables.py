@@ -37,7 +37,7 @@ from numba import njit, prange
 
 import analyzer
 
-from .cards import RANK_LABELS, format_card_rows, rank_label_index
+from .cards import RANK_LABELS, RANKS, SUITS, rank_label_index
 from .choices import (
     CRIB_TABLE_DEALS,
     CRIB_TABLE_MAX_ITERATIONS,
@@ -545,15 +545,17 @@ def _image(mask, perm, suit_bits):
 
 
 @njit(cache=True)
-def _canonical_in(a, b, perms, suit_bits, out_masks, out_mult, start):
+def _canonical_in(a, b, perms, suit_bits, out_cards, out_mult, start):
     """Canonical six-card hands whose two lowest cards are ``a < b``; returns how many.
 
     A hand is canonical when its card mask is the smallest of its 24 suit relabellings; its
     multiplicity is the number of distinct relabellings (how many of all hands it stands for).
-    Writes from ``start`` when ``out_masks`` is long enough (a first pass only counts).
+    The hands come in increasing order of their cards. Writes each hand's cards (ascending) to
+    ``out_cards`` uint8 (n, 6) and its multiplicity to ``out_mult`` from row ``start``, when
+    ``out_cards`` has rows (a first pass only counts).
     """
     count = 0
-    write = out_masks.shape[0] > 0
+    write = out_cards.shape[0] > 0
     for c in range(b + 1, 52):
         for d in range(c + 1, 52):
             for e in range(d + 1, 52):
@@ -572,37 +574,36 @@ def _canonical_in(a, b, perms, suit_bits, out_masks, out_mult, start):
                             fixed += 1
                     if canonical:
                         if write:
-                            out_masks[start + count] = mask
+                            row = out_cards[start + count]
+                            row[0], row[1], row[2], row[3], row[4], row[5] = a, b, c, d, e, f
                             out_mult[start + count] = 24 // fixed
                         count += 1
     return count
 
 
 @njit(cache=True, parallel=True)
-def _canonical_hands(pairs, perms, suit_bits, counts, offsets, out_masks, out_mult):
+def _canonical_hands(pairs, perms, suit_bits, counts, offsets, out_cards, out_mult):
     """Both passes over the (a, b) prefixes in ``pairs`` int64 (P, 2): count, or write."""
     for k in prange(pairs.shape[0]):
         i = np.int64(k)
-        counts[i] = _canonical_in(pairs[i, 0], pairs[i, 1], perms, suit_bits, out_masks,
+        counts[i] = _canonical_in(pairs[i, 0], pairs[i, 1], perms, suit_bits, out_cards,
                                   out_mult, offsets[i])
 
 
 @njit(cache=True, parallel=True)
-def _best_keeps(masks, values, hands, best_d, best_hand, best_net):
-    """For each hand (a 52-bit mask of six cards), the best discard for each role.
+def _best_keeps(cards, values, hands, best_d, best_hand, best_net):
+    """For each hand (a row of ``cards`` uint8 (n, 6), ascending), the best discard for each
+    role.
 
     Writes ``best_d`` int8 (n, 2), ``best_hand`` and ``best_net`` float64 (n, 2), role 0 dealer
     and 1 pone; ``values`` is the crib-value table, ``hands`` the hand table
     (:func:`analyzer.scoring.hand_table`). Ties go to the first discard.
     """
-    for k in prange(masks.shape[0]):
+    for k in prange(cards.shape[0]):
         i = np.int64(k)
         six = np.empty(6, np.int64)
-        j = 0
-        for c in range(52):
-            if (masks[i] >> np.uint64(c)) & np.uint64(1):
-                six[j] = c
-                j += 1
+        for j in range(6):
+            six[j] = cards[i, j]
         unseen = _unseen_counts(six)
         for role in range(2):
             best_net[i, role] = -1e300
@@ -637,7 +638,9 @@ def _prefix_pairs() -> np.ndarray:
 def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
     """Every six-card hand up to suit symmetry: ``(cards uint8 (n, 6), multiplicity int64)``.
 
-    Multiplicities add up to all 20,358,520 hands. Sorted by card ids.
+    Multiplicities add up to all 20,358,520 hands. Sorted by card ids: each prefix's hands are
+    found in order and written where the prefixes before it (in card order) end, so the threads
+    share the prefixes in any order and no sort is needed.
 
     Examples
     --------
@@ -647,16 +650,15 @@ def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
     """
     pairs = _prefix_pairs()
     counts = np.zeros(len(pairs), np.int64)
-    empty_m, empty_u = np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, counts, empty_m, empty_u)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    masks = np.zeros(int(counts.sum()), np.uint64)
-    mult = np.zeros(int(counts.sum()), np.int64)
-    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, offsets, masks, mult)
-    bits = (masks[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)
-    cards = np.nonzero(bits)[1].reshape(-1, 6).astype(np.uint8)
-    order = np.lexsort(cards.T[::-1])
-    return cards[order], mult[order]
+    empty_c, empty_m = np.zeros((0, 6), np.uint8), np.zeros(0, np.int64)
+    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, counts, empty_c, empty_m)
+    by_cards = np.lexsort((pairs[:, 1], pairs[:, 0]))  # the prefixes in card order
+    offsets = np.empty(len(pairs), np.int64)
+    offsets[by_cards] = np.concatenate([[0], np.cumsum(counts[by_cards])[:-1]])
+    cards = np.zeros((int(counts.sum()), 6), np.uint8)
+    mult = np.zeros(len(cards), np.int64)
+    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, offsets, cards, mult)
+    return cards, mult
 
 
 def build_discard_table(crib: str = "table", workers: int | None = None):
@@ -667,71 +669,204 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
     ``dealer_keep``, ``dealer_discard``, ``dealer_hand_mean``, ``dealer_net``, likewise
     ``pone_*``); ``ranks`` the rank-only summary, one row per rank pattern (18,395): for each role
     the rank keep that is best for the most hands of the pattern (``*_keep``, with ``*_share`` of
-    the pattern's hands), and the hand-weighted mean of the best hand mean and net.
+    the pattern's hands, ties to the keep whose text sorts first), and the hand-weighted mean of
+    the best hand mean and net.
     """
-    import pandas as pd
-
     with numba_threads(resolve_workers(workers)):
         cards, mult = canonical_hands()
-        ids = cards.astype(np.int64)
-        masks = (np.uint64(1) << ids.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
         n = len(cards)
         best_d = np.zeros((n, 2), np.int8)
         best_hand = np.zeros((n, 2))
         best_net = np.zeros((n, 2))
-        _best_keeps(masks, crib_values(crib), hand_table(), best_d, best_hand, best_net)
-    keeps = np.array(_KEEP_TABLE)
-    discards = np.array(_DISCARD_TABLE)
-    rows = np.arange(n)[:, None]
-    columns = {"hand": format_card_rows(cards), "n_hands": mult.astype(np.int32)}
-    rank_columns = {"ranks": _rank_text(cards // 4)}
-    for role, name in enumerate(("dealer", "pone")):
-        d = best_d[:, role].astype(np.int64)
-        kept = cards[rows, keeps[d]]
-        columns[f"{name}_keep"] = format_card_rows(kept)
-        columns[f"{name}_discard"] = format_card_rows(cards[rows, discards[d]])
-        columns[f"{name}_hand_mean"] = best_hand[:, role]
-        columns[f"{name}_net"] = best_net[:, role]
-        rank_columns[f"{name}_keep"] = _rank_text(kept // 4)
-    hands = pd.DataFrame(columns)
-    ranks = _rank_summary(pd.DataFrame(rank_columns), hands)
-    return hands, ranks
+        _best_keeps(cards, crib_values(crib), hand_table(), best_d, best_hand, best_net)
+    return _discard_frames(cards, mult, best_d, best_hand, best_net)
 
 
-def _rank_text(ranks: np.ndarray) -> np.ndarray:
-    """(n, k) ranks in ascending order -> strings like ``"5 5 J Q"``."""
-    labels = np.array(RANK_LABELS)
-    text = labels[ranks[:, 0]]
-    for j in range(1, ranks.shape[1]):
-        text = np.char.add(np.char.add(text, " "), labels[ranks[:, j]])
-    return text
+#: Each card's text as bytes: every card is two characters (``5H``, ``TD``).
+_CARD_BYTES = np.array([[ord(RANKS[c // 4]), ord(SUITS[c % 4])] for c in range(52)], np.uint8)
+_SPACE = ord(" ")
 
 
-def _rank_summary(rank_keys, hands):
+@njit(cache=True, inline="always")
+def _write_cards(cards, i, picks, card_bytes, out):
+    """Write the text of cards ``cards[i, picks[j]]`` into ``out`` (bytes): two characters
+    each, a space between."""
+    for j in range(len(picks)):
+        c = cards[i, picks[j]]
+        out[3 * j] = card_bytes[c, 0]
+        out[3 * j + 1] = card_bytes[c, 1]
+        if j + 1 < len(picks):
+            out[3 * j + 2] = _SPACE
+
+
+@njit(cache=True, parallel=True)
+def _table_text(cards, best_d, card_bytes, hand_text, keep_text, discard_text, pattern,
+                keep_code):
+    """The text and rank keys of the discard table, one parallel pass over the hands.
+
+    ``cards`` uint8 (n, 6) ascending rows; ``best_d`` int8 (n, 2) the best discard of each role
+    (an index into the 15). Writes the bytes of each hand's text to ``hand_text`` uint8 (n,
+    17), of each role's keep and discard to ``keep_text`` (2, n, 11) and ``discard_text`` (2,
+    n, 5); the hand's ranks as one base-13 number to ``pattern`` int64 (n,), and the kept
+    ranks likewise to ``keep_code`` (2, n).
+    """
+    everything = (0, 1, 2, 3, 4, 5)
+    for k in prange(cards.shape[0]):
+        i = np.int64(k)
+        _write_cards(cards, i, everything, card_bytes, hand_text[i])
+        code = np.int64(0)
+        for j in range(6):
+            code = code * 13 + cards[i, j] // 4
+        pattern[i] = code
+        for role in range(2):
+            d = np.int64(best_d[i, role])
+            keep = _KEEP_TABLE[d]
+            _write_cards(cards, i, keep, card_bytes, keep_text[role, i])
+            _write_cards(cards, i, _DISCARD_TABLE[d], card_bytes, discard_text[role, i])
+            code = np.int64(0)
+            for j in range(4):
+                code = code * 13 + cards[i, keep[j]] // 4
+            keep_code[role, i] = code
+
+
+def _text_column(text: np.ndarray):
+    """Rows of bytes (n, width), each one string, as pandas' default ``str`` column
+    (Arrow-backed), built on the bytes without a copy per string."""
+    import pandas as pd
+    import pyarrow as pa
+
+    n, width = text.shape
+    offsets = np.arange(n + 1, dtype=np.int64) * width
+    array = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets),
+                                             pa.py_buffer(np.ascontiguousarray(text)))
+    return pd.arrays.ArrowStringArray(array, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+
+
+_CODE_DIGITS = {k: 13 ** np.arange(k - 1, -1, -1, dtype=np.int64) for k in (4, 6)}
+
+
+def _code_text(codes: np.ndarray, k: int) -> list[str]:
+    """The rank text (``"5 5 J Q"``) of each base-13 code of ``k`` ranks."""
+    digits = (np.asarray(codes, np.int64)[:, None] // _CODE_DIGITS[k]) % 13
+    return [" ".join(row) for row in np.array(RANK_LABELS, object)[digits].tolist()]
+
+
+def _discard_frames(cards, mult, best_d, best_hand, best_net):
+    """The two frames of :func:`build_discard_table` from the kernel's results (``cards``
+    uint8 (n, 6), ascending rows, in id order)."""
     import pandas as pd
 
-    weight = hands["n_hands"].to_numpy()
-    parts = []
-    for role in ("dealer", "pone"):
-        df = pd.DataFrame({
-            "ranks": rank_keys["ranks"], "keep": rank_keys[f"{role}_keep"], "w": weight,
-            "hand": hands[f"{role}_hand_mean"] * weight, "net": hands[f"{role}_net"] * weight,
-        })
-        per_keep = df.groupby(["ranks", "keep"], sort=False)["w"].sum().reset_index()
-        per_keep = per_keep.sort_values(["ranks", "w", "keep"], ascending=[True, False, True])
-        top = per_keep.drop_duplicates("ranks").set_index("ranks")
-        sums = df.groupby("ranks")[["w", "hand", "net"]].sum()
-        parts.append(pd.DataFrame({
-            f"{role}_keep": top["keep"],
-            f"{role}_share": top["w"] / sums["w"],
-            f"{role}_hand_mean": sums["hand"] / sums["w"],
-            f"{role}_net": sums["net"] / sums["w"],
-        }))
-        if role == "dealer":
-            parts.insert(0, sums[["w"]].rename(columns={"w": "n_hands"}))
-    out = pd.concat(parts, axis=1).reset_index()
-    return out.sort_values("ranks", key=lambda s: s.map(_rank_sort_key), ignore_index=True)
+    n = len(cards)
+    hand_text = np.empty((n, 17), np.uint8)
+    keep_text = np.empty((2, n, 11), np.uint8)
+    discard_text = np.empty((2, n, 5), np.uint8)
+    pattern = np.empty(n, np.int64)
+    keep_code = np.empty((2, n), np.int64)
+    _table_text(cards, best_d, _CARD_BYTES, hand_text, keep_text, discard_text, pattern,
+                keep_code)
+    columns = {"hand": _text_column(hand_text), "n_hands": mult.astype(np.int32)}
+    for role, name in enumerate(("dealer", "pone")):
+        columns[f"{name}_keep"] = _text_column(keep_text[role])
+        columns[f"{name}_discard"] = _text_column(discard_text[role])
+        columns[f"{name}_hand_mean"] = best_hand[:, role]
+        columns[f"{name}_net"] = best_net[:, role]
+    hands = pd.DataFrame(columns)
+    return hands, _rank_summary(pattern, keep_code, columns["n_hands"], best_hand, best_net)
 
 
-def _rank_sort_key(text: str) -> tuple[int, ...]:
-    return tuple(RANK_LABELS.index(t) for t in text.split())
+#: The most distinct rank keeps a six-card rank pattern has (four of six ranks kept).
+_KEEPS_A_PATTERN = 15
+
+
+@njit(cache=True)
+def _rank_tallies(pattern, keep_code, weight, best_hand, best_net, text_rank):
+    """The sums behind the rank-only summary, one pass over the hands in table order.
+
+    ``pattern`` int64 (n,) each hand's ranks as a base-13 number; ``keep_code`` int64 (2, n)
+    the kept ranks of each role's best keep, likewise; ``weight`` (n,) the hands each row
+    stands for; ``best_hand``, ``best_net`` float64 (n, 2); ``text_rank`` int64 (13**4,) the
+    order of the keeps' text. Returns, for the G patterns in increasing order: their codes
+    (G,), the hands of each (G,), and for each role (2, G): the keep best for the most hands
+    (ties to the keep whose text sorts first), its hands, and the weighted sums of the hand mean
+    and the net. The sums are compensated (Kahan) row by row in table order, the way pandas'
+    grouped ``sum`` adds them.
+    """
+    seen = np.zeros(13**6, np.int32)
+    for i in range(pattern.shape[0]):
+        seen[pattern[i]] = 1
+    groups = 0
+    for c in range(seen.shape[0]):  # number the patterns in increasing order
+        if seen[c]:
+            groups += 1
+            seen[c] = groups
+    codes = np.empty(groups, np.int64)
+    total = np.zeros(groups, np.int64)
+    sums = np.zeros((2, 2, groups))  # [role, hand or net, group]
+    carry = np.zeros((2, 2, groups))
+    slot_code = np.full((2, groups, _KEEPS_A_PATTERN), -1, np.int64)
+    slot_hands = np.zeros((2, groups, _KEEPS_A_PATTERN), np.int64)
+    for i in range(pattern.shape[0]):
+        g = seen[pattern[i]] - 1
+        codes[g] = pattern[i]
+        w = weight[i]
+        total[g] += w
+        for role in range(2):
+            for j in range(2):
+                value = (best_hand[i, role] if j == 0 else best_net[i, role]) * w
+                y = value - carry[role, j, g]
+                t = sums[role, j, g] + y
+                carry[role, j, g] = t - sums[role, j, g] - y
+                if carry[role, j, g] != carry[role, j, g]:  # an infinite value: no carry
+                    carry[role, j, g] = 0.0
+                sums[role, j, g] = t
+            k = 0
+            while slot_code[role, g, k] != keep_code[role, i] and slot_code[role, g, k] >= 0:
+                k += 1
+            slot_code[role, g, k] = keep_code[role, i]
+            slot_hands[role, g, k] += w
+    best = np.empty((2, groups), np.int64)
+    best_hands = np.empty((2, groups), np.int64)
+    for role in range(2):
+        for g in range(groups):
+            top = 0
+            for k in range(1, _KEEPS_A_PATTERN):
+                code = slot_code[role, g, k]
+                if code < 0:
+                    break
+                if slot_hands[role, g, k] > slot_hands[role, g, top] or (
+                        slot_hands[role, g, k] == slot_hands[role, g, top]
+                        and text_rank[code] < text_rank[slot_code[role, g, top]]):
+                    top = k
+            best[role, g] = slot_code[role, g, top]
+            best_hands[role, g] = slot_hands[role, g, top]
+    return codes, total, best, best_hands, sums
+
+
+def _keep_text_rank() -> tuple[np.ndarray, dict[int, str]]:
+    """The text of every sorted four-rank keep by its base-13 code, and the order of the texts
+    (``text_rank[code]``, int64 (13**4,); 0 for codes of no sorted keep)."""
+    codes = np.array([((a * 13 + b) * 13 + c) * 13 + d for a, b, c, d in
+                      itertools.combinations_with_replacement(range(13), 4)], np.int64)
+    texts = _code_text(codes, 4)
+    text_rank = np.zeros(13**4, np.int64)
+    text_rank[codes[np.argsort(np.array(texts), kind="stable")]] = np.arange(len(codes))
+    return text_rank, dict(zip(codes.tolist(), texts, strict=True))
+
+
+def _rank_summary(pattern, keep_code, weight, best_hand, best_net):
+    """The rank-only summary: one row per rank pattern (``pattern``, base-13 codes of each
+    hand's ranks), for each role the keep best for the most hands (``keep_code``; a tie goes
+    to the keep whose text sorts first), its share and the hand-weighted means
+    (:func:`_rank_tallies`)."""
+    import pandas as pd
+
+    text_rank, keep_text = _keep_text_rank()
+    codes, total, best, best_hands, sums = _rank_tallies(pattern, keep_code, weight, best_hand,
+                                                         best_net, text_rank)
+    out = {"ranks": _code_text(codes, 6), "n_hands": total.astype(weight.dtype)}
+    for role, name in enumerate(("dealer", "pone")):
+        out[f"{name}_keep"] = [keep_text[c] for c in best[role].tolist()]
+        out[f"{name}_share"] = best_hands[role] / total
+        out[f"{name}_hand_mean"] = sums[role, 0] / total
+        out[f"{name}_net"] = sums[role, 1] / total
+    return pd.DataFrame(out)

@@ -30,6 +30,19 @@ def test_help_lists_subcommands():
         assert sub in result.stdout
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["keep", "--help"], ["--version"],
+                                  ["keep", "5H", "--dealr"], ["count", "5H", "--starter"]])
+def test_help_and_usage_errors_import_no_numpy(argv):
+    # What only parses the command line loads nothing heavy: crib --help starts at once.
+    code = ("import sys\nfrom analyzer.cli import main\ntry:\n    status = main(sys.argv[1:])\n"
+            "except SystemExit as exc:\n    status = exc.code\n"
+            "sys.exit('numpy loaded' if 'numpy' in sys.modules else status)")
+    result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    assert result.returncode in (0, 2), result.stderr
+    assert "numpy loaded" not in result.stderr
+    assert result.stdout.strip() or result.stderr.startswith("crib")
+
+
 def test_python_dash_m_is_the_same_command():
     result = run("count", "5H", "5C", "5S", "JD", "--starter", "5D",
                  command=[sys.executable, "-m", "analyzer"])

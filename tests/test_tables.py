@@ -167,6 +167,61 @@ def test_canonical_hands_cover_every_hand_once():
     assert set(np.unique(mult).tolist()) <= {1, 4, 6, 12, 24}
 
 
+def _kernel_results(cards):
+    from analyzer.scoring import hand_table
+    from analyzer.tables import _best_keeps
+
+    n = len(cards)
+    best_d, best_hand, best_net = np.zeros((n, 2), np.int8), np.zeros((n, 2)), np.zeros((n, 2))
+    _best_keeps(cards, crib_values("table"), hand_table(), best_d, best_hand, best_net)
+    return best_d, best_hand, best_net
+
+
+def _same_frames_and_bytes(cards, mult, tmp_path):
+    # The discard table's frames as built now and as built before (tests/
+    # discard_table_reference.py): equal exactly, and written to the same Parquet and CSV bytes.
+    from discard_table_reference import reference_frames
+
+    from analyzer.tables import _discard_frames
+
+    results = _kernel_results(cards)
+    hands, ranks = _discard_frames(cards, mult, *results)
+    old_hands, old_ranks = reference_frames(cards, mult, *results)
+    pd.testing.assert_frame_equal(hands, old_hands, check_exact=True)
+    pd.testing.assert_frame_equal(ranks, old_ranks, check_exact=True)
+    for name, df in (("new", hands), ("old", old_hands)):
+        df.to_parquet(tmp_path / f"{name}.parquet", index=False)
+    assert (tmp_path / "new.parquet").read_bytes() == (tmp_path / "old.parquet").read_bytes()
+    assert ranks.to_csv(index=False, float_format="%.4f") == old_ranks.to_csv(
+        index=False, float_format="%.4f")
+    return hands, ranks
+
+
+def test_canonical_hands_come_sorted_by_card_ids():
+    from discard_table_reference import reference_order
+
+    hands, _ = canonical_hands()
+    assert np.array_equal(reference_order(hands), np.arange(len(hands)))
+    assert (np.diff(hands.astype(np.int64), axis=1) > 0).all()
+
+
+def test_discard_table_frames_as_before_on_a_subset(tmp_path):
+    # Every 61st distinct hand and a block of consecutive ones (whole rank patterns share
+    # their rows there, so the summary's ties and sums are exercised).
+    cards, mult = canonical_hands()
+    rows = np.unique(np.concatenate([np.arange(0, len(cards), 61), np.arange(400_000, 415_000)]))
+    hands, ranks = _same_frames_and_bytes(cards[rows], mult[rows], tmp_path)
+    assert hands["hand"].iloc[0] == "AC AD AH AS 2C 2D"  # cards 0..5, the first hand
+    assert (ranks["dealer_share"] > 0).all() and (ranks["dealer_share"] <= 1).all()
+
+
+@pytest.mark.slow
+def test_discard_table_frames_as_before_in_full(tmp_path):
+    cards, mult = canonical_hands()
+    hands, ranks = _same_frames_and_bytes(cards, mult, tmp_path)
+    assert len(hands) == 962_988 and len(ranks) == 18_395
+
+
 @pytest.mark.slow
 def test_discard_table_cli_against_keep(tmp_path):
     # The whole table through the installed command, then a seeded sample of hands checked
