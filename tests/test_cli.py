@@ -16,7 +16,9 @@ CRIB = Path(sys.executable).parent / "crib"
 def run(*args: str, command=None) -> subprocess.CompletedProcess:
     argv = [str(CRIB)] if command is None else command
     env = dict(os.environ, PYTHONWARNINGS="ignore")
-    return subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=1800)  # a hang guard only
+    # the timeout guards against a hang only: a cold numba cache on a loaded machine took
+    # over 5 minutes to compile the engine in one subprocess
+    return subprocess.run([*argv, *args], capture_output=True, text=True, env=env, timeout=1800)
 
 
 def test_the_command_is_installed():
