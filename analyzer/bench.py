@@ -63,7 +63,7 @@ def _process_seconds(argv: list[str], repeats: int) -> list[float]:
     return times
 
 
-def _spread(times: list[float]) -> str:
+def _seconds_spread(times: list[float]) -> str:
     """``median of 5, 0.18 to 0.21 s``: how a figure varied over its repeats."""
     return f"median of {len(times)}, {min(times):.3g} to {max(times):.3g} s"
 
@@ -225,10 +225,10 @@ def _process_figures(add: Callable[..., None], repeats: int) -> None:
              ""),
             ("new `crib --help` process", ["--help"], "")):
         times = _process_seconds([*command, *argv], repeats)
-        add(label, statistics.median(times), "s", note + _spread(times))
+        add(label, statistics.median(times), "s", note + _seconds_spread(times))
     with tempfile.TemporaryDirectory() as folder:
         times = _process_seconds([*command, "tables", "keep", "--out",
                                   os.path.join(folder, "keep.parquet"), "--workers", "2"],
                                  min(repeats, 3))
     add("`crib tables keep`, all 20,358,520 hands, 2 threads", statistics.median(times), "s",
-        "a new process, wall time, Parquet and CSV written; " + _spread(times))
+        "a new process, wall time, Parquet and CSV written; " + _seconds_spread(times))

@@ -49,8 +49,8 @@ def _source_root() -> Path:
     return root
 
 
-def _bench_json(argv: list[str], env: dict, what: str) -> dict:
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+def _bench_json(argv: list[str], env: dict, what: str, cwd: Path) -> dict:
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise BenchCompareError(f"crib bench of {what} failed: {last}")
@@ -96,9 +96,10 @@ def compare_with_commit(rev: str, rounds: int = 2,
         runs: dict[str, list[dict]] = {"before": [], "after": []}
         for r in range(rounds):
             say(f"round {r + 1} of {rounds}: {rev} ({commit[:10]})")
-            runs["before"].append(_bench_json(command, other_env, rev))
+            # each side runs from its own tree: ``python -m`` puts the working folder first
+            runs["before"].append(_bench_json(command, other_env, rev, other))
             say(f"round {r + 1} of {rounds}: this checkout")
-            runs["after"].append(_bench_json(command, env, "this checkout"))
+            runs["after"].append(_bench_json(command, env, "this checkout", root))
     finally:
         subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(other)],
                        capture_output=True, check=False)

@@ -27,8 +27,9 @@ def test_both_sides_run_in_turn_and_the_worktree_is_removed(monkeypatch):
     calls = []
     before = _worktrees()
 
-    def fake_bench(argv, env, what):
+    def fake_bench(argv, env, what, cwd):
         other = env.get("PYTHONPATH", "").split(":")[0] if what != "this checkout" else ""
+        assert cwd == (Path(other) if other else ROOT)  # python -m reads the working folder first
         if other:
             assert (Path(other) / "analyzer" / "__init__.py").exists()
             assert (Path(other) / "analyzer" / "data" / "win_odds.csv").exists()
