@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# Test processes at once (pytest-xdist workers, and the processes compiling the numba kernels).
+JOBS   ?= 2
 
 .PHONY: run test test-fast lint bench clean
 
@@ -20,14 +22,18 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/crib keep 5H 5S 6D JC QS KH --dealer
 
+# The numba kernels are compiled into their cache first, JOBS at once (tests/compile_kernels.py),
+# so that no two test workers compile the same kernel; then the suite runs on JOBS workers.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
-	$(BIN)/python -m pytest
+	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS)
 
 # The suite without the tests marked slow (building and installing the wheel, ...).
 test-fast: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
