@@ -59,6 +59,8 @@ __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_
 
 BACKENDS = ("local", "dask")
 _NO_CARD_VALUES = np.zeros((2, 13), np.float64)  # the forms that throw two cards, never one
+# read-only, as the shipped card values are: one compiled _run_chunks for every form, not two
+_NO_CARD_VALUES.setflags(write=False)
 MANIFEST = "run.json"
 PARTS = "chunks"
 #: The layout of a checkpoint's parts; 2 since the records are laid out by analyzer.game.layout,
