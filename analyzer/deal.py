@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from . import rules
+from .borrow import _borrowed, _keep_alive
 from .choices import PEGGING_POLICIES
 from .game import layout
 from .players import _choose_play_inline, _greedy_choice
@@ -64,9 +65,30 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     the last card follow :func:`analyzer.playstep._lay`.
     """
     n_players, n_cards = kept.shape
-    n_sides = scores.shape[0]
     laid = np.zeros((n_players, n_cards), np.bool_)
-    ints = np.zeros(2 * n_players + n_players * n_cards + 1, np.int64)  # one allocation, three
+    ints = np.zeros(_play_ints(n_players, n_cards), np.int64)
+    out = _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
+                     one_count, thrown, starter, table, odds, crib_values, hand_table,
+                     _borrowed(laid), _borrowed(ints))
+    _keep_alive(laid)
+    _keep_alive(ints)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _play_ints(n_players, n_cards):
+    """The size of the integer workspace of :func:`_play_with`."""
+    return 2 * n_players + n_players * n_cards + 1
+
+
+@njit(cache=True)
+def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
+               thrown, starter, table, odds, crib_values, hand_table, laid, ints):
+    """:func:`_play` on a given workspace: ``laid`` bool (players, cards) and ``ints`` int64
+    (:func:`_play_ints`), both zeroed (the engine passes borrowed ones,
+    :mod:`analyzer.borrow`)."""
+    n_players, n_cards = kept.shape
+    n_sides = scores.shape[0]
     left = ints[:n_players]
     left[:] = n_cards
     floor = ints[n_players:2 * n_players]  # the least value each one's cards can have (goes)

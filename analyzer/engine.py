@@ -43,8 +43,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .borrow import _borrowed, _keep_alive
 from .choices import DISCARD_POLICIES
-from .deal import PLAY, _his_heels, _play, _show
+from .deal import PLAY, _his_heels, _play, _play_ints, _play_with, _show
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
 from .players import (
@@ -387,7 +388,9 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     n_plays_max = n_players * n_kept
     n_ints = (52 + 3 * n_sides + n_players * (n_dealt + n_kept + n_thrown + 2 * 13 + 2) + 5
               + MAX_PLAYERS * PHASE.size + 2 * n_plays_max * PLAY.size)
-    buf = np.zeros(n_ints, np.int64)
+    n_play_ints = _play_ints(n_players, n_kept)
+    owner = np.zeros(n_ints + n_play_ints, np.int64)
+    buf = _borrowed(owner)  # views of it count no references (analyzer.borrow)
     deck, o = buf[0:52], 52
     for c in range(52):
         deck[c] = c
@@ -407,8 +410,12 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     show, o = buf[o:o + n_players + 1], o + n_players + 1
     phase, o = buf[o:o + MAX_PLAYERS * PHASE.size], o + MAX_PLAYERS * PHASE.size
     tiers, o = buf[o:o + n_sides], o + n_sides
-    stat_scores = buf[o:o + n_sides]
-    states = np.empty(2 * st.shape[0], st.dtype)
+    stat_scores, o = buf[o:o + n_sides], o + n_sides
+    play_ints = buf[o:o + n_play_ints]
+    laid_owner = np.zeros((n_players, n_kept), np.bool_)
+    laid = _borrowed(laid_owner)
+    states_owner = np.empty(2 * st.shape[0], st.dtype)
+    states = _borrowed(states_owner)
     st_saved = states[:st.shape[0]]
     st_stats = states[st.shape[0]:]
     first_dealer = _cut_for_deal(st, n_players) if first < 0 else first
@@ -430,9 +437,11 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             winner = dealer % n_sides
         play_complete = False
         if winner < 0:
-            n_plays, winner = _play(kept, dealer, ppol, unseen_rank, scores, target, st, plays,
-                                    pegged, one_count, thrown, starter, table, odds, crib_values,
-                                    hand_table)
+            laid[:, :] = False
+            play_ints[:] = 0
+            n_plays, winner = _play_with(kept, dealer, ppol, unseen_rank, scores, target, st,
+                                         plays, pegged, one_count, thrown, starter, table, odds,
+                                         crib_values, hand_table, laid, play_ints)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
@@ -446,8 +455,11 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             st_stats[:] = st_saved
             stat_scores[:] = 0
             pegged[:] = 0
-            _play(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats, stat_plays,
-                  pegged, one_count, thrown, starter, table, odds, crib_values, hand_table)
+            laid[:, :] = False
+            play_ints[:] = 0
+            _play_with(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats,
+                       stat_plays, pegged, one_count, thrown, starter, table, odds, crib_values,
+                       hand_table, laid, play_ints)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, crib, starter, heels, plays,
@@ -456,6 +468,9 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     _tally_game(acc, game, scores, winner, first_dealer, deals, tiers)
     if record:
         _record_game(rec_game, first_dealer, winner, scores, tiers, deals)
+    _keep_alive(owner)
+    _keep_alive(laid_owner)
+    _keep_alive(states_owner)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -474,27 +489,28 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
     depends only on its state, size, first game and mode.
     """
     n_players = game[GAME.players]
+    # The games read the tables through borrowed views (analyzer.borrow): the caller owns them
+    # for the whole run, and no thread touches a shared reference count.
+    game_, dpol_, ppol_ = _borrowed(game), _borrowed(dpol), _borrowed(ppol)
+    crib_, card_ = _borrowed(crib_values), _borrowed(card_values)
+    table_, hands_ = _borrowed(table), _borrowed(hand_table)
+    peg_, odds_ = _borrowed(peg_values), _borrowed(odds)
+    rec_games_, rec_deals_ = _borrowed(rec_games), _borrowed(rec_deals)
     for k in prange(states.shape[0]):
         b = np.int64(k)
-        st = states[b].copy()
-        # Each chunk works on its own copies of the tables and its own accumulators: numba
-        # counts references to an array with atomic operations on a word of the array's
-        # header, so two threads reading one shared table through views and calls would
-        # contend for that word.
-        my_game, my_dpol, my_ppol = game.copy(), dpol.copy(), ppol.copy()
-        my_crib, my_card = crib_values.copy(), card_values.copy()
-        my_table, my_hands = table.copy(), hand_table.copy()
-        my_peg, my_odds = peg_values.copy(), odds.copy()
-        my_acc = np.zeros_like(acc[b])
+        st_owner = states[b].copy()
+        st = _borrowed(st_owner)
+        my_acc = np.zeros_like(acc[b])  # each chunk's own, added to the caller's at its end
         my_crib_acc = np.zeros_like(crib_acc[b])
+        acc_, crib_acc_ = _borrowed(my_acc), _borrowed(my_crib_acc)
         for g in range(n_games[b]):
             index = first_game[b] + g
             record = rec_lo <= index < rec_hi
             slot = index - rec_lo if record else 0
             first = index % n_players if first_mode == _ALTERNATE else -1
-            _play_game(st, my_game, my_dpol, my_ppol, my_crib, my_card, my_table, my_hands,
-                       my_peg, my_odds, my_acc, my_crib_acc, rec_games[slot], rec_deals[slot],
-                       record, first)
+            _play_game(st, game_, dpol_, ppol_, crib_, card_, table_, hands_, peg_, odds_, acc_,
+                       crib_acc_, rec_games_[slot], rec_deals_[slot], record, first)
+        _keep_alive(st_owner)
         acc[b] += my_acc
         crib_acc[b] += my_crib_acc
 

@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from . import rules
+from .borrow import _borrowed, _keep_alive
 from .choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from .discard import _DISCARD_TABLE, _KEEP_TABLE
 from .players import _choose_play, _choose_play_inline, _keep_values
@@ -231,9 +232,41 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     standard error; and 1 if the card wins the game now (score-aware). Returns the number of
     legal cards, or -1 if no deal of the unseen cards fits what is known.
     """
+    # Every array below is borrowed (analyzer.borrow): the rollouts take them hundreds of times
+    # a decision, and counting references to them was half the search's time. The arguments'
+    # owners are the caller's; the scratch lives in three buffers kept alive to the end.
+    hand, laid_mine, thrown, opp_laid = (_borrowed(hand), _borrowed(laid_mine), _borrowed(thrown),
+                                         _borrowed(opp_laid))
+    seq, table, odds, st, out = (_borrowed(seq), _borrowed(table), _borrowed(odds), _borrowed(st),
+                                 _borrowed(out))
+    crib_values, hand_table = _borrowed(crib_values), _borrowed(hand_table)
     n_hand = hand.shape[0]
+    n_cards = n_hand
+    ints_owner = np.empty(52 * 2 + 2 * n_cards + 2 * 2 + 2 * 2 * 13 + 2 * n_cards + 1 + 2 * 2 + 4
+                          + 6, np.int64)
+    bools_owner = np.zeros(52 + 2 * 2 * n_cards, np.bool_)
+    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + 15)
+    ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
     out[:, :] = 0.0
-    seen = np.zeros(52, np.bool_)
+    seen, o = bools[:52], 52
+    laid0, o = bools[o:o + 2 * n_cards].reshape((2, n_cards)), o + 2 * n_cards
+    laid = bools[o:o + 2 * n_cards].reshape((2, n_cards))
+    pool, o = ints[:52], 52
+    work, o = ints[o:o + 52], o + 52
+    kept, o = ints[o:o + 2 * n_cards].reshape((2, n_cards)), o + 2 * n_cards
+    left0, o = ints[o:o + 2], o + 2
+    left, o = ints[o:o + 2], o + 2
+    unseen0, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    seq2, o = ints[o:o + 2 * n_cards + 1], o + 2 * n_cards + 1
+    scores, o = ints[o:o + 2], o + 2
+    pegged, o = ints[o:o + 2], o + 2
+    crib, o = ints[o:o + 4], o + 4
+    opp_six = ints[o:o + 6]
+    sums = floats[:n_hand * 5].reshape((n_hand, 5))  # for, against, net^2, win, win^2
+    # each sample's value of each card, for differences
+    vals = floats[n_hand * 5:n_hand * 5 + n_samples * n_hand].reshape((n_samples, n_hand))
+    keep_values = floats[n_hand * 5 + n_samples * n_hand:]
     for c in hand:
         seen[c] = True
     for c in thrown:
@@ -242,7 +275,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         seen[c] = True
     if starter >= 0:
         seen[starter] = True
-    pool = np.empty(52, np.int64)
     n_pool = 0
     for c in range(52):
         if not seen[c] and _value(c) >= opp_floor:
@@ -255,6 +287,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             n_pool += 1
     n_crib = 4 - thrown.shape[0]  # crib cards the player does not know
     if n_elig < opp_left or n_pool < opp_left + n_crib:
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
         return -1
     n_legal = 0
     for i in range(n_hand):
@@ -262,25 +297,14 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             out[i, _LEGAL] = 1.0
             n_legal += 1
     if n_legal == 0:
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
         return 0
     aware = odds.shape[0] > target and starter >= 0
     stop = target if aware else np.int64(1) << 40
     dealer = 0 if me_dealer else 1
     n_opp_laid = opp_laid.shape[0]
-    n_cards = n_hand
-    kept = np.empty((2, n_cards), np.int64)
-    laid0 = np.zeros((2, n_cards), np.bool_)
-    laid = np.zeros((2, n_cards), np.bool_)
-    left0 = np.empty(2, np.int64)
-    left = np.empty(2, np.int64)
-    unseen0 = np.empty((2, 13), np.int64)
-    unseen = np.empty((2, 13), np.int64)
-    seq2 = np.empty(2 * n_cards + 1, np.int64)
-    scores = np.empty(2, np.int64)
-    pegged = np.empty(2, np.int64)
-    crib = np.empty(4, np.int64)
-    sums = np.zeros((n_hand, 5))  # for, against, net^2, win, win^2
-    vals = np.zeros((n_samples, n_hand))  # each sample's value of each card, for differences
     left0[0] = 0
     for i in range(n_hand):
         kept[0, i] = hand[i]
@@ -298,9 +322,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     for c in range(52):
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
-    work = np.empty(52, np.int64)
-    opp_six = np.empty(6, np.int64)
-    keep_values = np.empty(15)
     n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
     for s in range(n_samples):
         accepted = False
@@ -407,6 +428,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             if n > 1:
                 var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
                 out[i, _DIFF_SE] = np.sqrt(var / n)
+    _keep_alive(ints_owner)
+    _keep_alive(bools_owner)
+    _keep_alive(floats_owner)
     return n_legal
 
 

@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import rules
+from .borrow import _borrowed, _keep_alive
 from .choices import (
     DEFAULT_SAMPLES,
     DISCARD_POLICIES,
@@ -113,25 +114,32 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
     after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
     ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
-    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard)."""
-    kept = np.empty((2, 4), np.int64)
-    crib = np.empty(4, np.int64)
-    thrown = np.empty((2, 2), np.int64)
+    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard).
+    The arrays are borrowed (:mod:`analyzer.borrow`): no reference counts in the loop."""
+    six, opp_six, st, ppol = _borrowed(six), _borrowed(opp_six), _borrowed(st), _borrowed(ppol)
+    table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
+    crib_values, keeps, out = _borrowed(crib_values), _borrowed(keeps), _borrowed(out)
+    owner = np.zeros(8 + 4 + 4 + 26 + 26 + 2 + 24 + 2 + 3, np.int64)
+    ints = _borrowed(owner)
+    kept, o = ints[:8].reshape((2, 4)), 8
+    crib, o = ints[o:o + 4], o + 4
+    thrown, o = ints[o:o + 4].reshape((2, 2)), o + 4
+    base_unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    scores, o = ints[o:o + 2], o + 2
+    plays, o = ints[o:o + 24].reshape((8, 3)), o + 24
+    pegged, o = ints[o:o + 2], o + 2
+    show = ints[o:o + 3]
     for i in range(4):
         kept[1, i] = opp_six[_KEEP_TABLE[d_opp][i]]
     crib[2] = thrown[1, 0] = opp_six[_DISCARD_TABLE[d_opp][0]]
     crib[3] = thrown[1, 1] = opp_six[_DISCARD_TABLE[d_opp][1]]
-    base_unseen = np.full((2, 13), 4, np.int64)
+    base_unseen[:, :] = 4
     for i in range(6):
         base_unseen[0, _rank(six[i])] -= 1
         base_unseen[1, _rank(opp_six[i])] -= 1
     base_unseen[0, _rank(starter)] -= 1
     base_unseen[1, _rank(starter)] -= 1
-    unseen = np.empty((2, 13), np.int64)
-    scores = np.empty(2, np.int64)
-    plays = np.zeros((8, 3), np.int64)
-    pegged = np.zeros(2, np.int64)
-    show = np.zeros(3, np.int64)
     dealer_seat = 0 if dealer else 1
     heels = _his_heels(starter)
     for j in range(keeps.shape[0]):
@@ -157,6 +165,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
             out[j] = 0.0
         else:
             out[j] = _next_deal_win(scores[0], scores[1], dealer, odds)
+    _keep_alive(owner)
 
 
 @njit(cache=True, parallel=True)
