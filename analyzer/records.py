@@ -16,6 +16,11 @@ game ends inside a deal, that deal's ``plays`` and ``show`` stop at the winning 
 ``scores`` are the totals after the deal or at the winning moment. A game longer than the
 recorded deals (128) carries ``"truncated": true``.
 
+Two optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
+the player in each seat (``"you"`` for a person, else a player spec such as ``"best"``), and
+``"unfinished": true`` for a game stopped before anyone reached the target: its ``winner`` is
+``null``, its ``skunk`` 0, and it holds the deals played to the end of the crib count.
+
 :func:`read_records` checks what it reads (:func:`validate_record`): the format version, the
 structure, and everything the cards decide, re-scored with the package's own scoring: the heels,
 each card's pegging points (with at most the go or last-card point, due exactly when the count
@@ -224,7 +229,7 @@ def validate_record(record: dict) -> None:
     game = _record_game(record)
     keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
     missing = sorted(keys - record.keys())
-    extra = sorted(record.keys() - keys - {"truncated"})
+    extra = sorted(record.keys() - keys - {"truncated", "seats", "unfinished"})
     if missing or extra:
         _fail("record", "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
@@ -234,8 +239,15 @@ def validate_record(record: dict) -> None:
     truncated = record.get("truncated", False)
     if truncated is not False and truncated is not True:
         _fail(where, f"truncated must be true or false, got {truncated!r}")
+    unfinished = record.get("unfinished", False)
+    if unfinished is not False and unfinished is not True:
+        _fail(where, f"unfinished must be true or false, got {unfinished!r}")
+    if "seats" in record:
+        seats = _list(record["seats"], game.players, where, "seats")
+        if not all(isinstance(name, str) and name for name in seats):
+            _fail(where, f"seats must be {game.players} names, got {seats!r}")
     deals = record["deals"]
-    if not isinstance(deals, list) or not deals:
+    if not isinstance(deals, list) or (not deals and not unfinished):
         _fail(where, "deals must be a non-empty list")
     scores = [0] * game.teams
     scores[(first_dealer + 1) % game.teams] = game.start_points
@@ -248,11 +260,21 @@ def validate_record(record: dict) -> None:
             _fail(at, f"{_side(game, winner)} already won in deal {k - 1}")
         winner = _validate_deal(deal, at, (first_dealer + k - 1) % game.players, scores,
                                 score_hand, game)
-    if winner is None and not truncated:
+    if winner is not None and unfinished:
+        _fail(where, f"is unfinished, but {_side(game, winner)} reached {game.target}")
+    if winner is None and not truncated and not unfinished:
         _fail(where, f"nobody reaches {game.target} (scores {'-'.join(map(str, scores))})")
     got = _scores(record["scores"], where, "scores", game.teams)
     if got != scores:
         _fail(where, f"scores {got} are not the final scores {scores}")
+    if unfinished:
+        if record["winner"] is not None:
+            _fail(where, f"winner of an unfinished game must be null, got {record['winner']!r}")
+        no_skunk = 0 if game == STANDARD else [0] * game.teams
+        if record["skunk"] != no_skunk:
+            _fail(where, f"skunk of an unfinished game must be {no_skunk}, got "
+                  f"{record['skunk']!r}")
+        return
     recorded_winner = _int(record["winner"], where, "winner", 0, game.teams - 1)
     if winner is not None and recorded_winner != winner:
         _fail(where, f"winner is {recorded_winner}, but {_side(game, winner)} reached "
@@ -439,14 +461,19 @@ def format_game(record: dict) -> str:
     n = game.players
     tiers = record["skunk"] if isinstance(record["skunk"], list) else [record["skunk"]]
     skunk = max(tiers)
-    winner = _side(game, record["winner"])
     form = "" if game == STANDARD else f" ({game.name}"
     form += ", partners 0 and 2 against 1 and 3)" if game.partnerships else ")" if form else ""
-    lines = [
-        f"game {record['game']}{form}: player {record['first_dealer']} deals first; {winner} wins "
-        + "-".join(map(str, record["scores"]))
-        + ("" if not skunk else f" ({('skunk', 'double skunk', 'triple skunk')[skunk - 1]})")
-    ]
+    if record.get("unfinished", False):
+        outcome = "stopped unfinished at " + "-".join(map(str, record["scores"]))
+    else:
+        outcome = (f"{_side(game, record['winner'])} wins " + "-".join(map(str, record["scores"]))
+                   + ("" if not skunk
+                      else f" ({('skunk', 'double skunk', 'triple skunk')[skunk - 1]})"))
+    lines = [f"game {record['game']}{form}: player {record['first_dealer']} deals first; "
+             f"{outcome}"]
+    if "seats" in record:
+        lines.append("seats: " + ", ".join(f"player {p} {name}"
+                                           for p, name in enumerate(record["seats"])))
     for side, points in enumerate(record.get("start", [])):
         if points:
             lines.append(f"{_side(game, side)} pegs {points} before the first deal (three for "

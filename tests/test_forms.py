@@ -218,3 +218,26 @@ def test_the_shipped_tables_of_every_form_are_read_by_the_engine(variant):
     table = simulate(1_000, seed=5, variant=variant, players="ev+greedy")
     uniform = simulate(1_000, seed=5, variant=variant, players="ev+greedy", crib="uniform")
     assert table.crib == "table" and not np.array_equal(table.acc, uniform.acc)
+
+
+def test_a_person_s_game_may_name_its_seats_and_stop_unfinished():
+    from analyzer import simulate
+    from analyzer.records import RecordError, format_game, validate_record
+
+    record = simulate(3, seed=5, record_games=1).records[0]
+    named = {**record, "seats": ["you", "best"]}
+    validate_record(named)
+    assert "seats: player 0 you, player 1 best" in format_game(named)
+    # stopped after its first two deals: the scores are those after them
+    stopped = {**named, "deals": record["deals"][:2], "scores": record["deals"][1]["scores"],
+               "winner": None, "skunk": 0, "unfinished": True}
+    validate_record(stopped)
+    assert "stopped unfinished at " + "-".join(map(str, stopped["scores"])) in format_game(stopped)
+    validate_record({**stopped, "deals": [], "scores": [0, 0]})  # stopped before the first count
+    for bad, says in (({**stopped, "winner": 1}, "must be null"),
+                      ({**stopped, "scores": [0, 0]}, "not the final scores"),
+                      ({**record, "unfinished": True}, "is unfinished, but"),
+                      ({**named, "seats": ["you"]}, "seats"),
+                      ({**named, "seats": ["you", ""]}, "seats must be 2 names")):
+        with pytest.raises(RecordError, match=says):
+            validate_record(bad)
