@@ -52,6 +52,7 @@ EXAMPLES = """examples:
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
   crib replay games.jsonl --game 3          a recorded game, counted out
+  crib review games.jsonl --game 3          what each discard and card laid lost
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
   crib bench                                measure the scorer, keep and the engine
@@ -510,6 +511,34 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- review
+
+
+def _cmd_review(args) -> int:
+    from .records import RecordError, read_records
+    from .review import format_review, review_game
+
+    try:
+        records = read_records(args.file)
+    except RecordError as exc:
+        raise UsageError(f"crib review: {exc}") from None
+    games = {r.get("game"): r for r in records}
+    if args.game not in games:
+        raise UsageError(f"crib review: no game {args.game} in {args.file} "
+                         f"({len(records)} games recorded)")
+    try:
+        review = review_game(games[args.game], seat=args.seat, samples=args.samples,
+                             seed=args.seed)
+    except ValueError as exc:  # RecordError included
+        hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
+        raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
+    if args.json:
+        print(json.dumps(review.to_dict()))
+    else:
+        print(format_review(review))
+    return 0
+
+
 # --------------------------------------------------------------------------- odds
 
 
@@ -904,6 +933,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser(
+        "review", help="review a recorded game: what each discard and card laid lost",
+        description="Compare each discard of a player in a recorded game with the best keep "
+        "(expected points lost; with the probability of winning when the game can end in the "
+        "deal) and each card they laid with the advised one, and sum up the points lost by "
+        "discard and by the play, and the worst decision.")
+    p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
+                   "simulate --record)")
+    p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
+    p.add_argument("--seat", type=_number(low=0, high=1, integer=True), default=None,
+                   metavar="S", help="the seat to review, 0 or 1 (default: the seat named you)")
+    p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
+                   default=ADVISE_SAMPLES, metavar="N",
+                   help="samples of each simulation, 1 to 1,000,000 (default "
+                   f"{ADVISE_SAMPLES:,})")
+    _add_seed(p, default=0, note="the simulations' ")
+    _add_json(p)
+    p.set_defaults(func=_cmd_review)
 
     p = sub.add_parser(
         "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib, games "
