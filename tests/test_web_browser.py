@@ -146,3 +146,45 @@ def test_answer_three_trainer_deals(site):
     assert float(one(driver, "#record-lost").text.replace("\u2212", "-")) == pytest.approx(
         lost, abs=0.001)
     assert len(by(driver, "#spark rect")) == 3
+
+
+def test_the_navigation_reaches_every_page(site):
+    url, driver = site
+    driver.get(url + "/")
+    assert driver.current_url == url + "/count"  # the home is the counter
+    for link, heading in (("Which four to keep", "Which four to keep"),
+                          ("Discard trainer", "Discard trainer"),
+                          ("Play the AI (to come)", "Play a game against the AI"),
+                          ("Count a hand", "Count a hand")):
+        one(driver, "header nav").find_element("link text", link).click()
+        wait_for(lambda h=heading: one(driver, "h1").text == h)
+        current = one(driver, 'header nav a[aria-current="page"]').text
+        assert current == link
+
+
+@pytest.mark.parametrize("path", ["/count?hand=5H+5C+5S+JD&starter=5D",
+                                  "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone&me=110&opp=115",
+                                  "/trainer?seed=7"])
+def test_the_pages_fit_a_phone(site, path):
+    # 390 pixels wide: nothing wider than the screen, no table that must be scrolled sideways
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + path)
+        wait_for(lambda: [e for e in by(driver, "table tbody tr, #deal-cards .card")
+                          if e.is_displayed()])
+        if path.startswith("/keep"):
+            wait_for(lambda: by(driver, "#wins tbody tr"), timeout=60)
+        if path.startswith("/trainer"):  # answered: the 15 keeps are shown
+            for card in by(driver, "#deal-cards .card")[:2]:
+                card.click()
+            one(driver, "#throw").click()
+            one(driver, "#rows tbody tr")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        overflow = driver.execute_script(
+            "return [...document.querySelectorAll('.scroll')].filter(e => e.offsetParent)"
+            ".map(e => e.scrollWidth - e.clientWidth)")
+        assert overflow and max(overflow) <= 0, overflow
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
