@@ -12,5 +12,5 @@ Nothing outside this package imports it, so the core package and ``crib --help``
 * :mod:`~analyzer.web.latency` measures the API's answers (``crib bench``).
 
 The pages are plain HTML, CSS and JavaScript in ``static/``, read once from the installed package
-when the application is made; no request reads the file system.
+when the application is made; no request names a file or writes one.
 """

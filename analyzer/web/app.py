@@ -19,7 +19,9 @@ unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
 discard trainer) and ``/play``, the place of page 4, the game against the AI, which waits for
 the terminal game's loop (issue 14). Their files are read from the installed package once, when
-the application is made (:data:`STATIC`); no request reads the file system.
+the application is made (:data:`STATIC`). No request names a file or writes one: besides the
+pages, the only files read are the package's own tables (crib values, pegging, win odds), once
+each, on first use (``create_app(warm=True)`` loads the six-card game's at start-up).
 
 The computations hold one lock: numba's parallel kernels are not to be entered from two threads
 at once, and an answer takes well under a millisecond (the score-aware view a tenth of a second).
