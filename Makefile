@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # Test processes at once (pytest-xdist workers, and the processes compiling the numba kernels).
 JOBS   ?= 2
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run serve test test-fast lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,18 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $(VENV)/.installed-web $@
+
+$(VENV)/.installed-web: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
 	$(BIN)/crib keep 5H 5S 6D JC QS KH --dealer
+
+# The analyzer in the browser, on this machine only: http://127.0.0.1:8000 (crib serve --help).
+serve: $(VENV)/.installed-web
+	$(BIN)/crib serve
 
 # The numba kernels are compiled into their cache first, JOBS at once (tests/compile_kernels.py),
 # so that no two test workers compile the same kernel; then the suite runs on JOBS workers.

@@ -207,8 +207,25 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     t = _median_seconds(lambda: keep_to_win(hand, True, (110, 115)), repeats)
     add(f"keep_to_win, 4,000 samples, {threads} threads", t * 1e3, "ms a hand", "crib keep --score")
 
+    _web_figures(add, say)
     _process_figures(add, repeats)
     return {"threads": threads, "figures": figures}
+
+
+def _web_figures(add: Callable[..., None], say: Callable[[str], None]) -> None:
+    """The web API's latency over HTTP (``crib serve``), when the web extra is installed."""
+    import importlib.util
+
+    if any(importlib.util.find_spec(m) is None for m in ("fastapi", "uvicorn")):
+        say("web API: not measured (the web extra is not installed: pip install "
+            "'analyzer[web]')")
+        return
+    from .web.latency import api_latency
+
+    for name, t in api_latency().items():
+        add(f"web API {name}, one request", t["median_ms"], "ms",
+            f"median of {t['calls']} over HTTP on loopback, warm; 90th percentile "
+            f"{t['p90_ms']:.3g} ms, slowest {t['max_ms']:.3g} ms")
 
 
 def _process_figures(add: Callable[..., None], repeats: int) -> None:

@@ -56,6 +56,7 @@ EXAMPLES = """examples:
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
   crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
   crib bench                                measure the scorer, keep and the engine
+  crib serve --open                         the analyzer in the browser, on this machine only
 """
 
 
@@ -692,6 +693,78 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- serve
+
+#: The packages of the ``web`` extra that ``crib serve`` needs.
+WEB_MODULES = ("fastapi", "uvicorn")
+SERVE_HOST = "127.0.0.1"
+SERVE_PORT = 8000
+
+
+def _cmd_serve(args) -> int:
+    import importlib.util
+
+    missing = [name for name in WEB_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"crib serve: needs the web extra ({', '.join(missing)} not "
+                         "installed): pip install 'analyzer[web]' (or make serve)")
+    if args.screenshots is not None:
+        given = [f"--{name}" for name in ("host", "port", "open") if getattr(args, name)
+                 not in (None, False)]
+        if given:
+            raise UsageError(f"crib serve: --screenshots serves on a free loopback port of its "
+                             f"own: leave out {', '.join(given)}")
+        return _serve_screenshots(args.screenshots)
+    host = SERVE_HOST if args.host is None else args.host
+    port = SERVE_PORT if args.port is None else args.port
+    from .web.serve import ServeError, is_loopback, listen, serve, url_of
+
+    try:
+        sock = listen(host, port)
+    except ServeError as exc:
+        raise UsageError(f"crib serve: {exc}") from None
+    url = url_of(sock)
+    if is_loopback(sock):
+        print(f"crib serve: bound to {host} (loopback): only this machine can connect")
+    else:
+        print(f"crib serve: warning: bound to {host}, reachable from other machines on "
+              "the network; the pages have no login and no encryption", file=sys.stderr)
+    from .web.app import create_app
+
+    on_start = None
+    if args.open:
+        import webbrowser
+
+        def on_start():
+            webbrowser.open(url + "/count")
+    try:  # Ctrl-C at any moment from here on stops the server cleanly
+        app = create_app(warm=True)
+        print(f"serving {url}/count, {url}/keep, {url}/trainer and the API {url}/api/ "
+              "(Ctrl-C stops it)", flush=True)
+        serve(app, sock, on_start=on_start)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("crib serve: stopped")
+    return 0
+
+
+def _serve_screenshots(folder: str) -> int:
+    from .web.browser import missing, screenshots
+
+    _check_output(folder, "--screenshots", "crib serve", folder=True)
+    reason = missing()
+    if reason is not None:
+        raise UsageError(f"crib serve: --screenshots needs a browser to drive: {reason}")
+    from pathlib import Path
+
+    Path(folder).mkdir(exist_ok=True)
+    for path in screenshots(folder):
+        print(f"wrote {path}")
+    return 0
+
+
 # --------------------------------------------------------------------------- peg
 
 
@@ -1089,6 +1162,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allow --out in the package's own data folder, replacing the shipped "
                    "table")
     _add_quiet(t, "no progress report")
+
+    p = sub.add_parser(
+        "serve", help="the analyzer in the browser: hand counter, which four to keep, discard "
+        "trainer, JSON API (needs the web extra)",
+        description="Serve the analyzer's pages and JSON API on this machine (FastAPI on "
+        "uvicorn; pip install 'analyzer[web]'): /count counts a hand, /keep ranks the keeps "
+        "with the chart, /trainer deals discard problems; /api/count, /api/keep, "
+        "/api/keep/win, /api/keep/chart.svg, /api/trainer/deal, /api/trainer/answer answer "
+        "scripts in JSON. Binds to 127.0.0.1 (this machine only) unless --host says otherwise.")
+    p.add_argument("--host",
+                   help=f"the address to listen on (default {SERVE_HOST}, this machine only; "
+                   "another address is reachable from the network, and warned about)")
+    p.add_argument("--port", type=_number(low=0, high=65535, integer=True),
+                   help=f"the port, 0 to 65535 (default {SERVE_PORT}; 0 picks a free one)")
+    p.add_argument("--open", action="store_true",
+                   help="open the pages in the default web browser once serving")
+    p.add_argument("--screenshots", metavar="DIR",
+                   help="instead of serving: write a PNG of each page, at desktop and phone "
+                   "width, from headless Chromium (Debian's chromium and chromium-driver, "
+                   "Selenium) into DIR, created if its parent folder exists")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser(
         "bench", help="measure throughput (scorer, keep, games, start-up)",

@@ -92,6 +92,7 @@ NUMERIC = [
     (["tables", "odds", "--out", "o.csv"], "--deals", 1024, 10**9, True, False),
     (["tables", "odds", "--out", "o.csv"], "--seed", 0, 2**63 - 1, True, False),
     (["tables", "odds", "--out", "o.csv"], "--workers", 1, 512, True, False),
+    (["serve"], "--port", 0, 65535, True, False),
 ]
 
 

@@ -68,7 +68,15 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     assert {"data/crib_values.csv", "data/crib_values_rank.csv",
             "data/crib_values_uniform.csv", "data/crib_values.json",
             "data/pegging_values.csv", "data/pegging_values.json", "data/win_odds.csv",
-            "data/win_odds.json"} <= set(before)
+            "data/win_odds.json", "web/static/count.html", "web/static/keep.html",
+            "web/static/trainer.html", "web/static/play.html", "web/static/style.css",
+            "web/static/common.js", "web/static/count.js", "web/static/keep.js",
+            "web/static/trainer.js"} <= set(before)
+
+    # the pages of crib serve are read from the installed package (the web extra is borrowed)
+    pages = _run([python, "-c", "from analyzer.web.app import _static_files; "
+                  "print(' '.join(sorted(_static_files())))"], cwd=elsewhere, env=env).stdout
+    assert {"count.html", "keep.html", "trainer.html", "common.js"} <= set(pages.split()), pages
 
     crib = venv / "bin" / "crib"
     out = _run([crib, "keep", *HAND, "--dealer"], cwd=elsewhere, env=env).stdout

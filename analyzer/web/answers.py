@@ -1,0 +1,262 @@
+"""What the web API answers, computed without a web framework: the count, the keeps, the chart.
+
+Each function takes the text a page or a script sends (cards as ``"5H 5S 6D"``, a role as
+``"dealer"`` or ``"pone"``) and returns a plain dict ready for JSON, or raises
+:class:`InputError` naming the field that is wrong and why, in one line. The numbers are those
+of the library (:func:`analyzer.count_hand` and :func:`analyzer.say_count`,
+:func:`analyzer.discard.evaluate_discards`, which is :func:`analyzer.keep` without pandas
+(with the table crib its numpy twin :func:`analyzer.tablekeep.table_discards`),
+:func:`analyzer.keep_to_win`, :func:`analyzer.plots.discard_chart`); nothing is computed here
+that they do not compute.
+"""
+
+from __future__ import annotations
+
+import io
+
+from ..cards import CardError, as_cards, format_card
+from ..choices import DEFAULT_SAMPLES, DEFAULT_VARIANT, VARIANT_NAMES, check_number
+
+__all__ = ["MAX_WEB_SAMPLES", "ROLES", "InputError", "chart_svg", "count_answer", "discards",
+           "keep_answer", "win_answer"]
+
+#: The roles a keep is asked for: the crib is the player's (``dealer``) or the opponent's.
+ROLES = ("dealer", "pone")
+#: The most samples the score-aware view draws for one request (the command line allows more).
+MAX_WEB_SAMPLES = 20_000
+
+
+class InputError(ValueError):
+    """A request's input that cannot be answered: ``field`` names the input, the message why."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def _cards(text, field: str, n: int | None = None) -> list[int]:
+    """Card ids of ``text``, or an :class:`InputError` on ``field``."""
+    try:
+        return as_cards(text, n=n).tolist()
+    except CardError as exc:
+        raise InputError(field, str(exc)) from None
+
+
+def _names(ids) -> list[str]:
+    return [format_card(c) for c in ids]
+
+
+def _variant(variant: str) -> str:
+    if variant not in VARIANT_NAMES:
+        raise InputError("variant", f"unknown variant {variant!r}: one of "
+                         f"{', '.join(VARIANT_NAMES)}")
+    return variant
+
+
+def _dealer(role: str) -> bool:
+    if role not in ROLES:
+        raise InputError("role", f"unknown role {role!r}: dealer (your crib) or pone (the "
+                         "opponent's)")
+    return role == "dealer"
+
+
+def count_answer(hand: str, starter: str, crib: bool = False,
+                 variant: str = DEFAULT_VARIANT) -> dict:
+    """A hand (or crib) counted out: every combination, its cards, and the count in words.
+
+    Parameters
+    ----------
+    hand, starter
+        The hand's cards and the starter, as text (``"5H 5C 5S JD"``, ``"5D"``).
+    crib
+        Count it as a crib (a flush needs all five cards).
+    variant
+        The form of the game (three-card hands in ``"five-card"``).
+
+    Returns
+    -------
+    dict
+        ``hand`` (card text, in the order given), ``starter``, ``crib``, ``variant``, ``items``
+        (each ``{"kind", "cards", "points"}``, in the order the count is said), ``total`` and
+        ``said`` (:func:`analyzer.say_count`).
+
+    Examples
+    --------
+    >>> answer = count_answer("5H 5C 5S JD", "5D")
+    >>> answer["total"], answer["said"][-8:], len(answer["items"])
+    (29, 'makes 29', 15)
+    """
+    from ..counting import _shown, count_hand, say_count
+
+    variant = _variant(variant)
+    n, what = _shown(bool(crib), variant)
+    ids = _cards(hand, "hand")
+    if len(ids) != n:
+        given = " ".join(_names(ids)) or "nothing"
+        raise InputError("hand", f"expected {n} cards, got {len(ids)}: {given} ({what} holds "
+                         f"{n})")
+    if not starter.strip():
+        raise InputError("starter", "no starter: give the card cut, e.g. 5D")
+    (s,) = _cards(starter, "starter", n=1)
+    if s in ids:
+        raise InputError("starter", f"starter {format_card(s)} is also in the hand")
+    items = count_hand(ids, s, crib=bool(crib), variant=variant)
+    return {
+        "hand": _names(ids),
+        "starter": format_card(s),
+        "crib": bool(crib),
+        "variant": variant,
+        "items": [{"kind": i.kind, "cards": _names(i.cards), "points": i.points} for i in items],
+        "total": sum(i.points for i in items),
+        "said": say_count(items),
+    }
+
+
+def _keep_args(hand: str, role: str, variant: str) -> tuple[list[int], bool, str]:
+    variant = _variant(variant)
+    dealer = _dealer(role)
+    from ..game import VARIANTS
+
+    game = VARIANTS[variant]
+    ids = _cards(hand, "hand")
+    if len(ids) != game.dealt:
+        given = " ".join(_names(ids)) or "nothing"
+        raise InputError("hand", f"expected {game.dealt} cards, got {len(ids)}: {given} (a "
+                         f"{game.name} hand is dealt {game.dealt})")
+    return ids, dealer, variant
+
+
+def _crib_mode(crib: str | None, variant: str) -> str:
+    from ..choices import crib_mode_for
+
+    try:
+        return crib_mode_for(crib, variant)
+    except ValueError as exc:
+        raise InputError("crib", str(exc)) from None
+
+
+def discards(ids: list[int], dealer: bool, crib: str, variant: str = DEFAULT_VARIANT,
+             pegging: bool = True) -> dict:
+    """The keeps of a dealt hand ranked, as :func:`analyzer.discard.evaluate_discards` gives
+    them: with the table crib by :func:`analyzer.tablekeep.table_discards` (numpy alone, the
+    same values to the bit, so the server starts without loading compiled code), with the exact
+    cribs by the compiled kernels."""
+    if crib == "table":
+        from ..tablekeep import table_discards
+
+        return table_discards(ids, dealer, variant=variant, pegging=pegging)
+    from ..discard import evaluate_discards
+
+    return evaluate_discards(ids, dealer, crib=crib, variant=variant, pegging=pegging)
+
+
+def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = True,
+                variant: str = DEFAULT_VARIANT) -> dict:
+    """The ways to keep cards of a dealt hand, ranked best first, as :func:`analyzer.keep` ranks
+    them.
+
+    Parameters
+    ----------
+    hand
+        The dealt cards as text: six, or five in the other forms.
+    role
+        ``"dealer"`` (the crib is yours) or ``"pone"``.
+    crib, pegging, variant
+        As for :func:`analyzer.keep` (``pegging``: the net counts the play; six-card only).
+
+    Returns
+    -------
+    dict
+        ``hand``, ``role``, ``crib_mode``, ``variant``, ``pegging`` and ``rows``: one per keep,
+        best first, each with ``keep`` and ``discard`` (card text lists) and the numbers of
+        :func:`analyzer.keep`'s columns (``hand_mean``, ``hand_min``, ``hand_max``,
+        ``hand_std``, ``crib_mean``, ``peg_mean``, ``net``).
+
+    Examples
+    --------
+    >>> rows = keep_answer("5H 5S 6D JC QS KH", "pone")["rows"]
+    >>> len(rows), rows[0]["keep"], round(rows[0]["net"], 3)
+    (15, ['5H', '5S', 'JC', 'QS'], 6.858)
+    """
+    from ..tablekeep import COLUMNS
+
+    ids, dealer, variant = _keep_args(hand, role, variant)
+    mode = _crib_mode(crib, variant)
+    result = discards(ids, dealer, mode, variant, bool(pegging))
+    numbers = [c for c in COLUMNS if c not in ("keep", "discard")]
+    columns = {c: result[c].tolist() for c in numbers}
+    rows = [{"keep": result["keep"][i].split(), "discard": result["discard"][i].split(),
+             **{c: columns[c][i] for c in numbers}} for i in range(len(result["keep"]))]
+    return {"hand": result["hand"].split(), "role": result["role"],
+            "crib_mode": result["crib_mode"], "variant": result["variant"],
+            "pegging": result["pegging"], "rows": rows}
+
+
+def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_SAMPLES,
+               seed: int = 0, crib: str | None = None, pegging: bool = True) -> dict:
+    """The score-aware view: the 15 keeps of a six-card hand ranked by the probability of
+    winning from the score ``me``, ``opp`` (:func:`analyzer.keep_to_win`).
+
+    Returns
+    -------
+    dict
+        ``hand``, ``role``, ``score``, ``crib_mode``, ``samples``, ``seed``, ``points_keep``,
+        ``win_keep``, ``rival_keep`` (card text lists), ``gain``, ``gain_se`` and ``rows`` (best
+        ``p_win`` first: the keep's columns with ``p_win`` and ``p_win_se``), as ``crib keep
+        --score --json`` prints them.
+    """
+    from ..winkeep import keep_to_win
+
+    ids, dealer, _ = _keep_args(hand, role, DEFAULT_VARIANT)
+    mode = _crib_mode(crib, DEFAULT_VARIANT)
+    for field, value in (("me", me), ("opp", opp)):
+        _checked(field, value, 0, 120)
+    _checked("samples", samples, 1, MAX_WEB_SAMPLES)
+    _checked("seed", seed, 0, 2**63 - 1)
+    df = keep_to_win(ids, dealer, (me, opp), samples=samples, seed=seed, crib=mode,
+                     pegging=bool(pegging))
+    a = df.attrs
+    records = df.to_dict("records")
+    rows = []
+    for r in records:
+        row = {k: (v.split() if k in ("keep", "discard") else _plain(v)) for k, v in r.items()}
+        rows.append(row)
+    return {"hand": _names(sorted(ids)), "role": a["role"], "score": [int(me), int(opp)],
+            "crib_mode": a["crib_mode"], "samples": int(a["samples"]), "seed": int(a["seed"]),
+            "points_keep": a["points_keep"].split(), "win_keep": a["win_keep"].split(),
+            "rival_keep": a["rival_keep"].split(), "gain": float(a["gain"]),
+            "gain_se": float(a["gain_se"]), "rows": rows}
+
+
+def _checked(field: str, value, low: int, high: int) -> int:
+    try:
+        return check_number(field, value, low=low, high=high, integer=True)
+    except ValueError as exc:
+        raise InputError(field, str(exc)) from None
+
+
+def _plain(value):
+    return value.item() if hasattr(value, "item") else value
+
+
+def chart_svg(hand: str, role: str, crib: str | None = None, pegging: bool = True,
+              variant: str = DEFAULT_VARIANT) -> bytes:
+    """The chart of ``crib plot keep`` for a hand, as SVG text (bytes), drawn in memory.
+
+    The figure :func:`analyzer.plots.discard_chart` draws from :func:`analyzer.keep`'s frame
+    (here built from :func:`discards`, the same columns and values); nothing is written to disk.
+    """
+    import pandas as pd
+
+    from .. import plots
+    from ..tablekeep import COLUMNS
+
+    ids, dealer, variant = _keep_args(hand, role, variant)
+    mode = _crib_mode(crib, variant)
+    result = discards(ids, dealer, mode, variant, bool(pegging))
+    df = pd.DataFrame({c: result[c] for c in COLUMNS})
+    df.attrs.update({k: result[k] for k in ("hand", "role", "crib_mode", "variant", "pegging")})
+    fig = plots.discard_chart(df)
+    out = io.BytesIO()
+    fig.savefig(out, format="svg")
+    return out.getvalue()

@@ -1,0 +1,195 @@
+"""The web application of ``crib serve``: the JSON API and the pages, on FastAPI.
+
+:func:`create_app` makes the application. Its API (every answer JSON but the chart, an SVG):
+
+==========================  ==============================================================
+``GET /api/count``          a hand or crib counted out (:func:`~analyzer.web.answers.count_answer`)
+``GET /api/keep``           the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
+``GET /api/keep/win``       the keeps ranked by P(win) from a score (``win_answer``)
+``GET /api/keep/chart.svg`` the chart of ``crib plot keep`` (``chart_svg``)
+``GET /api/trainer/deal``   the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
+``GET /api/trainer/answer`` a throw graded (:func:`~analyzer.web.trainer.grade`)
+``GET /api/openapi.json``   the API described (OpenAPI)
+==========================  ==============================================================
+
+Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
+malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
+unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500.
+
+The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
+discard trainer) and ``/play``, the place of page 4, the game against the AI, which waits for
+the terminal game's loop (issue 14). Their files are read from the installed package once, when
+the application is made (:data:`STATIC`). No request names a file or writes one: besides the
+pages, the only files read are the package's own tables (crib values, pegging, win odds), once
+each, on first use (``create_app(warm=True)`` loads the six-card game's at start-up).
+
+The computations hold one lock: numba's parallel kernels are not to be entered from two threads
+at once, and an answer takes well under a millisecond (the score-aware view a tenth of a second).
+"""
+
+from __future__ import annotations
+
+import threading
+from importlib.resources import files
+from typing import Annotated
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
+from . import answers, trainer
+from .answers import InputError
+
+__all__ = ["PAGES", "STATIC", "create_app"]
+
+#: The pages, by path: each a file of ``static/``. ``/play`` is page 4, the game against the AI
+#: (issue 15): a placeholder until the terminal game's loop exists; its API is to go under
+#: ``/api/game``.
+PAGES = {"/count": "count.html", "/keep": "keep.html", "/trainer": "trainer.html",
+         "/play": "play.html"}
+#: The content type of each kind of static file.
+STATIC = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+          ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
+          ".png": "image/png", ".ico": "image/x-icon"}
+_CARDS = 200  # the longest card text a parameter takes, in characters
+
+Cards = Annotated[str, Query(max_length=_CARDS, description="cards, e.g. 5H 5S 6D JC QS KH")]
+Role = Annotated[str, Query(description="dealer (your crib) or pone")]
+Variant = Annotated[str, Query(description="six-card, three-player, four-player or five-card")]
+CribMode = Annotated[str | None, Query(description="table, uniform or weighted")]
+Seed = Annotated[int, Query(ge=0, le=2**63 - 1)]
+Deal = Annotated[int, Query(ge=0, le=trainer.MAX_DEAL)]
+Score = Annotated[int, Query(ge=0, le=120)]
+
+
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """Every file of the package's ``static/`` folder: name -> (bytes, content type)."""
+    folder = files("analyzer.web") / "static"
+    out = {}
+    for item in folder.iterdir():
+        suffix = "." + item.name.rsplit(".", 1)[-1]
+        if item.is_file() and suffix in STATIC:
+            out[item.name] = (item.read_bytes(), STATIC[suffix])
+    return out
+
+
+def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
+    body = {"error": message}
+    if field is not None:
+        body["field"] = field
+    return JSONResponse(body, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
+    """One line for FastAPI's validation errors: the first parameter that is wrong, and why."""
+    errors = exc.errors()
+    if not errors:
+        return "bad request", None
+    first = errors[0]
+    where = [str(part) for part in first.get("loc", ()) if part not in ("query", "body")]
+    field = where[-1] if where else None
+    message = str(first.get("msg", "invalid")).replace("\n", " ")
+    if first.get("type") == "missing":
+        message = "missing"
+    return (f"{field}: {message}" if field else message), field
+
+
+def create_app(warm: bool = False) -> FastAPI:
+    """The application: the API and the pages.
+
+    Parameters
+    ----------
+    warm
+        Answer one request of each kind before returning, so that the first user's request does
+        not wait for the compiled kernels to load (about a second).
+    """
+    from .. import __version__
+
+    app = FastAPI(title="analyzer: cribbage in the browser", version=__version__,
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+    static = _static_files()
+    lock = threading.Lock()
+
+    @app.exception_handler(InputError)
+    async def _input_error(request: Request, exc: InputError):
+        return _error(422, str(exc), exc.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        message, field = _validation_message(exc)
+        return _error(422, message, field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        message = {404: f"not found: {request.url.path}",
+                   405: f"{request.method} is not allowed on {request.url.path}"}
+        return _error(exc.status_code, message.get(exc.status_code, str(exc.detail)))
+
+    # ------------------------------------------------------------------ the API
+
+    @app.get("/api/count", summary="Count a hand or crib, every combination and the words")
+    def count(hand: Cards, starter: Annotated[str, Query(max_length=_CARDS)],
+              crib: bool = False, variant: Variant = DEFAULT_VARIANT) -> dict:
+        with lock:
+            return answers.count_answer(hand, starter, crib=crib, variant=variant)
+
+    @app.get("/api/keep", summary="Rank the ways to keep four of six (or of the forms' five)")
+    def keep(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
+             variant: Variant = DEFAULT_VARIANT) -> dict:
+        with lock:
+            return answers.keep_answer(hand, role, crib=crib, pegging=pegging, variant=variant)
+
+    @app.get("/api/keep/win", summary="Rank the 15 keeps by the probability of winning")
+    def keep_win(hand: Cards, role: Role, me: Score, opp: Score,
+                 samples: Annotated[int, Query(ge=1, le=answers.MAX_WEB_SAMPLES)] =
+                 DEFAULT_SAMPLES, seed: Seed = 0, crib: CribMode = None,
+                 pegging: bool = True) -> dict:
+        with lock:
+            return answers.win_answer(hand, role, me, opp, samples=samples, seed=seed,
+                                      crib=crib, pegging=pegging)
+
+    @app.get("/api/keep/chart.svg", summary="The chart of crib plot keep, as SVG",
+             response_class=Response)
+    def keep_chart(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
+                   variant: Variant = DEFAULT_VARIANT) -> Response:
+        with lock:
+            svg = answers.chart_svg(hand, role, crib=crib, pegging=pegging, variant=variant)
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/api/trainer/deal", summary="The trainer's next deal that passes the filters")
+    def trainer_deal(seed: Seed, k: Deal = 0, role: str = "any", close: bool = False) -> dict:
+        with lock:
+            return trainer.next_deal(seed, k, role=role, close=close)
+
+    @app.get("/api/trainer/answer", summary="Grade the two cards thrown from a trainer deal")
+    def trainer_answer(seed: Seed, k: Deal, throw: Cards) -> dict:
+        with lock:
+            return trainer.grade(seed, k, throw)
+
+    # ------------------------------------------------------------------ the pages
+
+    @app.get("/", include_in_schema=False)
+    def home() -> RedirectResponse:
+        return RedirectResponse("/count")
+
+    def page(name: str):
+        body, kind = static[name]
+        return lambda: Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+
+    for path, name in PAGES.items():
+        app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static_file(name: str) -> Response:
+        if name not in static:
+            return _error(404, f"not found: /static/{name}")
+        body, kind = static[name]
+        return Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+
+    if warm:
+        answers.count_answer("5H 5C 5S JD", "5D")
+        answers.keep_answer("5H 5S 6D JC QS KH", "pone")
+        trainer.grade(0, 0, " ".join(trainer.next_deal(0)["hand"][:2]))
+    return app

@@ -1,0 +1,133 @@
+// Shared by the analyzer's pages: cards drawn with Unicode suits, the card picker, the API call.
+"use strict";
+
+const RANKS = "A23456789TJQK";
+const SUITS = "CDHS";
+const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+const SYMBOL_SUITS = { "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S",
+                       "\u2667": "C", "\u2662": "D", "\u2661": "H", "\u2664": "S" };
+
+// "10h", "th", "T♥" -> "TH"; null if it is not a card (the server says why).
+function normCard(token) {
+  let t = token.trim();
+  if (t.length < 2) return null;
+  let suit = t.slice(-1);
+  suit = SYMBOL_SUITS[suit] || suit.toUpperCase();
+  let rank = t.slice(0, -1).toUpperCase();
+  if (rank === "10") rank = "T";
+  if (rank.length !== 1 || !RANKS.includes(rank) || !SUITS.includes(suit)) return null;
+  return rank + suit;
+}
+
+function splitCards(text) {
+  return text.split(/[\s,]+/).filter((t) => t.length > 0);
+}
+
+// The cards of a text that can be read, in order, without repeats.
+function readCards(text) {
+  const out = [];
+  for (const t of splitCards(text)) {
+    const c = normCard(t);
+    if (c && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
+function isRed(card) { return card[1] === "D" || card[1] === "H"; }
+
+// A card as an element: <span class="card red" data-card="5H"><span>5</span><span class="s">♥</span>
+function cardEl(card, extra) {
+  const el = document.createElement("span");
+  el.className = "card " + (isRed(card) ? "red" : "black") + (extra ? " " + extra : "");
+  el.dataset.card = card;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", card);
+  const r = document.createElement("span");
+  r.textContent = rankLabel(card);
+  const s = document.createElement("span");
+  s.className = "s";
+  s.textContent = SUIT_SYMBOLS[card[1]];
+  el.append(r, s);
+  return el;
+}
+
+function cardsEl(cards, extra) {
+  const span = document.createElement("span");
+  for (const c of cards) span.append(cardEl(c, extra));
+  return span;
+}
+
+// The picker: 52 buttons, a row per suit; onPick(card) is called on a click.
+function makePicker(container, onPick) {
+  container.textContent = "";
+  container.setAttribute("role", "group");
+  container.setAttribute("aria-label", "pick cards");
+  for (const s of SUITS) {
+    for (const r of RANKS) {
+      const card = r + s;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = isRed(card) ? "red" : "black";
+      b.dataset.card = card;
+      b.setAttribute("aria-pressed", "false");
+      b.title = card;
+      const rank = document.createElement("span");
+      rank.textContent = r === "T" ? "10" : r;
+      const suit = document.createElement("span");
+      suit.textContent = SUIT_SYMBOLS[s];
+      b.append(rank, suit);
+      b.addEventListener("click", () => onPick(card));
+      container.append(b);
+    }
+  }
+  return {
+    show(chosen, starters) {
+      for (const b of container.querySelectorAll("button")) {
+        const on = chosen.includes(b.dataset.card);
+        b.setAttribute("aria-pressed", on ? "true" : "false");
+        b.classList.toggle("is-starter", (starters || []).includes(b.dataset.card));
+      }
+    },
+  };
+}
+
+// GET an API path with parameters; resolves to {ok, status, data}. A network failure is shown
+// as an error too, so a page never waits forever.
+async function api(path, params) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v !== undefined && v !== null && v !== "") query.set(k, v);
+  }
+  try {
+    const response = await fetch(path + "?" + query.toString());
+    const data = await response.json();
+    return { ok: response.ok, status: response.status, data };
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: "no answer from the server (" + err + ")" } };
+  }
+}
+
+// Show an API error next to the input it names (the element with id FIELD-error), or in the
+// fallback element; clear every other error of the page.
+function showError(result, fallback) {
+  for (const el of document.querySelectorAll(".error")) el.textContent = "";
+  for (const el of document.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  if (!result || result.ok) return;
+  const field = result.data && result.data.field;
+  const target = (field && document.getElementById(field + "-error")) || fallback;
+  target.textContent = (result.data && result.data.error) || "error " + result.status;
+  const input = field && document.getElementById(field);
+  if (input) input.setAttribute("aria-invalid", "true");
+}
+
+// A number to a few places, negative with a minus sign (U+2212), as the tables print it.
+function fmt(x, places) {
+  return Number(x).toFixed(places === undefined ? 3 : places).replace("-", "\u2212");
+}
+function signed(x, places) { const t = fmt(x, places); return x >= 0 ? "+" + t : t; }
+
+function debounce(fn, ms) {
+  let timer = null;
+  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+}

@@ -1,0 +1,126 @@
+// Page 1: the hand counter. The inputs hold the cards; clicks in the picker edit them.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const handInput = $("hand"), starterInput = $("starter"), cribBox = $("crib");
+const picker = makePicker($("picker"), pick);
+let asked = 0;  // the number of the latest request: older answers are dropped
+
+function pick(card) {
+  let hand = readCards(handInput.value), starter = readCards(starterInput.value);
+  $("pick-note").textContent = "";
+  if (hand.includes(card)) hand = hand.filter((c) => c !== card);
+  else if (starter.includes(card)) starter = [];
+  else if (hand.length < 4) hand.push(card);
+  else if (starter.length === 0) starter = [card];
+  else {
+    $("pick-note").textContent = "Four cards and a starter are chosen: click one to take it back.";
+    return;
+  }
+  handInput.value = hand.join(" ");
+  starterInput.value = starter.join(" ");
+  refresh(false);
+}
+
+function drawShown(hand, starter) {
+  const shown = $("shown");
+  shown.textContent = "";
+  for (let i = 0; i < 4; i++) {
+    if (i < hand.length) shown.append(cardEl(hand[i]));
+    else { const s = document.createElement("span"); s.className = "slot"; shown.append(s); }
+  }
+  const gap = document.createElement("span");
+  gap.className = "gap";
+  shown.append(gap);
+  if (starter.length) shown.append(cardEl(starter[0], "starter"));
+  else { const s = document.createElement("span"); s.className = "slot"; shown.append(s); }
+}
+
+function updateUrl() {
+  const q = new URLSearchParams();
+  if (handInput.value.trim()) q.set("hand", handInput.value.trim());
+  if (starterInput.value.trim()) q.set("starter", starterInput.value.trim());
+  if (cribBox.checked) q.set("crib", "1");
+  history.replaceState(null, "", "/count" + (q.toString() ? "?" + q.toString() : ""));
+}
+
+// Redraw from the inputs; count when four cards and a starter are given (or when asked).
+function refresh(force) {
+  const hand = readCards(handInput.value), starter = readCards(starterInput.value);
+  picker.show([...hand, ...starter], starter);
+  drawShown(hand, starter);
+  updateUrl();
+  const ready = splitCards(handInput.value).length === 4 && splitCards(starterInput.value).length === 1;
+  if (force || ready) count();
+  else { asked++; $("result").hidden = true; showError(null); }
+}
+
+function highlight(cards) {
+  for (const el of $("shown").querySelectorAll(".card")) {
+    el.classList.toggle("hl", cards !== null && cards.includes(el.dataset.card));
+    el.classList.toggle("dim", cards !== null && !cards.includes(el.dataset.card));
+  }
+}
+
+async function count() {
+  const mine = ++asked;
+  const result = await api("/api/count", { hand: handInput.value, starter: starterInput.value,
+                                           crib: cribBox.checked ? "true" : "false" });
+  if (mine !== asked) return;
+  showError(result, $("other-error"));
+  if (!result.ok) { $("result").hidden = true; return; }
+  const d = result.data;
+  $("total").textContent = d.total;
+  $("what").textContent = (d.crib ? "in the crib" : "in the hand") + ", " + d.items.length +
+    (d.items.length === 1 ? " combination" : " combinations");
+  $("said").textContent = d.said;
+  const body = $("items").querySelector("tbody");
+  body.textContent = "";
+  for (const item of d.items) {
+    const tr = document.createElement("tr");
+    tr.className = "combo";
+    tr.dataset.cards = item.cards.join(" ");
+    const kind = document.createElement("td");
+    kind.className = "l";
+    kind.textContent = item.kind;
+    const cards = document.createElement("td");
+    cards.className = "l";
+    cards.append(cardsEl(item.cards, "small"));
+    const pts = document.createElement("td");
+    pts.textContent = item.points;
+    tr.append(kind, cards, pts);
+    tr.addEventListener("mouseenter", () => highlight(item.cards));
+    tr.addEventListener("mouseleave", () => {
+      const on = body.querySelector("tr.on");
+      highlight(on ? on.dataset.cards.split(" ") : null);
+    });
+    tr.addEventListener("click", () => {
+      const was = tr.classList.contains("on");
+      for (const r of body.querySelectorAll("tr.on")) r.classList.remove("on");
+      tr.classList.toggle("on", !was);
+      highlight(was ? null : item.cards);
+    });
+    body.append(tr);
+  }
+  $("result").hidden = false;
+  highlight(null);
+}
+
+const typed = debounce(() => refresh(false), 300);
+handInput.addEventListener("input", typed);
+starterInput.addEventListener("input", typed);
+for (const input of [handInput, starterInput]) {
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") refresh(true); });
+}
+cribBox.addEventListener("change", () => refresh(false));
+$("count").addEventListener("click", () => refresh(true));
+$("clear").addEventListener("click", () => {
+  handInput.value = ""; starterInput.value = ""; $("pick-note").textContent = "";
+  refresh(false);
+});
+
+const given = new URLSearchParams(location.search);
+handInput.value = given.get("hand") || "";
+starterInput.value = given.get("starter") || "";
+cribBox.checked = ["1", "true", "on", "yes"].includes((given.get("crib") || "").toLowerCase());
+refresh(false);

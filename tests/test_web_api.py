@@ -1,0 +1,294 @@
+"""The web API of ``crib serve`` in-process (FastAPI's TestClient): every answer against the
+library computed independently, the trainer's stream, and bad input as a 4xx with one line."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import pathlib
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("httpx2", reason="FastAPI's TestClient needs httpx2 (the test extra)")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from analyzer import count_hand, keep, keep_to_win  # noqa: E402
+from analyzer.cards import format_card  # noqa: E402
+from analyzer.web import trainer  # noqa: E402
+from analyzer.web.app import PAGES, create_app  # noqa: E402
+
+HAND = "5H 5S 6D JC QS KH"
+NUMBERS = ("hand_mean", "hand_min", "hand_max", "hand_std", "crib_mean", "peg_mean", "net")
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def get(client, path, **params):
+    return client.get(path, params=params)
+
+
+def refused(response, field=None, words=None, status=422):
+    assert response.status_code == status, (response.status_code, response.text)
+    body = response.json()
+    assert set(body) <= {"error", "field"} and body["error"] and "\n" not in body["error"]
+    if field is not None:
+        assert body.get("field") == field, body
+    if words is not None:
+        assert words in body["error"], body
+    return body
+
+
+# --------------------------------------------------------------------------- count
+
+
+def test_count_the_29_hand(client):
+    r = get(client, "/api/count", hand="5H 5C 5S JD", starter="5D")
+    assert r.status_code == 200
+    d = r.json()
+    assert d["total"] == 29 and d["said"].endswith("one for his nob makes 29")
+    kinds = [i["kind"] for i in d["items"]]
+    # 4 fives make four pairs of 15 with the jack (4) and four triples of fives (4): 8 fifteens;
+    # the four fives pair 6 ways; the jack of the starter's suit is nobs
+    assert kinds == ["fifteen"] * 8 + ["pair"] * 6 + ["nobs"]
+    assert {"kind": "nobs", "cards": ["JD"], "points": 1} in d["items"]
+    assert d["hand"] == ["5H", "5C", "5S", "JD"] and d["starter"] == "5D" and d["crib"] is False
+    expected = count_hand("5H 5C 5S JD", "5D")
+    assert [(i["kind"], i["cards"], i["points"]) for i in d["items"]] == [
+        (e.kind, [format_card(c) for c in e.cards], e.points) for e in expected]
+
+
+def test_count_a_crib_needs_five_for_a_flush(client):
+    hand = get(client, "/api/count", hand="AH,3H,7H,9H", starter="KS").json()
+    crib = get(client, "/api/count", hand="AH,3H,7H,9H", starter="KS", crib="true").json()
+    assert hand["total"] == crib["total"] + 4  # the four-card flush counts in a hand only
+    assert {"kind": "flush", "cards": ["AH", "3H", "7H", "9H"], "points": 4} in hand["items"]
+    assert crib["crib"] is True and not any(i["kind"] == "flush" for i in crib["items"])
+
+
+def test_count_five_card_hands_are_three(client):
+    d = get(client, "/api/count", hand="4H 5H 6H", starter="5S", variant="five-card").json()
+    assert d["total"] == 15 and d["said"].endswith("a flush of three makes 15")
+
+
+# --------------------------------------------------------------------------- keep
+
+
+@pytest.mark.parametrize(("role", "crib", "pegging"), [
+    ("pone", None, True), ("dealer", None, True), ("dealer", "uniform", True),
+    ("pone", "weighted", False)])
+def test_keep_is_keep(client, role, crib, pegging):
+    params = {"hand": HAND, "role": role, "pegging": str(pegging).lower()}
+    if crib:
+        params["crib"] = crib
+    d = client.get("/api/keep", params=params).json()
+    df = keep(HAND, dealer=role == "dealer", crib=crib, pegging=pegging)
+    assert d["role"] == role and d["crib_mode"] == df.attrs["crib_mode"]
+    assert d["pegging"] is pegging and d["hand"] == HAND.split()
+    assert len(d["rows"]) == 15
+    for row, (_, want) in zip(d["rows"], df.iterrows(), strict=True):
+        assert " ".join(row["keep"]) == want["keep"] and " ".join(row["discard"]) == want["discard"]
+        for column in NUMBERS:
+            assert row[column] == pytest.approx(float(want[column]), abs=1e-12), column
+
+
+def test_keep_as_pone_is_the_readme_example(client):
+    best = get(client, "/api/keep", hand="5h 5s 6d jc qs kh", role="pone").json()["rows"][0]
+    assert best["keep"] == ["5H", "5S", "JC", "QS"] and best["discard"] == ["6D", "KH"]
+    assert round(best["net"], 3) == 6.858 and round(best["hand_mean"], 3) == 12.543
+
+
+def test_keep_in_another_form(client):
+    d = get(client, "/api/keep", hand="5H 5S 6D JC KH", role="dealer", variant="five-card").json()
+    df = keep("5H 5S 6D JC KH", dealer=True, variant="five-card")
+    assert [" ".join(r["keep"]) for r in d["rows"]] == df["keep"].tolist()
+    assert d["pegging"] is False and len(d["rows"]) == 10
+
+
+def test_keep_to_win_is_keep_to_win(client):
+    d = get(client, "/api/keep/win", hand=HAND, role="dealer", me=110, opp=115,
+            samples=256, seed=3).json()
+    df = keep_to_win(HAND, True, (110, 115), samples=256, seed=3)
+    assert [" ".join(r["keep"]) for r in d["rows"]] == df["keep"].tolist()
+    assert [r["p_win"] for r in d["rows"]] == df["p_win"].tolist()
+    assert " ".join(d["win_keep"]) == df.attrs["win_keep"]
+    assert " ".join(d["points_keep"]) == df.attrs["points_keep"]
+    assert d["score"] == [110, 115] and d["samples"] == df.attrs["samples"]
+
+
+def test_the_chart_is_crib_plot_keep_as_svg(client):
+    r = get(client, "/api/keep/chart.svg", hand=HAND, role="pone")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(r.content)
+    assert root.tag.endswith("svg")
+    # matplotlib draws text as paths and writes each text beside them in a comment
+    text = r.text
+    assert "Which four to keep: 5H 5S 6D JC QS KH as pone" in text
+    assert text.count("keep 5H 5S JC QS, throw 6D KH") == 1
+
+
+# --------------------------------------------------------------------------- trainer
+
+
+def test_a_deal_is_its_seed_and_number():
+    first = [trainer.deal(11, k) for k in range(50)]
+    assert first == [trainer.deal(11, k) for k in range(50)]
+    assert len({tuple(six) for six, _ in first}) == 50
+    for six, _ in first:
+        assert len(set(six)) == 6 and all(0 <= c < 52 for c in six) and six == sorted(six)
+    roles = [dealer for _, dealer in first]
+    assert 10 < sum(roles) < 40  # both roles come up
+    assert trainer.deal(12, 0) != trainer.deal(11, 0)
+
+
+def test_deals_are_uniform_enough():
+    # 2,000 deals: each card dealt about 6/52 of the time (230.8 times; 4 sigma is about 58)
+    counts = [0] * 52
+    for k in range(2000):
+        for c in trainer.deal(5, k)[0]:
+            counts[c] += 1
+    assert min(counts) > 170 and max(counts) < 290
+
+
+def test_the_filters_skip_only_deals_that_fail_them(client):
+    for role, close in (("pone", False), ("dealer", True), ("any", True)):
+        k = 0
+        for _ in range(3):
+            d = get(client, "/api/trainer/deal", seed=9, k=k, role=role, close=str(close)).json()
+            for i in range(k, d["k"] + 1):
+                six, dealer = trainer.deal(9, i)
+                net = keep(six, dealer=dealer)["net"].to_numpy()
+                gap = net[0] - net[net < net[0] - 1e-9][0]  # to the next different net
+                passes = (role == "any" or dealer == (role == "dealer")) and (
+                    not close or gap < trainer.CLOSE_GAP)
+                assert passes == (i == d["k"]), (role, close, i)
+            assert d["hand"] == [format_card(c) for c in trainer.deal(9, d["k"])[0]]
+            k = d["k"] + 1
+
+
+def test_a_throw_is_graded_against_keep(client):
+    for k in range(4):
+        six, dealer = trainer.deal(21, k)
+        df = keep(six, dealer=dealer)
+        nets = dict(zip(df["discard"], df["net"], strict=True))
+        for discard in df["discard"].iloc[[0, 1, 7, 14]]:
+            d = get(client, "/api/trainer/answer", seed=21, k=k, throw=discard).json()
+            mine = nets[discard]
+            assert d["rank"] == 1 + sum(1 for v in nets.values() if v > mine + 1e-9)
+            assert d["lost"] == pytest.approx(df["net"].iloc[0] - mine, abs=1e-12)
+            assert d["best"]["discard"] == df["discard"].iloc[0].split()
+            assert d["role"] == ("dealer" if dealer else "pone")
+            assert [" ".join(r["keep"]) for r in d["rows"]] == df["keep"].tolist()
+
+
+def test_the_throw_is_read_in_any_order_and_spelling(client):
+    six, _ = trainer.deal(4, 2)
+    a, b = format_card(six[3]), format_card(six[0])
+    one = get(client, "/api/trainer/answer", seed=4, k=2, throw=f"{a} {b}").json()
+    two = get(client, "/api/trainer/answer", seed=4, k=2, throw=f"{b.lower()},{a}").json()
+    assert one == two and one["throw"] == [b, a]
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("path", "params", "field", "words"), [
+    ("/api/count", {"hand": "5H 5C 5S JX", "starter": "5D"}, "hand", "unknown suit in 'JX'"),
+    ("/api/count", {"hand": "5H 5C 5S 5H", "starter": "5D"}, "hand", "duplicate card 5H"),
+    ("/api/count", {"hand": "5H 5C 5S", "starter": "5D"}, "hand", "expected 4 cards, got 3"),
+    ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5H"}, "starter", "also in the hand"),
+    ("/api/count", {"hand": "5H 5C 5S JD", "starter": ""}, "starter", "no starter"),
+    ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D 6D"}, "starter", "expected 1"),
+    ("/api/count", {"hand": "5H 5C 5S JD"}, "starter", "missing"),
+    ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "crib": "maybe"}, "crib", None),
+    ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "variant": "six"}, "variant",
+     "unknown variant"),
+    ("/api/keep", {"hand": "5H 5S 6D JC QS", "role": "pone"}, "hand", "expected 6 cards"),
+    ("/api/keep", {"hand": "5H 5S 6D JC QS QS", "role": "pone"}, "hand", "duplicate"),
+    ("/api/keep", {"hand": "5H 5S 6D JC QS 1S", "role": "pone"}, "hand", "unknown rank"),
+    ("/api/keep", {"hand": HAND, "role": "both"}, "role", "unknown role"),
+    ("/api/keep", {"hand": HAND}, "role", "missing"),
+    ("/api/keep", {"hand": HAND, "role": "pone", "crib": "exact"}, "crib", None),
+    ("/api/keep", {"hand": "5H 5S 6D JC KH", "role": "pone", "variant": "five-card",
+                   "crib": "weighted"}, "crib", None),
+    ("/api/keep", {"hand": "5H " * 100, "role": "pone"}, "hand", None),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 121, "opp": 0}, "me", None),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0}, "opp", "missing"),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0, "opp": 0, "samples": 10**6},
+     "samples", None),
+    ("/api/keep/chart.svg", {"hand": "5H 5S", "role": "pone"}, "hand", "expected 6"),
+    ("/api/trainer/deal", {"seed": -1}, "seed", None),
+    ("/api/trainer/deal", {"seed": "x"}, "seed", None),
+    ("/api/trainer/deal", {"seed": 1, "k": 2**40}, "k", None),
+    ("/api/trainer/deal", {"seed": 1, "role": "crib"}, "role", "unknown role"),
+    ("/api/trainer/answer", {"seed": 1, "k": 0, "throw": "AC"}, "throw", "expected 2"),
+])
+def test_bad_input_is_a_422_naming_the_field(client, path, params, field, words):
+    refused(client.get(path, params=params), field, words)
+
+
+def test_a_throw_not_in_the_hand_is_refused(client):
+    six, _ = trainer.deal(1, 0)
+    other = next(format_card(c) for c in range(52) if c not in six)
+    body = refused(get(client, "/api/trainer/answer", seed=1, k=0,
+                       throw=f"{format_card(six[0])} {other}"), "throw")
+    assert body["error"].startswith(f"{other} is not in the hand")
+
+
+def test_unknown_paths_and_methods_are_json_errors(client):
+    refused(client.get("/api/nothing"), status=404, words="not found: /api/nothing")
+    refused(client.get("/static/%2E%2E%2Fpyproject.toml"), status=404)  # a way out, encoded
+    refused(client.get("/static/secret.py"), status=404)
+    refused(client.post("/api/count", json={}), status=405, words="POST is not allowed")
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def test_every_page_and_its_files_are_served(client):
+    for path in ("/count", "/keep", "/trainer", "/play"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        for ref in ("/static/style.css", 'href="/count"', 'href="/keep"', 'href="/trainer"',
+                    'href="/play"'):
+            assert ref in r.text, (path, ref)
+    for name, kind in (("style.css", "text/css"), ("common.js", "text/javascript"),
+                       ("count.js", "text/javascript"), ("keep.js", "text/javascript"),
+                       ("trainer.js", "text/javascript")):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and r.headers["content-type"].startswith(kind), name
+    r = client.get("/", follow_redirects=False)
+    assert r.status_code in (302, 307) and r.headers["location"] == "/count"
+    assert "Not built yet" in client.get("/play").text  # page 4's place
+
+
+def test_pages_and_api_read_no_file(monkeypatch):
+    # Once the application is made and warm (the package's six-card tables loaded, as crib serve
+    # makes it), no page, static file or answer opens a file.
+    client = TestClient(create_app(warm=True))
+
+    def no(*args, **kwargs):
+        raise AssertionError(f"a file was opened: {args[:1]}")
+
+    monkeypatch.setattr(builtins, "open", no)
+    monkeypatch.setattr(io, "open", no)
+    monkeypatch.setattr(pathlib.Path, "open", no)
+    for path in [*PAGES, "/static/style.css", "/static/common.js"]:
+        assert client.get(path).status_code == 200, path
+    assert get(client, "/api/count", hand="5H 5C 5S JD", starter="5D").status_code == 200
+    assert get(client, "/api/keep", hand=HAND, role="pone").status_code == 200
+    assert get(client, "/api/trainer/deal", seed=3).status_code == 200
+    assert get(client, "/api/trainer/answer", seed=3, k=0,
+               throw=" ".join(format_card(c) for c in trainer.deal(3, 0)[0][:2])).status_code == 200
+
+
+def test_the_api_is_described():
+    spec = TestClient(create_app()).get("/api/openapi.json").json()
+    assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",
+            "/api/trainer/deal", "/api/trainer/answer"} == set(spec["paths"])
+

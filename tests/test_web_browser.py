@@ -1,0 +1,190 @@
+"""The pages in a real browser: Debian's headless Chromium, driven by Selenium, against the
+application served on a free loopback port. Skipped, with the reason, where there is no browser
+(``.ci/run`` installs one when it can)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+
+from analyzer.web.browser import missing  # noqa: E402
+
+REASON = missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to drive: {REASON}")
+
+from analyzer import keep  # noqa: E402
+from analyzer.cards import format_card  # noqa: E402
+from analyzer.web import trainer  # noqa: E402
+from analyzer.web.browser import chromium, wait_for  # noqa: E402
+
+HAND = "5H 5S 6D JC QS KH"
+
+
+@pytest.fixture(scope="module")
+def site():
+    from analyzer.web.app import create_app
+    from analyzer.web.serve import BackgroundServer
+
+    with BackgroundServer(create_app(warm=True)) as url, chromium() as driver:
+        yield url, driver
+
+
+def by(driver, css):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def one(driver, css):
+    return wait_for(lambda: [e for e in by(driver, css) if e.is_displayed()])[0]
+
+
+def click_card(driver, card):
+    one(driver, f'#picker button[data-card="{card}"]').click()
+
+
+def test_count_the_29_hand_by_clicking(site):
+    url, driver = site
+    driver.get(url + "/count")
+    for card in ("5H", "5C", "5S", "JD", "5D"):
+        click_card(driver, card)
+    total = one(driver, "#total")
+    wait_for(lambda: total.text == "29")
+    said = one(driver, "#said").text
+    assert said.startswith("fifteen two, fifteen four,") and said.endswith("nob makes 29")
+    rows = by(driver, "#items tbody tr")
+    kinds = [r.find_elements("css selector", "td")[0].text for r in rows]
+    assert kinds == ["fifteen"] * 8 + ["pair"] * 6 + ["nobs"]
+    # the starter is the last card clicked, drawn apart; the address holds the hand
+    assert one(driver, "#shown .card.starter").get_attribute("data-card") == "5D"
+    assert "hand=5H+5C+5S+JD" in driver.current_url and "starter=5D" in driver.current_url
+    # a combination lights its cards up on the hand: the nobs row, the jack alone
+    rows[-1].click()
+    lit = [e.get_attribute("data-card") for e in by(driver, "#shown .card.hl")]
+    assert lit == ["JD"]
+    rows[0].click()  # the first fifteen: 5H and JD
+    lit = sorted(e.get_attribute("data-card") for e in by(driver, "#shown .card.hl"))
+    assert lit == ["5H", "JD"]
+
+
+def test_a_typo_is_shown_next_to_the_input(site):
+    url, driver = site
+    driver.get(url + "/count")
+    hand = one(driver, "#hand")
+    hand.send_keys("5H 5C 5S JX")
+    one(driver, "#starter").send_keys("5D\n")
+    error = one(driver, "#hand-error")
+    assert "unknown suit in 'JX'" in error.text
+    assert hand.get_attribute("aria-invalid") == "true"
+
+
+def test_rank_a_keep_and_check_it_against_keep(site):
+    url, driver = site
+    driver.get(url + "/keep")
+    for card in HAND.split():
+        click_card(driver, card)
+    one(driver, "#pone").click()
+    wait_for(lambda: "role=pone" in driver.current_url and len(by(driver, "#keeps tbody tr")) == 15)
+    df = keep(HAND, dealer=False)
+    wait_for(lambda: by(driver, "#keeps tbody tr")[0].get_attribute("data-keep") == df["keep"][0])
+    rows = by(driver, "#keeps tbody tr")
+    for row, (_, want) in zip(rows, df.iterrows(), strict=True):
+        cell = {td.get_attribute("data-col"): td.get_attribute("textContent").replace(
+            "\u2212", "-") for td in row.find_elements("css selector", "td")}
+        assert row.get_attribute("data-keep") == want["keep"]
+        assert float(cell["hand_mean"]) == round(float(want["hand_mean"]), 3)
+        assert int(cell["hand_min"]) == want["hand_min"]
+        assert int(cell["hand_max"]) == want["hand_max"]
+        assert float(cell["crib_mean"]) == round(float(want["crib_mean"]), 3)
+        assert float(cell["peg_mean"]) == round(float(want["peg_mean"]), 3)
+        assert float(cell["net"]) == round(float(want["net"]), 3)
+    assert "best" in rows[0].get_attribute("class")
+    wait_for(lambda: driver.execute_script(
+        "const i = document.getElementById('chart-img'); return i.complete && i.naturalWidth > 0"))
+    # the address holds the hand: opened afresh, it shows the same ranking
+    shared = driver.current_url
+    assert "hand=5H+5S+6D+JC+QS+KH" in shared
+    driver.get(url + "/count")
+    driver.get(shared)
+    wait_for(lambda: len(by(driver, "#keeps tbody tr")) == 15)
+    assert [r.get_attribute("data-keep") for r in by(driver, "#keeps tbody tr")] == \
+        df["keep"].tolist()
+
+
+def test_answer_three_trainer_deals(site):
+    url, driver = site
+    driver.get(url + "/trainer?seed=5&role=pone")
+    lost = 0.0
+    best = 0
+    for round_ in range(3):
+        cards = wait_for(lambda: by(driver, "#deal-cards .card"))
+        title = one(driver, "#deal-title").text
+        k = int(title.split()[1].rstrip(":"))
+        six, dealer = trainer.deal(5, k)
+        assert not dealer and "you are the pone" in title  # the role filter
+        assert [c.get_attribute("data-card") for c in cards] == [format_card(c) for c in six]
+        df = keep(six, dealer=False)
+        # throw the best discard once, then others
+        throw = df["discard"].iloc[0 if round_ == 0 else 3 * round_].split()
+        for c in cards:
+            if c.get_attribute("data-card") in throw:
+                c.click()
+        one(driver, "#throw").click()
+        grade = one(driver, "#grade")
+        mine = float(df.loc[df["discard"] == " ".join(throw), "net"].iloc[0])
+        rank = 1 + int((df["net"] > mine + 1e-9).sum())
+        assert int(grade.get_attribute("data-rank")) == rank
+        assert float(grade.get_attribute("data-lost")) == pytest.approx(
+            0.0 if rank == 1 else float(df["net"].iloc[0]) - mine, abs=1e-9)
+        lost += float(grade.get_attribute("data-lost"))
+        best += rank == 1
+        assert one(driver, "#record-n").text == str(round_ + 1)
+        one(driver, "#next").click()
+        wait_for(lambda t=title: one(driver, "#deal-title").text != t)
+    assert one(driver, "#record-best").text == str(best) and best >= 1
+    assert float(one(driver, "#record-lost").text.replace("\u2212", "-")) == pytest.approx(
+        lost, abs=0.001)
+    assert len(by(driver, "#spark rect")) == 3
+
+
+def test_the_navigation_reaches_every_page(site):
+    url, driver = site
+    driver.get(url + "/")
+    assert driver.current_url == url + "/count"  # the home is the counter
+    for link, heading in (("Which four to keep", "Which four to keep"),
+                          ("Discard trainer", "Discard trainer"),
+                          ("Play the AI (to come)", "Play a game against the AI"),
+                          ("Count a hand", "Count a hand")):
+        one(driver, "header nav").find_element("link text", link).click()
+        wait_for(lambda h=heading: one(driver, "h1").text == h)
+        current = one(driver, 'header nav a[aria-current="page"]').text
+        assert current == link
+
+
+@pytest.mark.parametrize("path", ["/count?hand=5H+5C+5S+JD&starter=5D",
+                                  "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone&me=110&opp=115",
+                                  "/trainer?seed=7"])
+def test_the_pages_fit_a_phone(site, path):
+    # 390 pixels wide: nothing wider than the screen, no table that must be scrolled sideways
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + path)
+        wait_for(lambda: [e for e in by(driver, "table tbody tr, #deal-cards .card")
+                          if e.is_displayed()])
+        if path.startswith("/keep"):
+            wait_for(lambda: by(driver, "#wins tbody tr"), timeout=60)
+        if path.startswith("/trainer"):  # answered: the 15 keeps are shown
+            for card in by(driver, "#deal-cards .card")[:2]:
+                card.click()
+            one(driver, "#throw").click()
+            one(driver, "#rows tbody tr")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        overflow = driver.execute_script(
+            "return [...document.querySelectorAll('.scroll')].filter(e => e.offsetParent)"
+            ".map(e => e.scrollWidth - e.clientWidth)")
+        assert overflow and max(overflow) <= 0, overflow
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
