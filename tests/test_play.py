@@ -271,3 +271,45 @@ def test_bad_arguments_are_one_line_and_status_2(tmp_path, args, message):
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1 and message in run.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_whole_five_card_game_with_hints_through_a_terminal(tmp_path):
+    """--hints: the keeps before each discard, and in the five-card play the plain word that
+    there is no play advice; the game is the one the same decisions make at a table."""
+    child = spawn("--variant", "five-card", "--seed", "12", "--first", "cut", "--hints",
+                  "--opponent", OPPONENT, "--save", "five.jsonl", cwd=tmp_path)
+    prompts = {THROW: 0, LAY: 0, GO: 0}
+    while True:
+        k = child.expect(PROMPTS)
+        if k == END:
+            break
+        prompts[k] += 1
+        if k == THROW:
+            assert "Advice (the analyzer's best keeps, expected points: hand and crib)" in \
+                child.before
+            assert "Throw two cards" in child.after
+            child.sendline("1 2")
+        elif k == LAY:
+            assert "No advice in the five-card play" in child.before
+            cards, count = held(child.before)
+            child.sendline(first_fitting(cards, count))
+        else:
+            child.sendline("go")
+    child.close()
+    assert child.exitstatus == 0
+    assert prompts[THROW] > 1 and prompts[LAY] > 1
+    (record,) = read_records(tmp_path / "five.jsonl")
+    assert record["variant"] == "five-card" and max(record["scores"]) >= 61
+    assert record == Table((FirstCards(), OPPONENT), variant="five-card", seed=12).play()
+
+
+def test_hints_in_the_six_card_play_value_each_card(tmp_path):
+    run = _play_piped(tmp_path, "1 2\n", "--seed", "5", "--first", "me", "--hints", "--save",
+                      "hints.jsonl")
+    assert run.returncode == 0, run.stderr
+    before_throw, after_throw = run.stdout.split("Throw two cards", 1)
+    assert "Advice (the analyzer's best keeps" in before_throw
+    rows = re.findall(r"\n    (\S\S): now \d+, rest [-+]\d\.\d\d, total [-+]\d\.\d\d, "
+                      r"P\(win\) \d+\.\d%", after_throw)
+    cards, _ = held(after_throw)
+    assert sorted(rows) == sorted(cards)  # the AI led: every card fits, each is valued
