@@ -51,6 +51,7 @@ EXAMPLES = """examples:
   crib peg --hand 4C 5H 9S KD --played 4C 6D --starter 2S --pone   which card to lay now
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
+  crib play --hints                         play a game against the AI in the terminal
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib review games.jsonl --game 3          what each discard and card laid lost
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
@@ -488,6 +489,28 @@ def _print_duel(d: dict) -> None:
           f"{mhigh:+.4f}; win 1, skunk 2, double skunk 3)")
     print(f"A skunks B         {d['a_skunk_rate']:7.2%}   double {d['a_double_skunk_rate']:.3%}")
     print(f"B skunks A         {d['b_skunk_rate']:7.2%}   double {d['b_double_skunk_rate']:.3%}")
+
+
+# --------------------------------------------------------------------------- play
+
+#: The forms ``crib play`` offers: the two-player ones.
+PLAY_VARIANTS = ("six-card", "five-card")
+#: Who deals first in ``crib play``: you, the AI, or the cut (the rules' way, the default).
+PLAY_FIRST = ("me", "ai", "cut")
+
+
+def _cmd_play(args) -> int:
+    if args.variant not in PLAY_VARIANTS:
+        raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
+                         f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
+    _check_players([args.opponent], "crib play")
+    if args.save is not None:
+        _check_output(args.save, "--save", "crib play")
+    from .terminal import play_in_terminal
+
+    return play_in_terminal(variant=args.variant, opponent=args.opponent, seed=args.seed,
+                            hints=args.hints, muggins=args.muggins, first=args.first,
+                            save=args.save)
 
 
 # --------------------------------------------------------------------------- replay
@@ -1001,6 +1024,31 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     _add_quiet(p)
     p.set_defaults(func=_cmd_duel)
+
+    p = sub.add_parser(
+        "play", help="play a game against the AI in the terminal, with hints and muggins",
+        description="Play one game of cribbage against an AI player in the terminal. Type the "
+        "cards (5H JC) or their positions (1 4) to discard and to lay, go when no card fits, "
+        "? for the analyzer's advice, quit (or Ctrl-C) to stop. The game is saved as a record "
+        "(crib replay prints it) to --save FILE, or to crib-game-DATE-TIME.jsonl here. Exit "
+        "status 0, or 130 after Ctrl-C.")
+    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
+                   help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
+                   f"{DEFAULT_VARIANT})")
+    p.add_argument("--opponent", default="best", metavar="PLAYER",
+                   help="the AI: DISCARD+PEGGING as for simulate, or baseline, or best (the "
+                   "strongest, the default)")
+    _add_seed(p)
+    p.add_argument("--hints", action="store_true",
+                   help="show the analyzer's advice at every decision (? shows it once)")
+    p.add_argument("--muggins", action="store_true",
+                   help="count your own hand and crib: points you miss go to the AI")
+    p.add_argument("--first", choices=PLAY_FIRST, default="cut",
+                   help="who deals first: me, ai, or cut (the default: the low card deals)")
+    p.add_argument("--save", metavar="FILE",
+                   help="where to save the game (JSON Lines; default "
+                   "crib-game-DATE-TIME.jsonl in this folder)")
+    p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
     p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")

@@ -3,7 +3,10 @@
 The explanatory path of the show score (plain Python, not a hot path): :func:`count_hand` lists
 the fifteens, pairs, runs, flush and nobs of a hand or crib with its starter, and
 :func:`say_count` says them. Their points add up to :func:`analyzer.scoring.score_hand`, which
-scores the same show with the compiled kernels. This module imports no compiled code, so
+scores the same show with the compiled kernels. The same for a card laid in the play:
+:func:`count_peg` lists what it pegs (fifteen, thirty-one, pairs, a run, the last card), adding
+up to :func:`analyzer.scoring.peg_points` (and the last-card point), and :func:`say_peg` says
+it with the count. This module imports no compiled code, so
 ``crib count`` starts quickly; :mod:`analyzer.scoring` re-exports its names.
 """
 
@@ -18,7 +21,7 @@ from . import cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT, variant_game
 
-__all__ = ["ScoreItem", "count_hand", "say_count"]
+__all__ = ["ScoreItem", "count_hand", "count_peg", "say_count", "say_peg"]
 
 
 def _shown(crib: bool, variant: str) -> tuple[int, str]:
@@ -52,7 +55,8 @@ def _hand_and_starter(hand, starter, crib: bool = False,
 
 class ScoreItem(NamedTuple):
     """One scoring combination of a counted hand: ``kind`` is one of ``fifteen``, ``pair``,
-    ``run``, ``flush``, ``nobs``; ``cards`` are card ids; ``points`` what it scores."""
+    ``run``, ``flush``, ``nobs`` (in the play also ``thirty-one``, ``last`` and ``go``);
+    ``cards`` are card ids; ``points`` what it scores."""
 
     kind: str
     cards: tuple[int, ...]
@@ -119,7 +123,7 @@ def _is_run(ranks: list[int]) -> bool:
 _WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
-    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine"
+    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty thirty-one"
 ).split()
 _SAME_RANK = {2: "a pair", 3: "a pair royal", 4: "a double pair royal"}
 _RUN_TIMES = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
@@ -171,3 +175,87 @@ def say_count(items: list[ScoreItem]) -> str:
     text, t = phrases[-1]
     said.append(f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} makes {t}")
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def count_peg(cards_in_count, last: bool = False) -> list[ScoreItem]:
+    """What the last card laid in the play pegs, item by item.
+
+    ``cards_in_count`` are the cards of the current count, oldest first (text or ids); ``last``
+    says the card is the last of the play (one point, unless it makes 31). Items: ``fifteen``
+    and ``thirty-one`` (2 each, all the count's cards), ``pair`` (2, 6 or 12 for two, three or
+    four of a rank laid in a row: those cards), ``run`` (the longest run ending with the card:
+    its cards, a point each) and ``last`` (1). Their points add up to
+    :func:`analyzer.scoring.peg_points`, plus the last card. A go is pegged apart (it follows
+    no card of its own).
+
+    Examples
+    --------
+    >>> [(i.kind, i.points) for i in count_peg("7S 8D 8C 8H")]
+    [('thirty-one', 2), ('pair', 6)]
+    >>> [(i.kind, i.points) for i in count_peg("4C 6D 5H")]
+    [('fifteen', 2), ('run', 3)]
+    """
+    ids = as_cards(cards_in_count).tolist()
+    ranks = [cards.card_rank(c) for c in ids]
+    count = sum(cards.card_value(c) for c in ids)
+    items: list[ScoreItem] = []
+    if count == rules.FIFTEEN:
+        items.append(ScoreItem("fifteen", tuple(ids), rules.FIFTEEN_POINTS))
+    if count == rules.MAX_COUNT:
+        items.append(ScoreItem("thirty-one", tuple(ids), rules.THIRTY_ONE_POINTS))
+    n = len(ids)
+    same = 1
+    while same < n and same < 4 and ranks[n - 1 - same] == ranks[-1]:
+        same += 1
+    if same > 1:  # a pair at the tail rules out a run through it
+        items.append(ScoreItem("pair", tuple(ids[n - same:]), rules.PEG_SAME_RANK_POINTS[same]))
+    else:
+        run = max((k for k in range(3, n + 1) if _is_run(ranks[n - k:])), default=0)
+        if run:
+            items.append(ScoreItem("run", tuple(ids[n - run:]), run))
+    if last and count != rules.MAX_COUNT:
+        items.append(ScoreItem("last", (ids[-1],), rules.LAST_CARD_POINTS))
+    return items
+
+
+_PEG_PHRASES = {"pair": {2: "a pair", 6: "a pair royal", 12: "a double pair royal"},
+                "last": "one for last", "go": "one for the go"}
+
+
+def say_peg(count: int, items: list[ScoreItem]) -> str:
+    """A card laid, as said at the table: the count, then what it pegs with the running total.
+
+    Examples
+    --------
+    >>> say_peg(15, count_peg("4C 6D 5H"))
+    'fifteen two and a run of three is five'
+    >>> say_peg(31, count_peg("7S 8D 8C 8H"))
+    'thirty-one for two and a pair royal is eight'
+    >>> say_peg(12, count_peg("6C 6D")), say_peg(20, count_peg("KC QD")), say_peg(31, [])
+    ('twelve and a pair for two', 'twenty', 'thirty-one')
+    """
+    rest = list(items)
+    if rest and rest[0].kind == "fifteen":
+        head, total = "fifteen two", rest.pop(0).points
+    elif rest and rest[0].kind == "thirty-one":
+        head, total = "thirty-one for two", rest.pop(0).points
+    else:
+        head, total = _WORDS[count], 0
+    phrases = []
+    for item in rest:
+        if item.kind == "run":
+            what = f"a run of {_WORDS[len(item.cards)]}"
+        elif item.kind == "pair":
+            what = _PEG_PHRASES["pair"][item.points]
+        else:
+            what = _PEG_PHRASES[item.kind]
+            phrases.append(what if not total else f"{what} is {_WORDS[total + item.points]}")
+            total += item.points
+            continue
+        phrases.append(f"{what} is {_WORDS[total + item.points]}" if total
+                       else f"{what} for {_WORDS[item.points]}")
+        total += item.points
+    if not phrases:
+        return head
+    return head + (" and " + phrases[0] if len(phrases) == 1
+                   else ", " + ", ".join(phrases[:-1]) + " and " + phrases[-1])

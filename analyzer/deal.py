@@ -106,18 +106,10 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            if searched and peg_pol[p] == _PEG_BEST:
-                choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    unseen_rank[p], scores, target, dealer, table, odds,
-                                    crib_values, hand_table, st)
-            elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
-                last_card = total_left - left[p] == 0 and left[p] == 1
-                choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
-            else:
-                others = total_left - left[p]
-                choice = _choose_play_inline(peg_pol[p], kept[p], n_cards, laid[p], seq, nseq,
-                                             count, unseen_rank[p], left[nxt],
-                                             others == 0 and left[p] == 1, st)
+            last_card = total_left - left[p] == 0 and left[p] == 1
+            choice = _play_choice(kept, laid, p, peg_pol[p], thrown, starter, seq, nseq, count,
+                                  floor, unseen_rank, scores, target, dealer, table, odds,
+                                  crib_values, hand_table, st, left[nxt], last_card, searched)
             if choice < 0:
                 floor[p] = max(floor[p], _go_floor(count))
         if choice < 0:  # go (or no cards left)
@@ -162,6 +154,30 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
             nseq = 0
         turn = nxt
     return n_plays, -1
+
+
+@njit(cache=True, inline="always")
+def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
+                 scores, target, dealer, table, odds, crib_values, hand_table, st, opp_left,
+                 last_card, searched):
+    """The card player ``p`` lays by pegging policy ``pol``: its index into ``kept[p]``, or -1
+    for a go. One step of :func:`_play_with`, which a game played at the table also calls for
+    each card an AI lays (:mod:`analyzer.tabletop`).
+
+    ``seq[:nseq]`` the ranks of the current count (room for one more), ``count`` the count,
+    ``floor`` (players,) the least card value each player's goes leave it, ``unseen_rank``
+    (players, 13), ``opp_left`` the cards the next player holds, ``last_card`` whether the
+    player's only card would be the last of the play, ``searched`` whether ``best`` searches
+    (two players, four cards each, two counts or more); the other arguments as :func:`_play`.
+    """
+    if searched and pol == _PEG_BEST:
+        return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                          unseen_rank[p], scores, target, dealer, table, odds, crib_values,
+                          hand_table, st)
+    if pol == _PEG_GREEDY:  # the commonest, without the policy dispatch
+        return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
+    return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,
+                               unseen_rank[p], opp_left, last_card, st)
 
 
 @njit(cache=True, inline="always")

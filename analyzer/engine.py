@@ -4,11 +4,13 @@ One game runs entirely inside numba (:func:`_play_game`). It reads the form of t
 description (:class:`analyzer.game.Game`, as the array :meth:`~analyzer.game.Game.as_array`
 makes) and goes deal after deal through short steps, each a kernel of its own:
 
-* :func:`_cut_for_deal`: the cut for the first deal (the lowest card deals, ties cut again), or
-  a first dealer given by the run (duels alternate it, :data:`FIRST_DEALER_MODES`);
+* :func:`_cut_for_deal` (:func:`_cut_cards`): the cut for the first deal (the lowest card
+  deals, ties cut again), or a first dealer given by the run (duels alternate it,
+  :data:`FIRST_DEALER_MODES`);
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
-* :func:`_discards`: each player keeps some cards and throws the rest to the crib (discard policy;
-  ``best`` keeps to win near the end, :mod:`analyzer.winkeep`);
+* :func:`_discards` (:func:`_discard_one` for each player): each player keeps some cards and
+  throws the rest to the crib (discard policy; ``best`` keeps to win near the end,
+  :mod:`analyzer.winkeep`);
 * his heels, the play and the show (:mod:`analyzer.deal`, shared with the simulations of a
   deal's end): a Jack turned pegs 2 to the dealer; the play round the table from the dealer's
   left with go, 31 and last card (pegging policy); the hands round the table, then the crib;
@@ -154,11 +156,21 @@ GAME_RECORD = layout("GameRecord", [("first_dealer", 1), ("winner", 1),
 
 @njit(cache=True)
 def _cut_for_deal(st, n_players):
-    """The first dealer by the cut: each player cuts a card, the lowest rank deals, ties re-cut.
+    """The first dealer by the cut: each player cuts a card, the lowest rank deals, ties re-cut
+    (:func:`_cut_cards`)."""
+    cut = np.empty(n_players, np.int64)
+    return _cut_cards(st, cut)
+
+
+@njit(cache=True)
+def _cut_cards(st, cut):
+    """The cut for the first deal into ``cut`` int64 (players,): each player in seat order cuts
+    a card, the lowest rank deals, ties cut again (``cut`` holds the last round). Returns the
+    first dealer's seat.
 
     Card ``k`` of the cut is uniform over the ``52 - k`` cards not yet cut.
     """
-    cut = np.empty(n_players, np.int64)
+    n_players = cut.shape[0]
     while True:
         for p in range(n_players):
             k = _randint(st, 52 - p)  # the k-th of the cards not yet cut
@@ -209,46 +221,17 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
     to win when the game can end in the deal (:func:`analyzer.winkeep._best_discard`).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
-    ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
+    ``unseen_rank`` (players, 13) with what each player has not seen, by rank. Each player's
+    choice is :func:`_discard_one`, which a game played at the table calls seat by seat
+    (:mod:`analyzer.tabletop`).
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown, n_sides = game[GAME.kept], game[GAME.thrown], game[GAME.teams]
+    n_thrown, n_sides = game[GAME.thrown], game[GAME.teams]
     n = 0
     for p in range(n_players):
         own = p % n_sides == dealer % n_sides  # the crib is this player's side's
-        pol = dpol[p]
-        if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
-            pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
-        if pol >= _DISCARD_PEGGING:
-            samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
-            d = _best_discard(hands[p], own, scores[p], scores[1 - p], st, crib_values,
-                              peg_values, table, hand_table, odds, samples, BEST_DISCARD_REACH,
-                              BEST_DISCARD_CANDIDATES)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-        elif n_dealt == 6:
-            d = _choose_discard(pol, hands[p], own, crib_values, hand_table, st)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-        elif n_thrown == 1:  # five dealt, one thrown (three and four players)
-            d = _choose_throw(pol, hands[p], own, card_values, hand_table, st)
-            j = 0
-            for i in range(n_dealt):
-                if i == d:
-                    thrown[p, 0] = hands[p, i]
-                else:
-                    kept[p, j] = hands[p, i]
-                    j += 1
-        else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
-            d = _choose_keep3(pol, hands[p], own, crib_values, hand_table, st)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_THREE_OF_FIVE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _THROW_TWO_OF_FIVE[d][i]]
+        _discard_one(st, game, hands[p], own, dpol[p], scores, p, crib_values, card_values,
+                     hand_table, table, peg_values, odds, kept[p], thrown[p])
         for i in range(n_thrown):
             crib[n] = thrown[p, i]
             n += 1
@@ -260,6 +243,50 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         for i in range(n_dealt):
             unseen_rank[p, _rank(hands[p, i])] -= 1
         unseen_rank[p, _rank(starter)] -= 1
+
+
+@njit(cache=True, inline="always")
+def _discard_one(st, game, hand, own, pol, scores, p, crib_values, card_values, hand_table,
+                 table, peg_values, odds, kept, thrown):
+    """One player's discard (:func:`_discards` makes each in seat order): from ``hand`` int64
+    (dealt,), by discard policy ``pol``, write the cards kept into ``kept`` (kept,) and those
+    thrown into ``thrown`` (thrown,), each in the order of the hand. ``own``: the crib is the
+    player's side's; ``scores`` (by side) and ``p``, the player's seat, are what ``best`` reads
+    (with two players, side and seat are one). Draws from ``st`` only as the policy does."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
+        pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
+    if pol >= _DISCARD_PEGGING:
+        samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
+        d = _best_discard(hand, own, scores[p], scores[1 - p], st, crib_values, peg_values,
+                          table, hand_table, odds, samples, BEST_DISCARD_REACH,
+                          BEST_DISCARD_CANDIDATES)
+        for i in range(n_kept):
+            kept[i] = hand[_KEEP_TABLE[d][i]]
+        for i in range(n_thrown):
+            thrown[i] = hand[_DISCARD_TABLE[d][i]]
+    elif n_dealt == 6:
+        d = _choose_discard(pol, hand, own, crib_values, hand_table, st)
+        for i in range(n_kept):
+            kept[i] = hand[_KEEP_TABLE[d][i]]
+        for i in range(n_thrown):
+            thrown[i] = hand[_DISCARD_TABLE[d][i]]
+    elif n_thrown == 1:  # five dealt, one thrown (three and four players)
+        d = _choose_throw(pol, hand, own, card_values, hand_table, st)
+        j = 0
+        for i in range(n_dealt):
+            if i == d:
+                thrown[0] = hand[i]
+            else:
+                kept[j] = hand[i]
+                j += 1
+    else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
+        d = _choose_keep3(pol, hand, own, crib_values, hand_table, st)
+        for i in range(n_kept):
+            kept[i] = hand[_KEEP_THREE_OF_FIVE[d][i]]
+        for i in range(n_thrown):
+            thrown[i] = hand[_THROW_TWO_OF_FIVE[d][i]]
 
 
 @njit(cache=True, inline="always")

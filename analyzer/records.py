@@ -19,7 +19,10 @@ recorded deals (128) carries ``"truncated": true``.
 Two optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
 the player in each seat (``"you"`` for a person, else a player spec such as ``"best"``), and
 ``"unfinished": true`` for a game stopped before anyone reached the target: its ``winner`` is
-``null``, its ``skunk`` 0, and it holds the deals played to the end of the crib count.
+``null``, its ``skunk`` 0, and it holds the deals played to the end of the crib count. A game
+played with muggins (two sides) has ``"claims"`` in each deal, beside ``"show"``: for each count,
+the points its owner claimed, or ``null`` for a count made for its owner. A claim too low pegs
+the claim, and the other side takes the rest ("muggins"); a claim too high pegs the true count.
 
 :func:`read_records` checks what it reads (:func:`validate_record`): the format version, the
 structure, and everything the cards decide, re-scored with the package's own scoring: the heels,
@@ -308,7 +311,7 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     keys = _DEAL_KEYS if game == STANDARD else _DEAL_KEYS | {"pack"}
     if not isinstance(deal, dict):
         _fail(at, f"a deal must be a JSON object, got {type(deal).__name__}")
-    missing, extra = sorted(keys - deal.keys()), sorted(deal.keys() - keys)
+    missing, extra = sorted(keys - deal.keys()), sorted(deal.keys() - keys - {"claims"})
     if missing or extra:
         _fail(at, "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
@@ -420,6 +423,14 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     show = deal["show"]
     if not isinstance(show, list) or len(show) > n + 1:
         _fail(at, f"show must be a list of at most {n + 1} counts, got {show!r}")
+    claims = deal.get("claims")
+    if claims is not None:
+        if sides != 2:
+            _fail(at, "claims (muggins) are made between two sides")
+        _list(claims, len(show), at, "claims")
+        for k, claim in enumerate(claims):
+            if claim is not None:
+                _int(claim, at, f"claims[{k}]", 0, 29)
     crib = [c for cards in discards for c in cards] + pack
     order = [(dealer + 1 + k) % n for k in range(n)]
     names = {first: "the pone's hand" if n == 2 else f"player {first}'s hand",
@@ -435,11 +446,15 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
         if got != right:
             _fail(at, f"{label} {_text(cards)} with {deal['starter']} counts "
                   f"{right}, recorded {got}")
-        if peg(player, got):
-            if k != len(show) - 1:
-                _fail(at, f"player {player} wins with {label}, but the show goes on")
-            check_scores()
-            return player % sides
+        claim = None if claims is None else claims[k]
+        taken = 0 if claim is None else max(got - claim, 0)  # muggins: to the other side
+        for who, points in ((player, got if claim is None else min(claim, got)),
+                            ((player + 1) % n, taken)):
+            if points and peg(who, points):
+                if k != len(show) - 1:
+                    _fail(at, f"player {who} wins with {label}, but the show goes on")
+                check_scores()
+                return who % sides
     check_scores()
     return None
 
@@ -507,10 +522,18 @@ def format_game(record: dict) -> str:
         shows = [(f"player {p} ({POSITIONS[n][(p - dealer) % n]}) hand", kept[p], False)
                  for p in order]
         shows.append((f"player {dealer} crib", crib, True))
-        for (label, cards, is_crib), points in zip(shows, deal["show"], strict=False):
+        claims = deal.get("claims") or [None] * len(deal["show"])
+        for (label, cards, is_crib), points, claim in zip(shows, deal["show"], claims,
+                                                          strict=False):
             said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib,
                                         variant="six-card" if is_crib else game.name))
             lines.append(f"  {label} {' '.join(cards)}: {points}  ({said})")
+            if claim is not None and claim < points:
+                lines.append(f"    claimed {claim}: muggins, the other side takes "
+                             f"{points - claim}")
+            elif claim is not None:
+                lines.append(f"    claimed {claim}" + (f", corrected to {points}"
+                                                       if claim > points else ""))
         label = "sides" if game.partnerships else "scores"
         lines.append(f"  {label} {'-'.join(map(str, deal['scores']))}")
     return "\n".join(lines)

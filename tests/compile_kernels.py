@@ -83,6 +83,14 @@ def _keep() -> None:
     show_census()
 
 
+def _tabletop() -> None:
+    """The steps a game at the table calls one by one (crib play), in both forms it plays."""
+    from analyzer.tabletop import Table
+
+    Table(("best", "ev+lookahead"), seed=0).play()
+    Table(("best", "ev+lookahead"), variant="five-card", seed=0).play()
+
+
 #: (name, task), longest first (the order they start in).
 TASKS = (
     ("engine", _engine),
@@ -92,6 +100,7 @@ TASKS = (
     ("odds records", _odds_record),
     ("crib tables", _crib_tables),
     ("keep", _keep),
+    ("tabletop", _tabletop),
 )
 
 

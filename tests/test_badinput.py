@@ -71,6 +71,7 @@ NUMERIC = [
     (["duel", "baseline", "ev+greedy", "--games", "4"], "--seed", 0, 2**63 - 1, True, False),
     (["duel", "baseline", "ev+greedy", "--games", "4"], "--workers", 1, 512, True, False),
     (["keep", *HAND, "--dealer"], "--top", 1, None, True, False),
+    (["play"], "--seed", 0, 2**63 - 1, True, False),
     (["replay", "r.jsonl"], "--game", 0, 2**63 - 1, True, False),
     (["review", "r.jsonl"], "--game", 0, 2**63 - 1, True, False),
     (["review", "r.jsonl"], "--seat", 0, 1, True, False),
@@ -436,6 +437,7 @@ OUTPUTS = [
     ["tables", "crib", "--deals", "300", "--out", "{missing}/tables"],
     ["tables", "keep", "--out", "{missing}/k.parquet"],
     ["tables", "keep", "--out", "k.parquet", "--ranks", "{missing}/r.csv"],
+    ["play", "--save", "{missing}/game.jsonl"],
 ]
 
 

@@ -1,0 +1,315 @@
+"""``crib play`` driven as a person drives it: through a pseudo-terminal (pexpect), and piped.
+
+The scripted person throws the first cards of each hand (by position) and lays the first card
+that fits (by name), so the game it plays is known independently: the same decisions made
+through :class:`analyzer.tabletop.Table` give the same record, which the saved file must equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from analyzer import score_hand
+from analyzer.cards import card_value, parse_card
+from analyzer.records import read_records, validate_record
+from analyzer.tabletop import Table
+
+OPPONENT = "ev+lookahead"  # quick; the opponent does not matter to these tests
+TIMEOUT = 300  # seconds for one prompt: generous, for a loaded machine (kernels are cached)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPTS = [r"Throw (?:two cards|a card) to [^\n]* crib> ",
+           r"Lay a card> ",
+           r"say go> ",
+           r"Count your (hand|crib) ([^\n]*) with (\S\S)> ",
+           pexpect.EOF]
+THROW, LAY, GO, COUNT, END = range(5)
+
+
+def _env() -> dict:
+    return {**os.environ, "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
+
+
+def spawn(*args, cwd) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-m", "analyzer", "play", *args], cwd=str(cwd),
+                         env=_env(), encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+
+
+def held(before: str) -> tuple[list[str], int]:
+    """The cards still held and the count, from the last 'Your cards:' line before a prompt."""
+    line = before[before.rindex("Your cards:"):]
+    cards = re.findall(r"\d (\S\S)", line.split("(count")[0])
+    return cards, int(re.search(r"\(count (\d+)", line).group(1))
+
+
+def refused(child: pexpect.spawn, answer: str, pattern: str, prompt: int) -> str:
+    """Send a wrong answer: the one-line reason must come, then the same prompt again."""
+    child.sendline(answer)
+    child.expect(pattern)
+    reason = child.after
+    assert child.expect(PROMPTS) == prompt
+    return reason
+
+
+def first_fitting(cards: list[str], count: int) -> str | None:
+    return next((c for c in cards if count + card_value(parse_card(c)) <= 31), None)
+
+
+class FirstCards:
+    """The scripted person of these tests, as a tabletop Person."""
+
+    def discard(self, table, seat):
+        return table.hand(seat)[:table.game.thrown]
+
+    def lay(self, table, seat):
+        legal = table.legal(seat)
+        return legal[0] if legal else None
+
+    def claim(self, table, seat, cards, crib):  # pragma: no cover - not asked without muggins
+        raise AssertionError
+
+
+def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_path):
+    save = tmp_path / "game.jsonl"
+    child = spawn("--seed", "31", "--first", "me", "--opponent", OPPONENT, "--save", "game.jsonl",
+                  cwd=tmp_path)
+    wrong = {}  # what was answered to each kind of wrong input
+    goes = 0
+    transcript = []
+    while True:
+        k = child.expect(PROMPTS)
+        transcript.append(child.before + (child.after if k != END else ""))
+        if k == END:
+            break
+        if k == THROW:
+            if "unreadable" not in wrong:
+                wrong["unreadable"] = refused(child, "ZZ 1", r"  cannot read 'ZZ'[^\n]*", THROW)
+                wrong["position"] = refused(child, "1 9", r"  no card at position 9: positions "
+                                            r"are 1 to 6", THROW)
+                wrong["how many"] = refused(child, "1", r"  throw 2 cards [^\n]*you named 1",
+                                            THROW)
+                wrong["twice"] = refused(child, "1 1", r"  \S\S is named twice", THROW)
+            child.sendline("1 2")
+        elif k == LAY:
+            cards, count = held(child.before)
+            card = first_fitting(cards, count)
+            too_big = [c for c in cards if count + card_value(parse_card(c)) > 31]
+            if too_big and "past 31" not in wrong:
+                wrong["past 31"] = refused(child, too_big[0], r"  \S\S would make \d+, past 31: "
+                                           r"lay [^\n]*", LAY)
+            if "go refused" not in wrong:
+                wrong["go refused"] = refused(child, "go", r"  you can lay [^\n]*: go only when "
+                                              r"no card fits", LAY)
+            if "not held" not in wrong:
+                absent = next(c for c in ("AS", "AH", "AD", "AC") if c not in cards)
+                wrong["not held"] = refused(child, absent, rf"  {absent} is not in your hand",
+                                            LAY)
+            child.sendline(card)
+        elif k == GO:
+            cards, count = held(child.before)
+            assert first_fitting(cards, count) is None
+            if "card on go" not in wrong:
+                wrong["card on go"] = refused(child, "1", r"  \S\S would make \d+, past 31: "
+                                              r"say go", GO)
+            child.sendline("go")
+            goes += 1
+        else:  # pragma: no cover - no muggins here
+            raise AssertionError("asked to count without --muggins")
+    child.close()
+    assert child.exitstatus == 0
+    assert set(wrong) == {"unreadable", "position", "how many", "twice", "past 31",
+                          "go refused", "not held", "card on go"}
+    assert goes > 0
+    text = ANSI.sub("", "".join(transcript))
+    assert "\x1b" not in "".join(transcript)  # TERM=dumb: plain text
+    assert max(len(line.rstrip("\r")) for line in text.split("\n")) <= 80
+    for said in ("Deal 1", "Starter", "The show", "fifteen two", '"go"', "Saved the game"):
+        assert said in text
+    assert re.search(r"(You win|The AI wins) \d+-\d+", text)
+    # the saved game is the game the same decisions make at a table, and crib replay prints it
+    (record,) = read_records(save)
+    expected = Table((FirstCards(), OPPONENT), seed=31, first=0).play()
+    assert record == expected
+    assert "unfinished" not in record and max(record["scores"]) >= 121
+    replay = subprocess.run([sys.executable, "-m", "analyzer", "replay", str(save)],
+                            capture_output=True, text=True, check=True)
+    assert "seats: player 0 you, player 1 ev+lookahead" in replay.stdout
+
+
+def test_muggins_both_ways_through_a_terminal(tmp_path):
+    save = tmp_path / "muggins.jsonl"
+    child = spawn("--seed", "8", "--first", "ai", "--opponent", OPPONENT, "--muggins",
+                  "--save", "muggins.jsonl", cwd=tmp_path)
+    claims = []  # (claimed, true count)
+    said = set()
+    while True:
+        k = child.expect(PROMPTS)
+        assert k != END, child.before
+        if k == THROW:
+            if {"few", "many"} <= said:
+                break
+            child.sendline("1 2")
+        elif k in (LAY, GO):
+            cards, count = held(child.before)
+            child.sendline(first_fitting(cards, count) or "go")
+        else:
+            what, cards, starter = child.match.groups()
+            points = score_hand(cards, starter, crib=what == "crib")
+            if "wrong" not in said:
+                refused(child, "lots", r"  type the points you count: a number from 0 to 29",
+                        COUNT)
+                said.add("wrong")
+            if "few" not in said and points > 0:
+                claim = points - 1
+                child.sendline(str(claim))
+                child.expect(rf"you claimed {claim} of {points}: muggins! The AI takes the 1 "
+                             r"you missed \(")
+                said.add("few")
+            elif "many" not in said:
+                claim = points + 3
+                child.sendline(str(claim))
+                child.expect(rf"you claimed {claim}, but it counts {points}: you peg {points}")
+                said.add("many")
+            else:
+                claim = points
+                child.sendline(str(claim))
+            claims.append(claim)
+    child.sendline("quit")
+    child.expect(r"Saved the unfinished game to ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    (record,) = read_records(save)  # validated: every claim and score re-counted
+    assert record["unfinished"] is True
+    made = [c for deal in record["deals"] for c in deal["claims"] if c is not None]
+    assert made == claims
+
+
+def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
+    save = tmp_path / "stopped.jsonl"
+    child = spawn("--seed", "4", "--first", "cut", "--opponent", OPPONENT, "--save",
+                  "stopped.jsonl", cwd=tmp_path)
+    throws = 0
+    while True:
+        k = child.expect(PROMPTS)
+        assert k != END, child.before
+        if k == THROW:
+            throws += 1
+            if throws == 2:
+                break
+            child.sendline("1 2")
+        else:
+            cards, count = held(child.before)
+            child.sendline(first_fitting(cards, count) or "go")
+    child.sendintr()
+    child.expect(r"Saved the unfinished game to ")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    (record,) = read_records(save)
+    assert record["unfinished"] is True and len(record["deals"]) == 1
+    assert record["seats"] == ["you", OPPONENT]
+    replay = subprocess.run([sys.executable, "-m", "analyzer", "replay", str(save)],
+                            capture_output=True, text=True)
+    assert replay.returncode == 0, replay.stderr
+    assert "stopped unfinished at" in replay.stdout and "deal 1:" in replay.stdout
+    assert "deal 2:" not in replay.stdout
+
+
+def _play_piped(tmp_path, text: str, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "analyzer", "play", "--opponent", OPPONENT,
+                           *args], input=text, capture_output=True, text=True, cwd=tmp_path,
+                          env=_env(), timeout=TIMEOUT)
+
+
+def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
+    run = _play_piped(tmp_path, "ZZ\n?\n1 2\n", "--seed", "5", "--first", "me", "--save",
+                      "piped.jsonl")
+    assert run.returncode == 0, run.stderr
+    assert "\x1b" not in run.stdout
+    assert max(len(line) for line in run.stdout.splitlines()) <= 80
+    assert "Throw two cards to your own crib> ZZ" in run.stdout  # the answers are echoed
+    assert "cannot read 'ZZ'" in run.stdout
+    assert "Advice (the analyzer's best keeps" in run.stdout
+    assert "You keep" in run.stdout and "Starter" in run.stdout
+    assert "Saved the unfinished game to piped.jsonl\n" in run.stdout
+    (record,) = read_records(tmp_path / "piped.jsonl")
+    assert record["unfinished"] is True and record["deals"] == []
+
+
+def test_the_default_save_file_is_named_and_written_here(tmp_path):
+    run = _play_piped(tmp_path, "quit\n", "--seed", "5", "--variant", "five-card")
+    assert run.returncode == 0, run.stderr
+    (name,) = re.findall(r"Saved the unfinished game to (crib-game-\d{8}-\d{6}\.jsonl)",
+                         run.stdout)
+    (record,) = read_records(tmp_path / name)
+    validate_record(record)
+    assert record["variant"] == "five-card" and record["seats"] == ["you", OPPONENT]
+    assert json.loads((tmp_path / name).read_text())["unfinished"] is True
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--variant", "three-player"], "crib play: unknown variant 'three-player'"),
+    (["--opponent", "wizard"], "crib play: player 'wizard' is not DISCARD+PEGGING"),
+    (["--opponent", "ev+wizard"], "crib play: unknown pegging policy 'wizard'"),
+    (["--seed", "-1"], "argument --seed"),
+    (["--seed", "x"], "argument --seed"),
+    (["--first", "you"], "argument --first"),
+    (["--save", "no/such/folder/game.jsonl"], "crib play: --save no/such/folder/game.jsonl: "
+                                               "no folder no/such/folder"),
+])
+def test_bad_arguments_are_one_line_and_status_2(tmp_path, args, message):
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", *args], input="",
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1 and message in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_whole_five_card_game_with_hints_through_a_terminal(tmp_path):
+    """--hints: the keeps before each discard, and in the five-card play the plain word that
+    there is no play advice; the game is the one the same decisions make at a table."""
+    child = spawn("--variant", "five-card", "--seed", "12", "--first", "cut", "--hints",
+                  "--opponent", OPPONENT, "--save", "five.jsonl", cwd=tmp_path)
+    prompts = {THROW: 0, LAY: 0, GO: 0}
+    while True:
+        k = child.expect(PROMPTS)
+        if k == END:
+            break
+        prompts[k] += 1
+        if k == THROW:
+            assert "Advice (the analyzer's best keeps, expected points: hand and crib)" in \
+                child.before
+            assert "Throw two cards" in child.after
+            child.sendline("1 2")
+        elif k == LAY:
+            assert "No advice in the five-card play" in child.before
+            cards, count = held(child.before)
+            child.sendline(first_fitting(cards, count))
+        else:
+            child.sendline("go")
+    child.close()
+    assert child.exitstatus == 0
+    assert prompts[THROW] > 1 and prompts[LAY] > 1
+    (record,) = read_records(tmp_path / "five.jsonl")
+    assert record["variant"] == "five-card" and max(record["scores"]) >= 61
+    assert record == Table((FirstCards(), OPPONENT), variant="five-card", seed=12).play()
+
+
+def test_hints_in_the_six_card_play_value_each_card(tmp_path):
+    run = _play_piped(tmp_path, "1 2\n", "--seed", "5", "--first", "me", "--hints", "--save",
+                      "hints.jsonl")
+    assert run.returncode == 0, run.stderr
+    before_throw, after_throw = run.stdout.split("Throw two cards", 1)
+    assert "Advice (the analyzer's best keeps" in before_throw
+    rows = re.findall(r"\n    (\S\S): now \d+, rest [-+]\d\.\d\d, total [-+]\d\.\d\d, "
+                      r"P\(win\) \d+\.\d%", after_throw)
+    cards, _ = held(after_throw)
+    assert sorted(rows) == sorted(cards)  # the AI led: every card fits, each is valued
