@@ -18,7 +18,8 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 
 Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
 to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
-``crib replay`` prints. :func:`end_of_game_review` is where the review of a finished game goes.
+``crib replay`` prints. After a finished game :func:`end_of_game_review` prints the review of
+the person's decisions (``crib review``).
 """
 
 from __future__ import annotations
@@ -363,9 +364,15 @@ class TerminalPlayer:
 
 
 def end_of_game_review(record: dict, player: TerminalPlayer) -> None:
-    """The review of a finished game, printed after it: the place where the review of
-    :mod:`analyzer.review` (issue 14) is shown. ``record`` is the game just finished; nothing
-    is printed yet."""
+    """Print the review of the person's decisions in the game just finished (``record``):
+    :func:`analyzer.review.review_game` and :func:`~analyzer.review.format_review`, what
+    ``crib review FILE`` prints of the saved game."""
+    from .review import format_review, review_game
+
+    player.say()
+    player.say("Your decisions, reviewed (crib review FILE prints this again):", style="bold")
+    for line in format_review(review_game(record)).splitlines():
+        player.say(line, wrap=False)
 
 
 def default_save_path() -> Path:

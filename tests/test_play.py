@@ -140,6 +140,13 @@ def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_pa
     replay = subprocess.run([sys.executable, "-m", "analyzer", "replay", str(save)],
                             capture_output=True, text=True, check=True)
     assert "seats: player 0 you, player 1 ev+lookahead" in replay.stdout
+    # after the game, the review of the person's decisions: what crib review prints of the file
+    from analyzer.review import format_review, review_game
+
+    assert "Your decisions, reviewed" in text
+    said = [line.strip() for line in text.split("\n")]
+    for line in format_review(review_game(record)).splitlines():
+        assert line.strip() in said
 
 
 def test_muggins_both_ways_through_a_terminal(tmp_path):
