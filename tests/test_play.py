@@ -320,3 +320,27 @@ def test_hints_in_the_six_card_play_value_each_card(tmp_path):
                       r"P\(win\) \d+\.\d%", after_throw)
     cards, _ = held(after_throw)
     assert sorted(rows) == sorted(cards)  # the AI led: every card fits, each is valued
+
+
+def test_crib_review_of_a_saved_game_through_a_terminal(tmp_path):
+    """The review of a saved game, run as a person runs it: the deal worked by hand in
+    test_review.py (a keep of KC QD 9H 3S as pone, 9H laid on 5 where a ten made fifteen)."""
+    from test_review import CRIB, HAND_DEAL, HAND_RECORD, PEG, naive_keep_values
+
+    from analyzer.records import write_records
+
+    write_records(tmp_path / "hand.jsonl", [HAND_RECORD])
+    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "review", "hand.jsonl"],
+                          cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = child.before.replace("\r\n", "\n")
+    # the keep by hand: its hand mean 78/46, the crib of 5 and 8 taken off, the pegging of 3 9 Q K
+    kept = 78 / 46 - CRIB[(4, 7, 0)][1] + PEG[("pone", (2, 8, 11, 12))]
+    best = max(naive_keep_values(HAND_DEAL["hands"][0], dealer=False).values())
+    assert f"lost by discard   {best - kept:7.3f} points; 1 of 1 discards" in text
+    assert re.search(r"9H[^\n]*(KC|QD)", text)  # the card laid on 5, and the advised ten
+    assert "cards laid with no choice (not counted): 1" in text
+    assert max(len(line) for line in text.split("\n")) <= 80
