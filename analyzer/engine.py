@@ -8,8 +8,8 @@ makes) and goes deal after deal through short steps, each a kernel of its own:
   deals, ties cut again), or a first dealer given by the run (duels alternate it,
   :data:`FIRST_DEALER_MODES`);
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
-* :func:`_discards` (:func:`_discard_one` for each player): each player keeps some cards and
-  throws the rest to the crib (discard policy; ``best`` keeps to win near the end,
+* :func:`_discards` (:func:`_discard_one`: one seat's, for the table): each player keeps some
+  cards and throws the rest to the crib (discard policy; ``best`` keeps to win near the end,
   :mod:`analyzer.winkeep`);
 * his heels, the play and the show (:mod:`analyzer.deal`, shared with the simulations of a
   deal's end): a Jack turned pegs 2 to the dealer; the play round the table from the dealer's
@@ -221,17 +221,50 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
     to win when the game can end in the deal (:func:`analyzer.winkeep._best_discard`).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
-    ``unseen_rank`` (players, 13) with what each player has not seen, by rank. Each player's
-    choice is :func:`_discard_one`, which a game played at the table calls seat by seat
-    (:mod:`analyzer.tabletop`).
+    ``unseen_rank`` (players, 13) with what each player has not seen, by rank. A game played at
+    the table makes each player's choice with :func:`_discard_one`, the same steps for one seat.
+    The engine keeps them written out here: inlined as a function, its fifteen arguments (each
+    array counted by numba on the way in and out) made whole games about 5% slower; the table's
+    games equal the engine's for the same seed (``tests/test_tabletop.py``).
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_thrown, n_sides = game[GAME.thrown], game[GAME.teams]
+    n_kept, n_thrown, n_sides = game[GAME.kept], game[GAME.thrown], game[GAME.teams]
     n = 0
     for p in range(n_players):
         own = p % n_sides == dealer % n_sides  # the crib is this player's side's
-        _discard_one(st, game, hands[p], own, dpol[p], scores, p, crib_values, card_values,
-                     hand_table, table, peg_values, odds, kept[p], thrown[p])
+        pol = dpol[p]
+        if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
+            pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
+        if pol >= _DISCARD_PEGGING:
+            samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
+            d = _best_discard(hands[p], own, scores[p], scores[1 - p], st, crib_values,
+                              peg_values, table, hand_table, odds, samples, BEST_DISCARD_REACH,
+                              BEST_DISCARD_CANDIDATES)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
+        elif n_dealt == 6:
+            d = _choose_discard(pol, hands[p], own, crib_values, hand_table, st)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
+        elif n_thrown == 1:  # five dealt, one thrown (three and four players)
+            d = _choose_throw(pol, hands[p], own, card_values, hand_table, st)
+            j = 0
+            for i in range(n_dealt):
+                if i == d:
+                    thrown[p, 0] = hands[p, i]
+                else:
+                    kept[p, j] = hands[p, i]
+                    j += 1
+        else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
+            d = _choose_keep3(pol, hands[p], own, crib_values, hand_table, st)
+            for i in range(n_kept):
+                kept[p, i] = hands[p, _KEEP_THREE_OF_FIVE[d][i]]
+            for i in range(n_thrown):
+                thrown[p, i] = hands[p, _THROW_TWO_OF_FIVE[d][i]]
         for i in range(n_thrown):
             crib[n] = thrown[p, i]
             n += 1
