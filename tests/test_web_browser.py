@@ -154,7 +154,7 @@ def test_the_navigation_reaches_every_page(site):
     assert driver.current_url == url + "/count"  # the home is the counter
     for link, heading in (("Which four to keep", "Which four to keep"),
                           ("Discard trainer", "Discard trainer"),
-                          ("Play the AI (to come)", "Play a game against the AI"),
+                          ("Play the AI", "Play a game against the AI"),
                           ("Count a hand", "Count a hand")):
         one(driver, "header nav").find_element("link text", link).click()
         wait_for(lambda h=heading: one(driver, "h1").text == h)
