@@ -237,16 +237,17 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     table, person, events, ask = _replay(variant, opponent, seed, first, muggins, moves)
     game = table.game
     who = ("you", "ai")
+    dealer = next((e["dealer"] for e in reversed(events) if e["kind"] == "deal"), None)
     state = {
-        "hand": [format_card(c) for c in (table.hand(0) if table.dealer is not None else [])],
+        "hand": [format_card(c) for c in (table.hand(0) if dealer is not None else [])],
         "legal": [format_card(c) for c in table.legal(0)] if ask.kind in ("lay", "go") else [],
         "count": table.count,
         "count_cards": [format_card(c) for c in table.count_cards],
         "played": [format_card(c) for c in table.played],
         "scores": [int(s) for s in table.scores],
         "starter": format_card(table.starter) if table.starter is not None else None,
-        "dealer": who[table.dealer] if table.dealer is not None else None,
-        "crib": who[table.dealer] if table.dealer is not None else None,
+        "dealer": who[dealer] if dealer is not None else None,  # of this deal (or the last)
+        "crib": who[dealer] if dealer is not None else None,
         "target": game.target,
         "skunk_lines": list(game.skunk_lines),
         "winner": who[table.winner] if table.winner is not None else None,

@@ -5,6 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const WHO = { 0: "You", 1: "The AI" };
+const who_ = { 0: "you", 1: "the AI" };
 let game = null;      // {variant, opponent, seed, first, muggins}
 let moves = [];       // your moves, as the API takes them
 let answer = null;    // the last answer of /api/game
@@ -13,7 +14,7 @@ let busy = false;
 
 function params() {
   return { variant: game.variant, opponent: game.opponent, seed: game.seed, first: game.first,
-           muggins: game.muggins ? "true" : "", moves: moves.join(" ") };
+           muggins: game.muggins ? "true" : "false", moves: moves.join(" ") };
 }
 
 function updateUrl() {
@@ -103,11 +104,14 @@ function render() {
     go: `No card fits the count of ${s.count}: say go.`,
     count: answer.ask_detail.cards ? `Count your ${answer.ask_detail.crib ? "crib" : "hand"}: ` +
       answer.ask_detail.cards.join(" ") + ` with ${s.starter}.` : "",
-    over: s.winner === "you" ? "You win!" : "The AI wins.",
+    over: (s.winner === "you" ? "You win " : "The AI wins ") + Math.max(...s.scores) + " to " +
+      Math.min(...s.scores) + ".",
   };
   $("ask").textContent = words[ask];
-  $("status").textContent = s.dealer ? (s.dealer === "you" ? "You deal: the crib is yours." :
-    "The AI deals: the crib is the AI's.") : "";
+  const deal = s.dealer === "you" ? "you deal, the crib is yours." :
+    "the AI deals, the crib is the AI's.";
+  const status = !s.dealer ? "" : (ask === "over" ? "The last deal: " + deal : deal);
+  $("status").textContent = status.charAt(0).toUpperCase() + status.slice(1);
   const dl = $("download");
   dl.hidden = ask !== "over";
   if (ask === "over") {
@@ -169,6 +173,12 @@ function li(parts, cls) {
   return el;
 }
 
+function bold(text) {
+  const b = document.createElement("b");
+  b.textContent = String(text);
+  return b;
+}
+
 function cardsSpan(cards) { return cardsEl(cards, "small"); }
 
 function eventLine(e) {
@@ -184,29 +194,25 @@ function eventLine(e) {
       return e.seat === 0 ? li(["You throw ", cardsSpan(e.thrown), " and keep ", cardsSpan(e.kept), "."])
         : li(["The AI throws to the crib."]);
     case "starter":
-      return li(["Starter ", cardsSpan([e.card]), e.heels ? ` two for his heels to ${WHO[e.dealer]
-        .toLowerCase()}.` : "."]);
+      return li(["Starter ", cardsSpan([e.card]), e.heels ? ` two for his heels to ${who_[e.dealer]}.` : "."]);
     case "lay": {
-      const parts = [`${who} ${e.seat === 0 ? "lay" : "lays"} `, cardsSpan([e.card]), ` ${e.said}`];
+      const parts = [`${who} ${e.seat === 0 ? "lay" : "lays"} `, cardsSpan([e.card]), `: ${e.said}`];
       const el = li(parts, e.seat === 1 ? "ai" : "");
-      if (e.points) {
-        const b = document.createElement("b");
-        b.textContent = ` +${e.points}`;
-        el.append(b);
-      }
+      if (e.points) el.append(" ", bold("+" + e.points));
       el.dataset.points = e.points;
+      el.dataset.card = e.card;
       return el;
     }
     case "go":
       return li([`${who} ${e.seat === 0 ? "say" : "says"} go.`]);
     case "go_point":
-      return li([`One for the go to ${WHO[e.seat].toLowerCase()}.`], e.seat === 1 ? "ai" : "");
+      return li([`One for the go to ${who_[e.seat]}.`], e.seat === 1 ? "ai" : "");
     case "new_count":
       return li(["The count starts again."], "note");
     case "show": {
       const whose = e.seat === 0 ? "Your" : "The AI's";
       const el = li([`${whose} ${e.crib ? "crib" : "hand"} `, cardsSpan(e.cards), " with ",
-                     cardsSpan([e.starter]), `: "${e.said}"`], "show" + (e.seat === 1 ? " ai" : ""));
+                     cardsSpan([e.starter]), `: "${e.said}" `, bold(e.points)], "show" + (e.seat === 1 ? " ai" : ""));
       if (e.claimed !== null && e.claimed !== undefined) {
         el.append(` (you counted ${e.claimed}` + (e.taken ? `: muggins, the AI takes ${e.taken})` : ")"));
       }
