@@ -291,5 +291,6 @@ def test_pages_and_api_read_no_file(monkeypatch):
 def test_the_api_is_described():
     spec = TestClient(create_app()).get("/api/openapi.json").json()
     assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",
-            "/api/trainer/deal", "/api/trainer/answer"} == set(spec["paths"])
+            "/api/trainer/deal", "/api/trainer/answer", "/api/game",
+            "/api/game/record"} == set(spec["paths"])
 

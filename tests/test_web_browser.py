@@ -262,3 +262,16 @@ def test_play_a_short_seeded_game_to_its_end(site):
     driver.refresh()
     wait_for(lambda: driver.execute_script("return document.body.dataset.ask") == "over")
     assert int(one(driver, "#score-you").text) == record["scores"][0]
+
+
+def test_the_game_fits_a_phone(site):
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + "/play?seed=7&opponent=best&variant=six-card&moves=KC-8D+6S+TD+3D+5C")
+        one(driver, "#hand .card")
+        one(driver, "#log li.show")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -157,7 +157,7 @@ def _trainer_rounds(driver, rounds: int) -> None:
             wait_for(lambda t=title: driver.find_element(By.ID, "deal-title").text != t)
 
 
-#: The person's moves of the game pages shot: six-card seed 7 against best, the second deal's
+#: The person's moves of the game pages shot: six-card seed 7 against best, the third deal's
 #: play under way; five-card seed 11 against ev+lookahead, to its end.
 _PLAY_MID = "KC-8D 6S TD 3D 5C AH-7D AS 6S JH 5H 8D-8S".split()
 _PLAY_END = ("8S-7D 2C 7H AS 9C-7C KH AS AD-AS QH 4S go 9H-8H 2D 7C go 3D-3H AC JD 3C-7D 6S 5D "
@@ -169,7 +169,7 @@ def screenshots(folder, app=None) -> list[Path]:
 
     The counter with the 29 hand counted and a combination highlighted, the keeps of 5H 5S 6D JC
     QS KH as pone with the chart, the same from 110 to 115 with the score-aware view, the
-    trainer after four answers (seed 7), the game in its second deal with a hint shown (seed 7,
+    trainer after four answers (seed 7), the game in its third deal with a hint shown (seed 7,
     six-card, against best) and a five-card game at its end (seed 11, against ev+lookahead).
     Returns the files written.
     """
