@@ -275,3 +275,49 @@ def test_the_game_fits_a_phone(site):
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_muggins_count_and_a_hint_in_the_game(site):
+    # a muggins game: clicking to the first show of the person's, a hint on the way, then a
+    # count one short: the AI takes the point, as the table's rule says
+    from analyzer.counting import count_hand
+    from analyzer.web.game import game_answer
+
+    url, driver = site
+    driver.get(url + "/play?seed=9&opponent=ev%2Bgreedy&variant=six-card&first=ai&muggins=1")
+    made = 0
+    hinted = False
+    while True:
+        wait_for(lambda m=made: driver.execute_script(
+            "return document.body.dataset.moves") == str(m))
+        ask = driver.execute_script("return document.body.dataset.ask")
+        if ask == "count":
+            break
+        if ask == "throw" and not hinted:  # the hint: the analyzer's three best keeps
+            one(driver, "#hint").click()
+            assert len(wait_for(lambda: by(driver, "#advice li"))) == 3
+            hinted = True
+        if ask == "throw":
+            for card in by(driver, "#hand .card.pick")[:2]:
+                card.click()
+            one(driver, "#throw").click()
+        elif ask == "lay":
+            one(driver, "#hand .card.pick").click()
+        else:
+            one(driver, "#go").click()
+        made += 1
+        assert made < 40
+    moves = driver.execute_script("return new URLSearchParams(location.search).get('moves')")
+    answer = game_answer("six-card", "ev+greedy", 9, "ai", True, moves)
+    detail = answer["ask_detail"]
+    true = sum(i.points for i in count_hand(detail["cards"], answer["state"]["starter"],
+                                            crib=detail["crib"]))
+    assert ", ".join(detail["cards"][:1]) in one(driver, "#ask").text
+    assert true > 0  # seed 9: a hand with points, so a count one short loses one
+    claim = true - 1
+    one(driver, "#claim").send_keys(str(claim))
+    one(driver, "#claim-send").click()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.moves") == str(made + 1))
+    shown = [e.text for e in by(driver, "#log li.show") if e.text.startswith("Your")][-1]
+    assert f"you counted {claim}" in shown
+    assert "muggins, the AI takes 1" in shown
