@@ -73,6 +73,7 @@ function render() {
   renderBoard(s);
   $("starter").textContent = "";
   if (s.starter) $("starter").append(card(s.starter, "small starter"));
+  else $("starter").textContent = "not cut yet";
   $("count").textContent = s.count;
   $("count-cards").textContent = "";
   for (const c of s.count_cards) $("count-cards").append(card(c, "small"));
@@ -90,7 +91,7 @@ function render() {
     }
     hand.append(el);
   }
-  const thrown = answer.game.variant === "six-card" ? 2 : 2;
+  const thrown = 2;  // both two-handed forms throw two
   $("throw").hidden = ask !== "throw";
   $("throw").disabled = true;
   $("throw").dataset.n = thrown;
@@ -99,7 +100,7 @@ function render() {
   $("hint").hidden = ask === "over";
   const crib = s.crib === "you" ? "your crib" : "the AI's crib";
   const words = {
-    throw: `Your deal is ${s.hand.length} cards: click ${thrown} to throw to ${crib}.`,
+    throw: `You hold ${s.hand.length} cards: click ${thrown} to throw to ${crib}, then Throw.`,
     lay: `Your turn: click a card to lay (the count is ${s.count}).`,
     go: `No card fits the count of ${s.count}: say go.`,
     count: answer.ask_detail.cards ? `Count your ${answer.ask_detail.crib ? "crib" : "hand"}: ` +
