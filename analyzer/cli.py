@@ -762,7 +762,7 @@ def _cmd_serve(args) -> int:
             webbrowser.open(url + "/count")
     try:  # Ctrl-C at any moment from here on stops the server cleanly
         app = create_app(warm=True)
-        print(f"serving {url}/count, {url}/keep, {url}/trainer and the API {url}/api/ "
+        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play and the API {url}/api/ "
               "(Ctrl-C stops it)", flush=True)
         serve(app, sock, on_start=on_start)
     except KeyboardInterrupt:

@@ -264,7 +264,8 @@ def test_every_page_and_its_files_are_served(client):
         assert r.status_code == 200 and r.headers["content-type"].startswith(kind), name
     r = client.get("/", follow_redirects=False)
     assert r.status_code in (302, 307) and r.headers["location"] == "/count"
-    assert "Not built yet" in client.get("/play").text  # page 4's place
+    assert 'src="/static/play.js"' in client.get("/play").text  # page 4, the game
+    assert client.get("/static/play.js").headers["content-type"].startswith("text/javascript")
 
 
 def test_pages_and_api_read_no_file(monkeypatch):
@@ -290,5 +291,6 @@ def test_pages_and_api_read_no_file(monkeypatch):
 def test_the_api_is_described():
     spec = TestClient(create_app()).get("/api/openapi.json").json()
     assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",
-            "/api/trainer/deal", "/api/trainer/answer"} == set(spec["paths"])
+            "/api/trainer/deal", "/api/trainer/answer", "/api/game",
+            "/api/game/record"} == set(spec["paths"])
 

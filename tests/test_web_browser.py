@@ -154,7 +154,7 @@ def test_the_navigation_reaches_every_page(site):
     assert driver.current_url == url + "/count"  # the home is the counter
     for link, heading in (("Which four to keep", "Which four to keep"),
                           ("Discard trainer", "Discard trainer"),
-                          ("Play the AI (to come)", "Play a game against the AI"),
+                          ("Play the AI", "Play a game against the AI"),
                           ("Count a hand", "Count a hand")):
         one(driver, "header nav").find_element("link text", link).click()
         wait_for(lambda h=heading: one(driver, "h1").text == h)
@@ -188,3 +188,136 @@ def test_the_pages_fit_a_phone(site, path):
         assert overflow and max(overflow) <= 0, overflow
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_play_a_short_seeded_game_to_its_end(site):
+    # five-card to 61 against ev+lookahead, by clicking: each throw the first two cards, each
+    # card laid the first that fits, go when asked; the end checked against the table itself
+    import json
+
+    from analyzer.cards import parse_card
+    from analyzer.records import validate_record
+    from analyzer.tabletop import Table
+
+    url, driver = site
+    driver.get(url + "/play?seed=11&opponent=ev%2Blookahead&variant=five-card")
+    made = 0
+    while True:
+        wait_for(lambda m=made: driver.execute_script(
+            "return document.body.dataset.moves") == str(m))
+        ask = driver.execute_script("return document.body.dataset.ask")
+        if ask == "over":
+            break
+        if ask == "throw":
+            assert not one(driver, "#throw").is_enabled()
+            for card in by(driver, "#hand .card.pick")[:2]:
+                card.click()
+            one(driver, "#throw").click()
+        elif ask == "lay":
+            assert not by(driver, "#go")[0].is_displayed()  # Go only when no card fits
+            one(driver, "#hand .card.pick").click()
+        else:
+            assert ask == "go" and not by(driver, "#hand .card.pick")
+            one(driver, "#go").click()
+        made += 1
+        assert made < 200
+    moves = driver.execute_script("return new URLSearchParams(location.search).get('moves')")
+    assert len(moves.split()) == made
+
+    class Listed:
+        def __init__(self, moves):
+            self.moves = moves.split()
+
+        def discard(self, table, seat):
+            return [parse_card(c) for c in self.moves.pop(0).split("-")]
+
+        def lay(self, table, seat):
+            move = self.moves.pop(0)
+            return None if move == "go" else parse_card(move)
+
+    events = []
+    record = Table((Listed(moves), "ev+lookahead"), variant="five-card", seed=11,
+                   emit=events.append).play()
+    assert [int(one(driver, "#score-you").text), int(one(driver, "#score-ai").text)] == \
+        record["scores"]
+    assert max(record["scores"]) >= 61
+    end = by(driver, "#log li.end")[0].text
+    assert end.startswith("You win" if record["winner"] == 0 else "The AI wins")
+    # the AI's cards in the log, with their points, as the table laid them
+    shown = [(e.get_attribute("data-card"), int(e.get_attribute("data-points")))
+             for e in by(driver, "#log li.ai[data-points]")]
+    assert shown == [(format_card(e["card"]), e["points"]) for e in events
+                     if e["kind"] == "lay" and e["seat"] == 1]
+    assert shown
+    # the download: the record as JSON Lines, an attachment, that the validator accepts
+    link = one(driver, "#download")
+    got = driver.execute_async_script(
+        "const done = arguments[1]; fetch(arguments[0]).then(async r => done("
+        "[r.headers.get('content-disposition'), await r.text()]))", link.get_attribute("href"))
+    assert got[0] == 'attachment; filename="crib-game-11.jsonl"', got
+    downloaded = json.loads(got[1])
+    validate_record(downloaded)
+    assert downloaded == json.loads(json.dumps(record))
+    # a reload resumes the game where it stands: over, the same scores
+    driver.refresh()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ask") == "over")
+    assert int(one(driver, "#score-you").text) == record["scores"][0]
+
+
+def test_the_game_fits_a_phone(site):
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + "/play?seed=7&opponent=best&variant=six-card&moves=KC-8D+6S+TD+3D+5C")
+        one(driver, "#hand .card")
+        one(driver, "#log li.show")
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_muggins_count_and_a_hint_in_the_game(site):
+    # a muggins game: clicking to the first show of the person's, a hint on the way, then a
+    # count one short: the AI takes the point, as the table's rule says
+    from analyzer.counting import count_hand
+    from analyzer.web.game import game_answer
+
+    url, driver = site
+    driver.get(url + "/play?seed=9&opponent=ev%2Bgreedy&variant=six-card&first=ai&muggins=1")
+    made = 0
+    hinted = False
+    while True:
+        wait_for(lambda m=made: driver.execute_script(
+            "return document.body.dataset.moves") == str(m))
+        ask = driver.execute_script("return document.body.dataset.ask")
+        if ask == "count":
+            break
+        if ask == "throw" and not hinted:  # the hint: the analyzer's three best keeps
+            one(driver, "#hint").click()
+            assert len(wait_for(lambda: by(driver, "#advice li"))) == 3
+            hinted = True
+        if ask == "throw":
+            for card in by(driver, "#hand .card.pick")[:2]:
+                card.click()
+            one(driver, "#throw").click()
+        elif ask == "lay":
+            one(driver, "#hand .card.pick").click()
+        else:
+            one(driver, "#go").click()
+        made += 1
+        assert made < 40
+    moves = driver.execute_script("return new URLSearchParams(location.search).get('moves')")
+    answer = game_answer("six-card", "ev+greedy", 9, "ai", True, moves)
+    detail = answer["ask_detail"]
+    true = sum(i.points for i in count_hand(detail["cards"], answer["state"]["starter"],
+                                            crib=detail["crib"]))
+    assert ", ".join(detail["cards"][:1]) in one(driver, "#ask").text
+    assert true > 0  # seed 9: a hand with points, so a count one short loses one
+    claim = true - 1
+    one(driver, "#claim").send_keys(str(claim))
+    one(driver, "#claim-send").click()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.moves") == str(made + 1))
+    shown = [e.text for e in by(driver, "#log li.show") if e.text.startswith("Your")][-1]
+    assert f"you counted {claim}" in shown
+    assert "muggins, the AI takes 1" in shown

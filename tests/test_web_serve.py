@@ -145,6 +145,8 @@ def test_latency_is_measured_over_http():
     from analyzer.web.latency import api_latency
 
     figures = api_latency(calls=5)
-    assert set(figures) == {"count", "keep", "keep, exact uniform crib", "keep/win, 4,000 samples"}
+    assert set(figures) == {"count", "keep", "keep, exact uniform crib", "keep/win, 4,000 samples",
+                            "game, late position, against best",
+                            "game, late position, against ev+lookahead"}
     for t in figures.values():
         assert 0 < t["median_ms"] <= t["p90_ms"] <= t["max_ms"] and t["calls"] == 5

@@ -9,6 +9,10 @@
 ``GET /api/keep/chart.svg`` the chart of ``crib plot keep`` (``chart_svg``)
 ``GET /api/trainer/deal``   the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
 ``GET /api/trainer/answer`` a throw graded (:func:`~analyzer.web.trainer.grade`)
+``GET /api/game``           a game against the AI replayed from its moves, stopped at your
+                            next decision (:func:`~analyzer.web.game.game_answer`)
+``GET /api/game/record``    the game's record as a JSON Lines download
+                            (:func:`~analyzer.web.game.game_record`)
 ``GET /api/openapi.json``   the API described (OpenAPI)
 ==========================  ==============================================================
 
@@ -17,11 +21,11 @@ malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "
 unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500.
 
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
-discard trainer) and ``/play``, the place of page 4, the game against the AI, which waits for
-the terminal game's loop (issue 14). Their files are read from the installed package once, when
-the application is made (:data:`STATIC`). No request names a file or writes one: besides the
-pages, the only files read are the package's own tables (crib values, pegging, win odds), once
-each, on first use (``create_app(warm=True)`` loads the six-card game's at start-up).
+discard trainer) and ``/play`` (the game against the AI). Their files are read from the installed
+package once, when the application is made (:data:`STATIC`). No request names a file or writes
+one (the game's record is the body of a response, sent as an attachment): besides the pages, the
+only files read are the package's own tables (crib values, pegging, win odds), once each, on
+first use (``create_app(warm=True)`` loads the six-card game's at start-up).
 
 The computations hold one lock: numba's parallel kernels are not to be entered from two threads
 at once, and an answer takes well under a millisecond (the score-aware view a tenth of a second).
@@ -39,14 +43,12 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
-from . import answers, trainer
+from . import answers, game, trainer
 from .answers import InputError
 
 __all__ = ["PAGES", "STATIC", "create_app"]
 
-#: The pages, by path: each a file of ``static/``. ``/play`` is page 4, the game against the AI
-#: (issue 15): a placeholder until the terminal game's loop exists; its API is to go under
-#: ``/api/game``.
+#: The pages, by path: each a file of ``static/``.
 PAGES = {"/count": "count.html", "/keep": "keep.html", "/trainer": "trainer.html",
          "/play": "play.html"}
 #: The content type of each kind of static file.
@@ -62,6 +64,12 @@ CribMode = Annotated[str | None, Query(description="table, uniform or weighted")
 Seed = Annotated[int, Query(ge=0, le=2**63 - 1)]
 Deal = Annotated[int, Query(ge=0, le=trainer.MAX_DEAL)]
 Score = Annotated[int, Query(ge=0, le=120)]
+GameVariant = Annotated[str, Query(max_length=40, description="six-card or five-card")]
+Opponent = Annotated[str, Query(max_length=60, description="the AI: best, ev+lookahead, ...")]
+First = Annotated[str, Query(max_length=10, description="who deals first: cut, you or ai")]
+Moves = Annotated[str, Query(max_length=game.MAX_MOVES * 6,
+                             description="your moves: 5H-JC (a throw), 7D (a card), go, 12 "
+                             "(a count, muggins)")]
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
@@ -168,6 +176,26 @@ def create_app(warm: bool = False) -> FastAPI:
         with lock:
             return trainer.grade(seed, k, throw)
 
+    @app.get("/api/game", summary="A game against the AI, replayed from your moves")
+    def game_state(variant: GameVariant = "six-card", opponent: Opponent = "best",
+                   seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                   moves: Moves = "", since: Annotated[int, Query(ge=0, le=10_000)] = 0,
+                   advice: bool = False) -> dict:
+        with lock:
+            return game.game_answer(variant, opponent, seed, first, muggins, moves,
+                                    since=since, advice=advice)
+
+    @app.get("/api/game/record", summary="The game's record, JSON Lines, as a download",
+             response_class=Response)
+    def game_record(variant: GameVariant = "six-card", opponent: Opponent = "best",
+                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                    moves: Moves = "") -> Response:
+        with lock:
+            body = game.game_record(variant, opponent, seed, first, muggins, moves)
+        name = f"crib-game-{seed}.jsonl"
+        return Response(body, media_type="application/jsonl",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     # ------------------------------------------------------------------ the pages
 
     @app.get("/", include_in_schema=False)
@@ -192,4 +220,5 @@ def create_app(warm: bool = False) -> FastAPI:
         answers.count_answer("5H 5C 5S JD", "5D")
         answers.keep_answer("5H 5S 6D JC QS KH", "pone")
         trainer.grade(0, 0, " ".join(trainer.next_deal(0)["hand"][:2]))
+        game.game_answer("six-card", "best", 0, "you", False, "")
     return app

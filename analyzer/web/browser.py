@@ -157,12 +157,21 @@ def _trainer_rounds(driver, rounds: int) -> None:
             wait_for(lambda t=title: driver.find_element(By.ID, "deal-title").text != t)
 
 
+#: The person's moves of the game pages shot: six-card seed 7 against best, the third deal's
+#: play under way; five-card seed 11 against ev+lookahead, to its end.
+_PLAY_MID = "KC-8D 6S TD 3D 5C AH-7D AS 6S JH 5H 8D-8S".split()
+_PLAY_END = ("8S-7D 2C 7H AS 9C-7C KH AS AD-AS QH 4S go 9H-8H 2D 7C go 3D-3H AC JD 3C-7D 6S 5D "
+             "go 2S-TS 4C KS go 3C-QS TH KC 3H 2S-7D 3H 9D go go").split()
+
+
 def screenshots(folder, app=None) -> list[Path]:
     """Serve the pages and write a PNG of each, at desktop and phone width, into ``folder``.
 
     The counter with the 29 hand counted and a combination highlighted, the keeps of 5H 5S 6D JC
     QS KH as pone with the chart, the same from 110 to 115 with the score-aware view, the
-    trainer after four answers (seed 7), and the place of the game. Returns the files written.
+    trainer after four answers (seed 7), the game in its third deal with a hint shown (seed 7,
+    six-card, against best) and a five-card game at its end (seed 11, against ev+lookahead).
+    Returns the files written.
     """
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -178,7 +187,10 @@ def screenshots(folder, app=None) -> list[Path]:
         ("keep-score", "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer&me=110&opp=115",
          "#wins tbody tr"),
         ("trainer", "/trainer?seed=7", "#deal-cards .card"),
-        ("play", "/play", "#not-yet"),
+        ("play", "/play?seed=7&opponent=best&variant=six-card&moves=" + "+".join(_PLAY_MID),
+         "#hand .card.pick"),
+        ("play-end", "/play?seed=11&opponent=ev%2Blookahead&variant=five-card&moves="
+         + "+".join(_PLAY_END), "#download:not([hidden])"),
     ]
     written = []
     with BackgroundServer(app) as url, chromium(*DESKTOP[1:3]) as driver:
@@ -197,6 +209,9 @@ def screenshots(folder, app=None) -> list[Path]:
                     wait_for(lambda: _chart_loaded(driver))
                 if name == "trainer":
                     _trainer_rounds(driver, 4)
+                if name == "play":
+                    driver.find_element(By.ID, "hint").click()
+                    _settled(driver, "#advice li")
                 out = folder / f"{name}-{view}.png"
                 _shoot(driver, out, width, height, mobile)
                 written.append(out)

@@ -3,8 +3,11 @@
 :func:`api_latency` serves the application on a free loopback port (uvicorn in a thread, as
 ``crib serve`` runs it), warms it, then times whole HTTP requests from a client on one kept-alive
 connection, one request at a time: the request sent, the answer read and its JSON parsed. Each
-call asks for a different seeded random hand. The figures are the median and the 90th percentile
-of the calls, in milliseconds; the issue's target is a median under 50 ms for keep and count.
+call asks for a different seeded random hand; the game's figures replay one six-card game (a
+seeded game played to its end by the first card that fits) from its first move to two moves
+before its end, the position a request near the end of a game replays. The figures are the
+median and the 90th percentile of the calls, in milliseconds; the issue's target is a median
+under 50 ms for keep and count.
 """
 
 from __future__ import annotations
@@ -44,7 +47,26 @@ def _requests(calls: int, seed: int) -> dict[str, list[str]]:
         "keep/win, 4,000 samples": [
             f"/api/keep/win?{urlencode({'hand': ' '.join(h), 'role': roles[i % 2], **score})}"
             for i, h in enumerate(sixes[:5])],
+        **{f"game, late position, against {ai}": [_late_game(ai, seed)] * min(calls, 30)
+           for ai in ("best", "ev+lookahead")},
     }
+
+
+def _late_game(opponent: str, seed: int) -> str:
+    """The request of a six-card game against ``opponent`` two moves before its end: the game
+    played by throwing the first two cards and laying the first card that fits."""
+    from .game import game_answer
+
+    moves: list[str] = []
+    while True:
+        answer = game_answer("six-card", opponent, seed, "cut", False, " ".join(moves))
+        state, ask = answer["state"], answer["ask"]
+        if ask == "over":
+            break
+        moves.append("-".join(state["hand"][:2]) if ask == "throw" else
+                     state["legal"][0] if ask == "lay" else "go")
+    query = {"opponent": opponent, "seed": seed, "moves": " ".join(moves[:-2])}
+    return f"/api/game?{urlencode(query)}"
 
 
 def api_latency(calls: int = 200, seed: int = 0) -> dict[str, dict]:
@@ -54,7 +76,8 @@ def api_latency(calls: int = 200, seed: int = 0) -> dict[str, dict]:
     -------
     dict
         By figure (``count``, ``keep``, ``keep, exact uniform crib``, ``keep/win, 4,000
-        samples``): ``{"median_ms", "p90_ms", "max_ms", "calls"}``.
+        samples``, ``game, late position, against best`` and ``... against ev+lookahead``):
+        ``{"median_ms", "p90_ms", "max_ms", "calls"}``.
     """
     from .app import create_app
     from .serve import BackgroundServer

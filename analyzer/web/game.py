@@ -1,0 +1,296 @@
+"""The game against the AI in the browser, stateless: each request replays the game from its moves.
+
+A game is fully determined by its variant, the opponent's player spec, the seed, who deals first,
+muggins and the person's moves so far: :class:`analyzer.tabletop.Table` with the same seed and the
+same answers plays the same game (a person's decisions draw nothing from the state). So the
+server keeps nothing. :func:`game_answer` builds the table with the person in seat 0 and the AI
+in seat 1, answers each of the person's decisions from the moves (:class:`_Scripted`), and stops
+at the first decision it has no move for; the answer is the events so far, the table as the
+person sees it and what is asked next. :func:`game_record` gives the record of the game
+(:meth:`Table.record`) for ``crib replay``.
+
+Moves are text, one token a decision, separated by spaces or commas: a throw is its cards joined
+by ``-`` (``5H-JC``), a card laid is the card (``7D``), ``go`` says go, and with muggins a count
+is a number (``12``). A move that does not fit its decision is an :class:`InputError` on
+``moves`` naming the move, its number and why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..cards import CardError, format_card, parse_card
+from ..choices import VARIANT_NAMES
+from .answers import InputError
+
+__all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "game_answer", "game_record", "parse_moves"]
+
+#: What the person is asked: ``throw`` (cards to the crib), ``lay`` (a card on the count), ``go``
+#: (no card fits: say go), ``count`` (muggins: the points of a hand or crib), ``over``.
+ASKS = ("throw", "lay", "go", "count", "over")
+#: The most moves a request may carry (a game has far fewer: about 60 to 121 points).
+MAX_MOVES = 400
+#: The opponents the page offers (any player spec of :func:`analyzer.choices.parse_player` is
+#: taken).
+OPPONENTS = ("best", "ev+lookahead", "ev+greedy", "random+random")
+_TWO_SIDED = ("six-card", "five-card")
+_FIRST = {"cut": "cut", "you": 0, "ai": 1}
+_ADVICE_SAMPLES = 1000  # as the terminal's hints
+
+
+class _Ask(Exception):  # noqa: N818 - a signal, not an error
+    """The replay has reached a decision with no move for it."""
+
+    def __init__(self, kind: str, detail: dict | None = None):
+        super().__init__(kind)
+        self.kind = kind
+        self.detail = detail or {}
+
+
+def parse_moves(text: str) -> list[str]:
+    """The move tokens of ``text`` (spaces or commas between them), upper-cased but ``go``."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if len(tokens) > MAX_MOVES:
+        raise InputError("moves", f"{len(tokens)} moves: a game has at most {MAX_MOVES}")
+    return [t.lower() if t.lower() == "go" else t.upper() for t in tokens]
+
+
+class _Scripted:
+    """The person of a replay: each decision is the next move
+    (:class:`analyzer.tabletop.Person`)."""
+
+    def __init__(self, moves: list[str]):
+        self.moves = moves
+        self.used = 0
+
+    def _next(self, kind: str, detail: dict | None = None) -> tuple[int, str]:
+        if self.used >= len(self.moves):
+            raise _Ask(kind, detail)
+        self.used += 1
+        return self.used, self.moves[self.used - 1]
+
+    @staticmethod
+    def _bad(k: int, move: str, why: str):
+        return InputError("moves", f"move {k} {move!r}: {why}")
+
+    def _card(self, k: int, move: str, token: str) -> int:
+        try:
+            return parse_card(token)
+        except (CardError, ValueError) as exc:
+            raise self._bad(k, move, str(exc)) from None
+
+    def discard(self, table, seat: int) -> list[int]:
+        k, move = self._next("throw")
+        n = table.game.thrown
+        hand = table.hand(seat)
+        if move == "go":
+            raise self._bad(k, move, f"throw {n} cards to the crib, not go")
+        cards = [self._card(k, move, t) for t in move.split("-")]
+        if len(cards) != n or len(set(cards)) != n:
+            raise self._bad(k, move, f"a throw is {n} different cards joined by '-' (e.g. "
+                            f"{'-'.join(format_card(c) for c in hand[:n])})")
+        for c in cards:
+            if c not in hand:
+                raise self._bad(k, move, f"{format_card(c)} is not in your hand "
+                                f"({' '.join(format_card(h) for h in hand)})")
+        return cards
+
+    def lay(self, table, seat: int) -> int | None:
+        legal = table.legal(seat)
+        k, move = self._next("lay" if legal else "go")
+        if move == "go":
+            if legal:
+                raise self._bad(k, move, f"you cannot say go: "
+                                f"{' '.join(format_card(c) for c in legal)} fit")
+            return None
+        card = self._card(k, move, move)
+        if not legal:
+            raise self._bad(k, move, f"no card fits the count of {table.count}: say go")
+        if card not in legal:
+            where = ("is not in your hand" if card not in table.hand(seat) else
+                     f"makes {table.count + _value(card)}, over 31")
+            raise self._bad(k, move, f"{format_card(card)} {where}")
+        return card
+
+    def claim(self, table, seat: int, cards: list[int], crib: bool) -> int:
+        k, move = self._next("count", {"cards": [format_card(c) for c in cards],
+                                       "crib": bool(crib)})
+        if not move.isdigit() or int(move) > 29:
+            raise self._bad(k, move, "a count is a whole number of points, 0 to 29")
+        return int(move)
+
+
+def _value(card: int) -> int:
+    from ..cards import card_value
+
+    return int(card_value(card))
+
+
+def _items(items) -> list[dict]:
+    return [{"kind": i.kind, "cards": [format_card(c) for c in i.cards], "points": int(i.points)}
+            for i in items]
+
+
+def _event(event: dict) -> dict:
+    """An event of the table for the page: cards as text, the AI's discard hidden, the items of
+    a count with the words said at the table."""
+    from ..counting import say_count, say_peg
+
+    kind = event["kind"]
+    out = {k: v for k, v in event.items() if k != "items"}
+    for key in ("card", "starter"):
+        if out.get(key) is not None:
+            out[key] = format_card(out[key])
+    for key in ("cards", "kept", "thrown"):
+        if key in out:
+            out[key] = [format_card(c) for c in out[key]]
+    if kind == "discard" and event["seat"] != 0:
+        out.pop("kept")
+        out.pop("thrown")
+    if kind == "lay":
+        out["items"] = _items(event["items"])
+        out["said"] = say_peg(event["count"], event["items"])
+    if kind == "show":
+        out["items"] = _items(event["items"])
+        out["said"] = say_count(event["items"])
+    return out
+
+
+def _check(variant: str, opponent: str, seed: int, first: str) -> None:
+    from ..choices import parse_player
+
+    if variant not in VARIANT_NAMES:
+        raise InputError("variant", f"unknown variant {variant!r}: one of "
+                         f"{', '.join(VARIANT_NAMES)}")
+    if variant not in _TWO_SIDED:
+        raise InputError("variant", f"the game in the browser is two-handed: "
+                         f"{' or '.join(_TWO_SIDED)}, not {variant}")
+    try:
+        parse_player(opponent)
+    except ValueError as exc:
+        raise InputError("opponent", str(exc).splitlines()[0] if str(exc) else
+                         f"unknown opponent {opponent!r}") from None
+    if not 0 <= int(seed) < 2**63:
+        raise InputError("seed", f"seed {seed} is out of range 0..2**63-1")
+    if first not in _FIRST:
+        raise InputError("first", f"unknown first dealer {first!r}: cut, you or ai")
+
+
+def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, moves: str):
+    """The table replayed to the first decision without a move: (table, person, events, ask)."""
+    from ..tabletop import Table
+
+    _check(variant, opponent, seed, first)
+    person = _Scripted(parse_moves(moves))
+    events: list[dict] = []
+    table = Table((person, opponent), variant=variant, seed=int(seed), first=_FIRST[first],
+                  muggins=bool(muggins), emit=events.append)
+    try:
+        table.play()
+    except _Ask as ask:
+        return table, person, events, ask
+    if person.used < len(person.moves):
+        k = person.used + 1
+        raise InputError("moves", f"move {k} {person.moves[k - 1]!r}: the game is over")
+    return table, person, events, _Ask("over")
+
+
+def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+                first: str = "cut", muggins: bool = False, moves: str = "", since: int = 0,
+                advice: bool = False) -> dict:
+    """The game replayed from its moves, stopped at the person's next decision.
+
+    Parameters
+    ----------
+    variant
+        ``"six-card"`` or ``"five-card"`` (two-handed).
+    opponent
+        The AI's player spec (``"best"``, ``"ev+lookahead"``, ...).
+    seed
+        The game's seed (:class:`analyzer.tabletop.Table`).
+    first
+        ``"cut"``, ``"you"`` or ``"ai"``: who deals first.
+    muggins
+        You count your own hands and crib.
+    moves
+        Your moves so far (see the module).
+    since
+        Give the events from this index on (the page asks for the new ones).
+    advice
+        Add the analyzer's advice for the decision asked (keeps, or cards to lay).
+
+    Returns
+    -------
+    dict
+        ``game`` (the parameters, ``moves`` as a list), ``events`` (from ``since``), ``n_events``,
+        ``ask`` (:data:`ASKS`) with ``ask_detail`` (a count's cards), ``state`` (``hand``,
+        ``legal``, ``count``, ``count_cards``, ``played``, ``scores`` [you, AI], ``starter``,
+        ``dealer`` and ``crib`` as ``"you"``/``"ai"``, ``target``, ``skunk_lines``, ``winner``),
+        and with ``advice`` an ``advice`` list.
+
+    Examples
+    --------
+    >>> answer = game_answer("six-card", "best", seed=3, first="you")
+    >>> answer["ask"], len(answer["state"]["hand"])
+    ('throw', 6)
+    """
+    table, person, events, ask = _replay(variant, opponent, seed, first, muggins, moves)
+    game = table.game
+    who = ("you", "ai")
+    dealer = next((e["dealer"] for e in reversed(events) if e["kind"] == "deal"), None)
+    state = {
+        "hand": [format_card(c) for c in (table.hand(0) if dealer is not None else [])],
+        "legal": [format_card(c) for c in table.legal(0)] if ask.kind in ("lay", "go") else [],
+        "count": table.count,
+        "count_cards": [format_card(c) for c in table.count_cards],
+        "played": [format_card(c) for c in table.played],
+        "scores": [int(s) for s in table.scores],
+        "starter": format_card(table.starter) if table.starter is not None else None,
+        "dealer": who[dealer] if dealer is not None else None,  # of this deal (or the last)
+        "crib": who[dealer] if dealer is not None else None,
+        "target": game.target,
+        "skunk_lines": list(game.skunk_lines),
+        "winner": who[table.winner] if table.winner is not None else None,
+    }
+    out = {
+        "game": {"variant": game.name, "opponent": opponent, "seed": int(seed), "first": first,
+                 "muggins": bool(muggins), "moves": person.moves},
+        "events": [_event(e) for e in events[max(0, int(since)):]],
+        "n_events": len(events),
+        "ask": ask.kind,
+        "ask_detail": ask.detail,
+        "state": state,
+    }
+    if advice:
+        out["advice"] = _advice(table, ask.kind)
+    return out
+
+
+def _advice(table, ask: str) -> list[dict] | None:
+    from ..tabletop import keep_advice, play_advice
+
+    if ask == "throw":
+        frame = keep_advice(table, 0)
+        return [{"keep": r.keep.split(), "discard": r.discard.split(), "net": float(r.net),
+                 "hand": float(r.hand_mean), "crib": float(r.crib_mean),
+                 "peg": float(r.peg_mean)} for r in frame.itertuples(index=False)]
+    if ask == "go":
+        return []
+    if ask == "lay":
+        frame = play_advice(table, 0, samples=_ADVICE_SAMPLES)
+        if frame is None:
+            return None
+        return [{"card": str(r.card), "now": int(r.now), "rest": float(r.rest),
+                 "total": float(r.total), "p_win": float(r.p_win)}
+                for r in frame.itertuples(index=False)]
+    return None
+
+
+def game_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+                first: str = "cut", muggins: bool = False, moves: str = "") -> str:
+    """The record of the game (:meth:`analyzer.tabletop.Table.record`, ``"unfinished"`` before
+    its end) as one line of JSON Lines, as ``crib play`` saves it and ``crib replay`` reads it."""
+    import json
+
+    table, _, _, _ = _replay(variant, opponent, seed, first, muggins, moves)
+    return json.dumps(table.record(), separators=(",", ":")) + "\n"

@@ -1,0 +1,259 @@
+"""The game against the AI through the web API (``/api/game``, ``/api/game/record``): the game
+the API replays from a list of moves is the game :class:`analyzer.tabletop.Table` plays with a
+person giving the same answers; a whole game to its end; bad moves refused with one line; the
+endpoint fuzzed with hypothesis."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("httpx2", reason="FastAPI's TestClient needs httpx2 (the test extra)")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from analyzer.cards import format_card, parse_card  # noqa: E402
+from analyzer.counting import count_hand  # noqa: E402
+from analyzer.records import validate_record  # noqa: E402
+from analyzer.tabletop import Table  # noqa: E402
+from analyzer.web.app import create_app  # noqa: E402
+
+CLIENT = TestClient(create_app())
+
+
+def get(path="/api/game", **params):
+    return CLIENT.get(path, params=params)
+
+
+def choose(answer: dict, pick: int) -> str:
+    """A move for what is asked: the throw of cards ``pick`` and ``pick + 1`` of the hand (mod
+    its size), the ``pick``-th legal card, go, or the true count less ``pick % 3`` (muggins)."""
+    s, ask = answer["state"], answer["ask"]
+    if ask == "throw":
+        hand = s["hand"]
+        return f"{hand[pick % len(hand)]}-{hand[(pick + 1) % len(hand)]}"
+    if ask == "lay":
+        return s["legal"][pick % len(s["legal"])]
+    if ask == "go":
+        return "go"
+    assert ask == "count"
+    d = answer["ask_detail"]
+    true = sum(i.points for i in count_hand(d["cards"], s["starter"], crib=d["crib"],
+                                            variant=answer["game"]["variant"]))
+    return str(max(0, true - pick % 3))
+
+
+def play_api(variant, opponent, seed, first="cut", muggins=False, picks=(0,), limit=None):
+    """Play through the API, each answer from the state it gives; stop at the end (or after
+    ``limit`` moves). Returns the moves and the last answer."""
+    moves: list[str] = []
+    while True:
+        r = get(variant=variant, opponent=opponent, seed=seed, first=first, muggins=muggins,
+                moves=" ".join(moves))
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        if answer["ask"] == "over" or (limit is not None and len(moves) >= limit):
+            return moves, answer
+        moves.append(choose(answer, picks[len(moves) % len(picks)]))
+
+
+class Listed:
+    """A person at a :class:`Table` answering from a list of moves (the test's own reading)."""
+
+    def __init__(self, moves):
+        self.moves = list(moves)
+
+    def discard(self, table, seat):
+        return [parse_card(c) for c in self.moves.pop(0).split("-")]
+
+    def lay(self, table, seat):
+        move = self.moves.pop(0)
+        return None if move == "go" else parse_card(move)
+
+    def claim(self, table, seat, cards, crib):
+        return int(self.moves.pop(0))
+
+
+@pytest.mark.parametrize(("variant", "opponent", "seed", "first", "muggins", "picks"), [
+    ("five-card", "ev+lookahead", 11, "cut", False, (0, 1, 2)),
+    ("six-card", "best", 4, "you", False, (1, 0)),
+    ("six-card", "ev+greedy", 9, "ai", True, (2, 0, 1)),
+])
+def test_a_whole_game_through_the_api_is_the_tables_game(variant, opponent, seed, first,
+                                                          muggins, picks):
+    moves, answer = play_api(variant, opponent, seed, first, muggins, picks)
+    assert answer["ask"] == "over"
+    seat_first = {"cut": "cut", "you": 0, "ai": 1}[first]
+    events = []
+    table = Table((Listed(moves), opponent), variant=variant, seed=seed, first=seat_first,
+                  muggins=muggins, emit=events.append)
+    record = table.play()
+    s = answer["state"]
+    assert s["scores"] == record["scores"] and max(s["scores"]) >= s["target"]
+    assert s["winner"] == ("you", "ai")[record["winner"]]
+    assert answer["n_events"] == len(events) and answer["events"][-1]["kind"] == "end"
+    # every card the AI laid, with its points, as the table laid them
+    ai_lays = [(format_card(e["card"]), e["points"]) for e in events
+               if e["kind"] == "lay" and e["seat"] == 1]
+    assert [(e["card"], e["points"]) for e in answer["events"]
+            if e["kind"] == "lay" and e["seat"] == 1] == ai_lays
+    # the download: the record, one JSON line, accepted by the validator, the table's own
+    r = get("/api/game/record", variant=variant, opponent=opponent, seed=seed, first=first,
+            muggins=muggins, moves=" ".join(moves))
+    assert r.status_code == 200
+    assert r.headers["content-disposition"] == f'attachment; filename="crib-game-{seed}.jsonl"'
+    lines = r.text.splitlines()
+    assert len(lines) == 1 and r.text.endswith("\n")
+    got = json.loads(lines[0])
+    validate_record(got)
+    assert got == json.loads(json.dumps(record)) and "unfinished" not in got
+    assert got["seats"] == ["you", opponent]
+
+
+def test_each_position_of_a_game_is_the_tables_position():
+    moves, _ = play_api("six-card", "best", 21, picks=(0, 2, 1), limit=14)
+    for k in range(len(moves) + 1):
+        answer = get(seed=21, moves=" ".join(moves[:k])).json()
+
+        class Stop(Exception):
+            pass
+
+        class Upto(Listed):  # the table stopped where the list ends
+            def _check(self):
+                if not self.moves:
+                    raise Stop
+
+            def discard(self, table, seat):
+                self._check()
+                return super().discard(table, seat)
+
+            def lay(self, table, seat):
+                self._check()
+                return super().lay(table, seat)
+
+        table = Table((Upto(moves[:k]), "best"), seed=21)
+        with pytest.raises(Stop):
+            table.play()
+        s = answer["state"]
+        assert s["hand"] == [format_card(c) for c in table.hand(0)]
+        assert s["scores"] == table.scores.tolist() and s["count"] == table.count
+        assert s["count_cards"] == [format_card(c) for c in table.count_cards]
+        if answer["ask"] in ("lay", "go"):
+            assert s["legal"] == [format_card(c) for c in table.legal(0)]
+            assert (answer["ask"] == "go") == (not table.legal(0))
+
+
+def test_the_ais_hand_is_not_shown_before_the_show():
+    hand = get(seed=2, first="ai", moves="").json()["state"]["hand"]
+    answer = get(seed=2, first="ai", moves=f"{hand[0]}-{hand[1]}").json()
+    mine, theirs = [e for e in answer["events"] if e["kind"] == "discard"]
+    assert mine["seat"] == 0 and mine["thrown"] == hand[:2] and mine["kept"] == hand[2:]
+    assert theirs == {"kind": "discard", "seat": 1}
+    # the AI's kept cards are in no field of the answer but the events (the cards it laid)
+    text = json.dumps({k: v for k, v in answer.items() if k != "events"})
+    assert all(format_card(c) not in text for c in _ai_kept(hand, 2))
+
+
+def _ai_kept(hand, seed):
+    """The AI's kept cards of the first deal, from the table itself."""
+
+    class Once(Listed):
+        def lay(self, table, seat):
+            raise LookupError(table.kept(1))
+
+    try:
+        Table((Once([f"{hand[0]}-{hand[1]}"]), "best"), seed=seed, first=1).play()
+    except LookupError as stop:
+        return stop.args[0]
+    raise AssertionError("the play never reached the person")
+
+
+def test_advice_on_request():
+    answer = get(seed=3, first="you", advice=True).json()
+    assert answer["ask"] == "throw" and len(answer["advice"]) == 3
+    best = answer["advice"][0]
+    assert sorted(best["keep"] + best["discard"]) == sorted(answer["state"]["hand"])
+    assert best["net"] >= answer["advice"][1]["net"]
+    assert "advice" not in get(seed=3, first="you").json()
+
+
+def refused(response, words):
+    assert response.status_code == 422, (response.status_code, response.text)
+    body = response.json()
+    assert set(body) <= {"error", "field"} and "\n" not in body["error"]
+    assert words in body["error"], body["error"]
+    return body
+
+
+def test_bad_moves_are_refused_with_one_line():
+    start = get(seed=5, first="you").json()
+    hand = start["state"]["hand"]
+    other = next(format_card(c) for c in range(52) if format_card(c) not in hand)
+    body = refused(get(seed=5, first="you", moves=f"{hand[0]}-{other}"), "not in your hand")
+    assert body["field"] == "moves" and body["error"].startswith(f"move 1 '{hand[0]}-{other}'")
+    refused(get(seed=5, first="you", moves=f"{hand[0]}-{hand[1]}-{hand[2]}"), "2 different")
+    refused(get(seed=5, first="you", moves=f"{hand[0]}-{hand[0]}"), "2 different")
+    refused(get(seed=5, first="you", moves="XX-5H"), "unknown rank in 'XX'")
+    refused(get(seed=5, first="you", moves="go"), "throw 2 cards to the crib, not go")
+    # in the play: a card not held, and go with a card that fits
+    moves, answer = play_api("six-card", "best", 5, "you", limit=1)
+    assert answer["ask"] in ("lay", "go")
+    if answer["ask"] == "lay":
+        refused(get(seed=5, first="you", moves=f"{moves[0]} go"), "cannot say go")
+    held = answer["state"]["hand"]
+    stranger = next(format_card(c) for c in range(52) if format_card(c) not in held)
+    refused(get(seed=5, first="you", moves=f"{moves[0]} {stranger}"), "move 2")
+    # a move after the end
+    moves, _ = play_api("five-card", "ev+lookahead", 11, picks=(0, 1, 2))
+    refused(get(variant="five-card", opponent="ev+lookahead", seed=11,
+                moves=" ".join(moves + ["go"])), "the game is over")
+    assert refused(get(variant="four-player"), "two-handed")["field"] == "variant"
+    assert refused(get(variant="seven-card"), "unknown variant")["field"] == "variant"
+    assert refused(get(opponent="nobody"), "")["field"] == "opponent"
+    assert refused(get(first="me"), "cut, you or ai")["field"] == "first"
+    assert refused(get(seed=-1), "seed")["field"] == "seed"
+
+
+def test_an_unfinished_record_is_valid():
+    moves, _ = play_api("six-card", "best", 8, limit=12)
+    r = get("/api/game/record", seed=8, moves=" ".join(moves))
+    record = json.loads(r.text)
+    validate_record(record)
+    assert record["unfinished"] is True
+
+
+anything = st.one_of(st.text(max_size=12), st.sampled_from(
+    ["go", "5H", "5H-6D", "12", "-", "--", "AS-AS", "10H", "TH", "0", "99", "six-card"]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(params=st.fixed_dictionaries({}, optional={
+    "variant": st.sampled_from(["six-card", "five-card", "three-player", "x", ""]),
+    "opponent": st.sampled_from(["best", "ev+greedy", "random+random", "nobody", ""]),
+    "seed": st.one_of(st.integers(-5, 2**64), st.text(max_size=5)),
+    "first": st.sampled_from(["cut", "you", "ai", "me", ""]),
+    "muggins": st.sampled_from(["true", "false", "x"]),
+    "since": st.one_of(st.integers(-3, 20_000), st.text(max_size=3)),
+    "advice": st.sampled_from(["true", "false", "x"]),
+    "moves": st.lists(anything, max_size=6).map(" ".join)}),
+    path=st.sampled_from(["/api/game", "/api/game/record"]))
+def test_fuzz_the_game_endpoints(params, path):
+    response = CLIENT.get(path, params=params)
+    assert response.status_code in (200, 422), (params, response.status_code, response.text)
+    if response.status_code == 422:
+        body = response.json()
+        assert body["error"] and "\n" not in body["error"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(picks=st.lists(st.integers(0, 5), min_size=1, max_size=6), cut=st.integers(0, 40),
+       junk=anything)
+def test_fuzz_a_real_game_with_a_stray_move(picks, cut, junk):
+    moves, _ = play_api("five-card", "random+random", 13, picks=tuple(picks), limit=cut)
+    response = get(variant="five-card", opponent="random+random", seed=13,
+                   moves=" ".join(moves + [junk]))
+    assert response.status_code in (200, 422), response.text
