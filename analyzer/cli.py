@@ -516,19 +516,26 @@ def _cmd_play(args) -> int:
 # --------------------------------------------------------------------------- replay
 
 
-def _cmd_replay(args) -> int:
-    from .records import RecordError, format_game, read_records
+def _read_game(command: str, path: str, game: int) -> dict:
+    """Game ``game`` of the records file ``path``, or a UsageError naming ``command``."""
+    from .records import RecordError, read_records
 
     try:
-        records = read_records(args.file)
+        records = read_records(path)
     except RecordError as exc:
-        raise UsageError(f"crib replay: {exc}") from None
+        raise UsageError(f"{command}: {exc}") from None
     games = {r.get("game"): r for r in records}
-    if args.game not in games:
-        raise UsageError(f"crib replay: no game {args.game} in {args.file} "
-                         f"({len(records)} games recorded)")
+    if game not in games:
+        raise UsageError(f"{command}: no game {game} in {path} ({len(records)} games recorded)")
+    return games[game]
+
+
+def _cmd_replay(args) -> int:
+    from .records import format_game
+
+    record = _read_game("crib replay", args.file, args.game)
     try:
-        print(format_game(games[args.game]))
+        print(format_game(record))
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise UsageError(f"crib replay: game {args.game} in {args.file} is not a valid "
                          f"record ({exc!r})") from None
@@ -539,20 +546,11 @@ def _cmd_replay(args) -> int:
 
 
 def _cmd_review(args) -> int:
-    from .records import RecordError, read_records
     from .review import format_review, review_game
 
+    record = _read_game("crib review", args.file, args.game)
     try:
-        records = read_records(args.file)
-    except RecordError as exc:
-        raise UsageError(f"crib review: {exc}") from None
-    games = {r.get("game"): r for r in records}
-    if args.game not in games:
-        raise UsageError(f"crib review: no game {args.game} in {args.file} "
-                         f"({len(records)} games recorded)")
-    try:
-        review = review_game(games[args.game], seat=args.seat, samples=args.samples,
-                             seed=args.seed)
+        review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed)
     except ValueError as exc:  # RecordError included
         hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
