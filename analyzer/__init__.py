@@ -2,7 +2,7 @@
 
 Exact show scoring, the hand counter, "which four to keep", AI-against-AI simulation,
 crib-value, pegging and discard tables from self-play, and the odds of winning from any score.
-Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.cards`). Every name is imported on first
+Card ids are ``rank * 4 + suit`` (see :mod:`analyzer.core.cards`). Every name is imported on first
 use (numpy and the numba-heavy parts with it), so ``import analyzer`` (and ``crib --help``)
 stays fast.
 
@@ -14,62 +14,70 @@ stays fast.
 from importlib import import_module
 
 _LAZY = {
-    "CardError": "errors",
-    "format_cards": "cards",
-    "parse_cards": "cards",
-    "score_hand": "scoring",
-    "score_hands": "scoring",
-    "count_hand": "counting",
-    "say_count": "counting",
-    "peg_points": "scoring",
-    "show_census": "scoring",
-    "ScoreItem": "counting",
-    "keep": "discard",
-    "keep_many": "discard",
-    "crib_distribution": "discard",
-    "keep_to_win": "winkeep",
-    "simulate": "harness",
-    "play_hands": "harness",
-    "advise_play": "search",
-    "SimulationResult": "harness",
-    "duel": "duel",
-    "DuelResult": "duel",
-    "read_records": "records",
-    "crib_values": "crib",
-    "build_crib_table": "tables",
-    "build_discard_table": "tables",
-    "canonical_hands": "tables",
-    "compare_crib_tables": "tables",
-    "load_rank_table": "tables",
-    "build_pegging_table": "pegging",
-    "peg_table": "pegtable",
-    "peg_values": "pegtable",
-    "format_game": "records",
-    "review_game": "review",
-    "format_review": "review",
-    "Review": "review",
-    "build_odds_table": "odds",
-    "win_probability": "odds",
-    "win_table": "odds",
+    "CardError": "core.errors",
+    "format_cards": "core.cards",
+    "parse_cards": "core.cards",
+    "score_hand": "core.scoring",
+    "score_hands": "core.scoring",
+    "count_hand": "core.counting",
+    "say_count": "core.counting",
+    "peg_points": "core.scoring",
+    "show_census": "core.scoring",
+    "ScoreItem": "core.counting",
+    "keep": "keeping.discard",
+    "keep_many": "keeping.discard",
+    "keep_to_win": "play.winkeep",
+    "simulate": "sim.harness",
+    "play_hands": "sim.harness",
+    "advise_play": "play.search",
+    "Seat": "play.seat",
+    "SeatError": "play.seat",
+    "SimulationResult": "sim.harness",
+    "duel": "sim.duel",
+    "DuelResult": "sim.duel",
+    "read_records": "sim.records",
+    "crib_values": "keeping.crib",
+    "build_crib_table": "research.tables",
+    "build_discard_table": "research.tables",
+    "canonical_hands": "research.tables",
+    "compare_crib_tables": "research.tables",
+    "load_rank_table": "research.tables",
+    "build_pegging_table": "research.pegging",
+    "peg_table": "keeping.pegtable",
+    "peg_values": "keeping.pegtable",
+    "format_game": "sim.records",
+    "review_game": "table.review",
+    "format_review": "table.review",
+    "Review": "table.review",
+    "build_odds_table": "research.odds",
+    "win_probability": "keeping.winodds",
+    "win_table": "keeping.winodds",
+    "play_from_score": "research.odds",
+    "crib_distribution": "keeping.discard",
+    "evaluate_discards": "keeping.discard",
+    "Game": "core.game",
+    "VARIANTS": "core.game",
+    "STANDARD": "core.game",
+    "pattern_text": "keeping.pegtable",
+    "read_pegging_table": "keeping.pegtable",
+    "read_odds_table": "keeping.winodds",
+    "win_probability_se": "keeping.winodds",
 }
 
-__all__ = ["__version__", *_LAZY]
+#: Modules of the wings offered at the top level (``from analyzer import plots``).
+_MODULES = {"plots": "research.plots"}
 
-
-def _installed_version() -> str:
-    """The version in the installed metadata (pyproject.toml), read on first use: reading it
-    costs more than the rest of ``crib --help``."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("analyzer")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "0+unknown"
+__all__ = ["__version__", *_LAZY, *_MODULES]
 
 
 def __getattr__(name):
     if name == "__version__":
-        globals()[name] = _installed_version()
+        from .core.version import package_version
+
+        globals()[name] = package_version()
+        return globals()[name]
+    if name in _MODULES:
+        globals()[name] = import_module(f".{_MODULES[name]}", __name__)
         return globals()[name]
     if name in _LAZY:
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)

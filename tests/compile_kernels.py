@@ -45,19 +45,19 @@ def _pegging() -> None:
 
 
 def _odds_tally() -> None:
-    from analyzer.odds import tally_deals
+    from analyzer.research.odds import tally_deals
 
     tally_deals(1, seed=0, workers=1)
 
 
 def _odds_record() -> None:
-    from analyzer.odds import record_deals
+    from analyzer.research.odds import record_deals
 
     record_deals(1, seed=0)
 
 
 def _odds_games() -> None:
-    from analyzer.odds import play_from_score
+    from analyzer.research.odds import play_from_score
 
     play_from_score(120, 120, True, games=1, seed=0, workers=1)
 
@@ -73,7 +73,7 @@ def _crib_tables() -> None:
 def _keep() -> None:
     """keep, keep_to_win and advise_play (one hand each), the census."""
     from analyzer import advise_play, keep, keep_to_win, show_census
-    from analyzer.discard import crib_distribution
+    from analyzer.keeping.discard import crib_distribution
 
     for crib in ("table", "uniform", "weighted"):
         keep(HAND, dealer=True, crib=crib)
@@ -85,7 +85,7 @@ def _keep() -> None:
 
 def _tabletop() -> None:
     """The steps a game at the table calls one by one (crib play), in both forms it plays."""
-    from analyzer.tabletop import Table
+    from analyzer.table.tabletop import Table
 
     Table(("best", "ev+lookahead"), seed=0).play()
     Table(("best", "ev+lookahead"), variant="five-card", seed=0).play()

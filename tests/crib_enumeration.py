@@ -1,4 +1,5 @@
-"""Every crib of every discard enumerated: the oracle of the counted crib (analyzer.cribcount).
+"""Every crib of every discard enumerated: the oracle of the counted crib
+(analyzer.keeping.cribcount).
 
 For each hand, each of its 15 discards, each pair of the 46 unseen cards (the opponent's) and
 each starter of the 44 left, the crib is scored one by one with the show scorer (itself checked
@@ -11,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analyzer.discard import DISCARDS, _pair_weights
-from analyzer.scoring import _score_one, rank_table
+from analyzer.core.scoring import _score_one, rank_table
+from analyzer.keeping.discard import DISCARDS, _pair_weights
 
 SCORES = 30
 
@@ -68,9 +69,9 @@ def _enumerate(sixes, discards, weights, table, hist, totals, pairs):
 def enumerate_cribs(sixes: np.ndarray, weights: np.ndarray):
     """For hands ``sixes`` int64 (n, 6) sorted and weightings ``weights`` int64 (q, 52, 52):
     ``hist`` int64 (n, q, 15, 30), the weighted number of cribs of each score per discard (in
-    :data:`analyzer.discard.DISCARDS` order); ``means`` float64 (n, q, 15) as the enumeration
-    of :func:`analyzer.discard._crib_means_enumerated` forms them (the weighted sum of every
-    pair's points over 44 times the sum of the pairs' weights)."""
+    :data:`analyzer.keeping.discard.DISCARDS` order); ``means`` float64 (n, q, 15) as the
+    enumeration of :func:`analyzer.keeping.discard._crib_means_enumerated` forms them (the weighted
+    sum of every pair's points over 44 times the sum of the pairs' weights)."""
     n, q = len(sixes), len(weights)
     hist = np.zeros((n, q, 15, SCORES), np.int64)
     totals = np.zeros((n, q, 15), np.int64)

@@ -1,10 +1,10 @@
 """The discard table's frames as they were built before they were made fast: the oracle of
 ``tests/test_tables.py``.
 
-:func:`analyzer.tables.build_discard_table` now builds its text columns as Arrow buffers and its
-rank-only summary on integer keys; this module keeps the earlier code path (numpy text, string
-keys, the hands sorted by ``lexsort``) so that a test can require the same frames, and the same
-Parquet and CSV bytes, from both.
+:func:`analyzer.research.tables.build_discard_table` now builds its text columns as Arrow buffers
+and its rank-only summary on integer keys; this module keeps the earlier code path (numpy text,
+string keys, the hands sorted by ``lexsort``) so that a test can require the same frames, and the
+same Parquet and CSV bytes, from both.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.cards import RANK_LABELS, format_card_rows
-from analyzer.discard import _DISCARD_TABLE, _KEEP_TABLE
+from analyzer.core.cards import RANK_LABELS, format_card_rows
+from analyzer.keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
 
 
 def reference_order(cards: np.ndarray) -> np.ndarray:
@@ -58,7 +58,7 @@ def _rank_summary(rank_keys, hands):
 
 
 def reference_frames(cards, mult, best_d, best_hand, best_net):
-    """``(hands, ranks)`` of :func:`analyzer.tables.build_discard_table` from the kernel's
+    """``(hands, ranks)`` of :func:`analyzer.research.tables.build_discard_table` from the kernel's
     results, built the old way (``cards`` uint8 (n, 6) sorted rows, in the table's order)."""
     n = len(cards)
     keeps = np.array(_KEEP_TABLE)

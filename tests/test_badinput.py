@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import SCHELL
 
-from analyzer.cli import build_parser, main
-from analyzer.crib import RANK_FILE, shipped_file
+from analyzer.cli.main import build_parser, main
+from analyzer.keeping.crib import RANK_FILE, shipped_file
 
 SHIPPED_RANKS = Path(shipped_file(RANK_FILE))
 def fuzz(examples: int):
@@ -176,7 +176,7 @@ def games():
 @pytest.mark.parametrize("players", PAIRINGS, ids="-vs-".join)
 def test_every_record_the_engine_writes_passes_validation(players):
     from analyzer import simulate
-    from analyzer.records import validate_record
+    from analyzer.sim.records import validate_record
 
     crib = "uniform" if players[0] == "random+random" else "table"
     for record in simulate(2000, seed=1, record_games=2000, players=players, crib=crib).records:
@@ -236,7 +236,7 @@ def breakers(record):
 def test_records_that_contradict_their_cards_are_refused(games, tmp_path, capsys):
     import copy
 
-    from analyzer.records import RecordError, validate_record
+    from analyzer.sim.records import RecordError, validate_record
 
     record = games[0]
     for name, (breaks, word) in breakers(record).items():
@@ -254,7 +254,7 @@ def test_records_that_contradict_their_cards_are_refused(games, tmp_path, capsys
 def test_go_and_last_card_points_are_checked(games):
     import copy
 
-    from analyzer.records import RecordError, validate_record
+    from analyzer.sim.records import RecordError, validate_record
 
     for record in games:
         for deal_index, deal in enumerate(record["deals"]):
@@ -380,7 +380,7 @@ def test_rank_tables_are_checked_as_read(name, tmp_path, capsys):
 
 
 def test_compare_is_over_the_references_pairs(tmp_path, capsys):
-    from analyzer.tables import compare_crib_tables, load_rank_table
+    from analyzer.research.tables import compare_crib_tables, load_rank_table
 
     part = tmp_path / "part.csv"
     part.write_text(csv_text([("A", "5", 4.0, 5.0), ("K", "Q", 3.0, 4.0)]))

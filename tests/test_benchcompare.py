@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_cli import run
 
-from analyzer import benchcompare
+from analyzer.cli import benchcompare
 
 ROOT = Path(benchcompare.__file__).resolve().parent.parent
 

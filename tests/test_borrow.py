@@ -1,11 +1,12 @@
-"""Borrowed arrays (analyzer.borrow): the same memory as the owner, without reference counts."""
+"""Borrowed arrays (analyzer.core.borrow): the same memory as the owner, without reference
+counts."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from analyzer.borrow import _borrowed, _keep_alive
+from analyzer.core.borrow import _borrowed, _keep_alive
 
 
 @njit(cache=True)

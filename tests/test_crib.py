@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-import analyzer.crib
+import analyzer.keeping.crib
 from analyzer import score_hands
-from analyzer.crib import (
+from analyzer.keeping.crib import (
     SHIPPED_FILES,
     UNIFORM_FILE,
     _read_uniform,
@@ -18,7 +18,7 @@ from analyzer.crib import (
     shipped_folder,
     write_uniform_crib_values,
 )
-from analyzer.crib import crib_values as load_crib_values
+from analyzer.keeping.crib import crib_values as load_crib_values
 
 
 def test_shipped_uniform_table_equals_recomputation():
@@ -73,7 +73,7 @@ def test_every_shipped_file_is_package_data():
 def test_loading_never_writes(tmp_path, monkeypatch):
     # The shipped uniform file missing: the values are computed in memory, nothing is written.
     shipped = np.array(load_crib_values("uniform"))
-    monkeypatch.setattr(analyzer.crib, "shipped_file", lambda name: tmp_path / name)
+    monkeypatch.setattr(analyzer.keeping.crib, "shipped_file", lambda name: tmp_path / name)
     fresh = load_crib_values.__wrapped__("uniform")
     assert list(tmp_path.iterdir()) == []
     assert np.allclose(fresh, shipped, rtol=0, atol=1e-9)

@@ -1,5 +1,7 @@
-"""The crib counted by rank class (analyzer.cribcount) against every crib enumerated, bit for bit:
-the means keep gives, the enumeration kept in analyzer.discard, and the exact distribution."""
+"""The crib counted by rank class (analyzer.keeping.cribcount) against every crib enumerated, bit
+for bit:
+the means keep gives, the enumeration kept in analyzer.keeping.discard, and the exact
+distribution."""
 
 from __future__ import annotations
 
@@ -11,17 +13,17 @@ from crib_enumeration import card_weights, enumerate_cribs
 from naive import cards
 
 from analyzer import CardError, keep, keep_many
-from analyzer.choices import numba_threads
-from analyzer.crib import throw_counts
-from analyzer.cribcount import SCORES, _crib_counts, _rank_pair_weights
-from analyzer.discard import (
+from analyzer.core.choices import numba_threads
+from analyzer.core.scoring import hand_table, rank_table
+from analyzer.keeping.crib import throw_counts
+from analyzer.keeping.cribcount import SCORES, _crib_counts, _rank_pair_weights
+from analyzer.keeping.discard import (
     DISCARDS,
     _crib_means_enumerated,
     _discard_crib_means,
     _pair_weights,
     crib_distribution,
 )
-from analyzer.scoring import hand_table, rank_table
 
 # (crib mode, dealer) of each weighting of crib_enumeration.card_weights()
 MODES = (("uniform", True), ("weighted", True), ("weighted", False))
@@ -81,7 +83,8 @@ def _check_against_enumeration(sixes: np.ndarray) -> None:
 def test_counted_crib_equals_the_enumeration_on_fifty_hands():
     sixes = np.concatenate([np.sort(np.array(SPECIAL), axis=1), _random_hands(42, seed=5)])
     _check_against_enumeration(sixes)
-    # the enumeration kept in analyzer.discard, and keep() one hand at a time, give the same bits
+    # the enumeration kept in analyzer.keeping.discard, and keep() one hand at a time, give the
+    # same bits
     weights = card_weights()
     out = np.empty(15)
     for six in sixes[:12]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from naive import cards, naive_score
 
 from analyzer import CardError, format_cards, keep, keep_many, parse_cards, score_hands
-from analyzer.discard import COLUMNS, evaluate_discards
+from analyzer.keeping.discard import COLUMNS, evaluate_discards
 
 six_cards = st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True)
 

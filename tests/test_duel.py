@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from naive import _is_run, card, cards, naive_peg_points, rank, suit, value
 
-from analyzer.choices import PlayerError, parse_player
 from analyzer.cli import main
-from analyzer.discard import _DISCARD_TABLE, _KEEP_TABLE
-from analyzer.duel import duel
-from analyzer.players import (
+from analyzer.core.choices import PlayerError, parse_player
+from analyzer.core.rng import chunk_states
+from analyzer.core.scoring import hand3_table, hand_table
+from analyzer.keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from analyzer.play.players import (
     _KEEP_FOUR_OF_FIVE,
     _KEEP_THREE_OF_FIVE,
     _choose_discard,
@@ -23,9 +24,8 @@ from analyzer.players import (
     _choose_play,
     _choose_throw,
 )
-from analyzer.records import validate_record
-from analyzer.rng import chunk_states
-from analyzer.scoring import hand3_table, hand_table
+from analyzer.sim.duel import duel
+from analyzer.sim.records import validate_record
 
 BASELINE = parse_player("baseline")
 NO_CRIB = np.zeros((2, 13, 13, 2), np.float64)
@@ -218,7 +218,7 @@ def test_the_cut_is_unchanged_and_counted():
     from analyzer import simulate
 
     result = simulate(400, seed=3, players=("ev+greedy", "baseline"), workers=1)
-    from analyzer.engine import ACC
+    from analyzer.play.engine import ACC
 
     deals = result.acc[ACC.first_deals:ACC.first_deals + 2]
     assert deals.sum() == 400 and 150 < deals[0] < 250  # by the cut: about half, not exactly
@@ -282,7 +282,7 @@ def test_duel_refuses_bad_input():
 
 def test_old_checkpoints_are_refused(tmp_path):
     from analyzer import simulate
-    from analyzer.runs import RunError
+    from analyzer.sim.runs import RunError
 
     simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path, chunk_size=2)
     manifest = json.loads((tmp_path / "run.json").read_text())

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from naive import naive_play, naive_play_round, name
 
 from analyzer import CardError, play_hands, simulate
-from analyzer.engine import ACC, PHASE
+from analyzer.play.engine import ACC, PHASE
 
 
 def test_whole_play_example_from_the_rules():
@@ -168,7 +168,7 @@ def test_stronger_policies_win_more():
 
 
 def test_simulate_rejects_bad_arguments():
-    from analyzer.choices import PlayerError
+    from analyzer.core.choices import PlayerError
 
     with pytest.raises(PlayerError, match="foo"):
         simulate(10, seed=1, players=("foo+greedy", "ev+greedy"))

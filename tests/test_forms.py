@@ -16,9 +16,9 @@ import pytest
 from naive import card, naive_play_round, naive_score
 
 from analyzer import show_census, simulate
-from analyzer.choices import PlayerError
-from analyzer.game import VARIANTS
-from analyzer.records import format_game, validate_record
+from analyzer.core.choices import PlayerError
+from analyzer.core.game import VARIANTS
+from analyzer.sim.records import format_game, validate_record
 
 FORMS = ("three-player", "four-player", "five-card")
 
@@ -165,7 +165,7 @@ def test_a_form_is_part_of_a_run_plan_stopped_and_resumed(tmp_path):
     part = simulate(4_000, seed=12, variant="three-player", chunk_size=500, record_games=5,
                     checkpoint=tmp_path, max_chunks=3)
     assert not part.complete and part.games == 1_500
-    from analyzer.runs import RunError
+    from analyzer.sim.runs import RunError
 
     with pytest.raises(RunError, match="variant 'three-player' there, 'four-player' now"):
         simulate(4_000, seed=12, variant="four-player", chunk_size=500, record_games=5,
@@ -207,7 +207,7 @@ def test_self_play_tables_of_every_form(variant, tmp_path):
 
 @pytest.mark.parametrize("variant", FORMS)
 def test_the_shipped_tables_of_every_form_are_read_by_the_engine(variant):
-    from analyzer.crib import card_values, crib_values, shipped_file, table_file
+    from analyzer.keeping.crib import card_values, crib_values, shipped_file, table_file
 
     meta = shipped_file(table_file(variant)).with_suffix(".json")
     assert json.loads(meta.read_text())["variant"] == variant
@@ -222,7 +222,7 @@ def test_the_shipped_tables_of_every_form_are_read_by_the_engine(variant):
 
 def test_a_person_s_game_may_name_its_seats_and_stop_unfinished():
     from analyzer import simulate
-    from analyzer.records import RecordError, format_game, validate_record
+    from analyzer.sim.records import RecordError, format_game, validate_record
 
     record = simulate(3, seed=5, record_games=1).records[0]
     named = {**record, "seats": ["you", "best"]}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.engine import ACC, DEAL, GAME_RECORD, PHASE, PHASES, PLAY, phases
-from analyzer.game import GAME, STANDARD, VARIANTS, Game, layout
+from analyzer.core.game import GAME, STANDARD, VARIANTS, Game, layout
+from analyzer.play.engine import ACC, DEAL, GAME_RECORD, PHASE, PHASES, PLAY, phases
 
 
 def test_the_standard_game_as_the_kernels_read_it():

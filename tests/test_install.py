@@ -56,8 +56,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel],
          cwd=elsewhere, env=env)
 
-    where = _run([python, "-c", "import analyzer, analyzer.crib, sys; "
-                  "print(analyzer.__file__); print(analyzer.crib.shipped_folder()); "
+    where = _run([python, "-c", "import analyzer, analyzer.keeping.crib, sys; "
+                  "print(analyzer.__file__); print(analyzer.keeping.crib.shipped_folder()); "
                   "print(analyzer.__version__)"], cwd=elsewhere, env=env).stdout.split("\n")
     package = Path(where[0]).parent
     assert package == site / "analyzer", where  # the wheel, not the editable checkout

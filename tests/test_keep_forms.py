@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from naive import cards, naive_score
 
 from analyzer import CardError, keep, keep_many, parse_cards, score_hands
-from analyzer.discard import COLUMNS, evaluate_discards
-from analyzer.game import VARIANTS
+from analyzer.core.game import VARIANTS
+from analyzer.keeping.discard import COLUMNS, evaluate_discards
 
 FORMS = ["three-player", "four-player", "five-card"]
 WAYS = {"three-player": 5, "four-player": 5, "five-card": 10}
@@ -153,7 +153,7 @@ def test_forms_refuse_the_weighted_crib(variant):
 @pytest.mark.parametrize("variant", FORMS)
 @pytest.mark.parametrize("dealer", [True, False])
 def test_forms_read_their_own_self_play_table_by_default(variant, dealer):
-    from analyzer.crib import card_values, crib_values
+    from analyzer.keeping.crib import card_values, crib_values
 
     game = VARIANTS[variant]
     df = keep("5H 5S 6D JC KH", dealer=dealer, variant=variant)

@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 from replay_check import _Deal
 
-from analyzer import odds, simulate
-from analyzer.cards import format_card
-from analyzer.engine import DEAL, PLAY
-from analyzer.game import MAX_DEALT, MAX_THROWN
+from analyzer import simulate
+from analyzer.core.cards import format_card
+from analyzer.core.game import MAX_DEALT, MAX_THROWN
+from analyzer.keeping.crib import shipped_file
+from analyzer.play.engine import DEAL, PLAY
+from analyzer.research import odds
 
 CRIB = Path(sys.executable).parent / "crib"
 EPS = 1e-12
@@ -261,7 +263,7 @@ def test_a_saved_table_reads_back(small, tmp_path):
 
 
 def test_save_refuses_the_shipped_folder(small):
-    folder = Path(odds.shipped_file(odds.ODDS_FILE)).parent
+    folder = Path(shipped_file(odds.ODDS_FILE)).parent
     with pytest.raises(FileExistsError):
         small.save(folder / "x.csv")
 
@@ -337,7 +339,7 @@ def test_crib_tables_odds_writes_the_table_and_its_provenance(tmp_path):
     (("--out", "{tmp}/odds.csv", "--seed", "-1"), "at least 0"),
 ])
 def test_crib_tables_odds_refuses_before_any_work(tmp_path, args, message):
-    shipped = str(Path(odds.shipped_file(odds.ODDS_FILE)))
+    shipped = str(Path(shipped_file(odds.ODDS_FILE)))
     args = [a.format(tmp=tmp_path, shipped=shipped) for a in args]
     result = run("tables", "odds", *args)
     assert result.returncode == 2 and message in result.stderr, result.stderr

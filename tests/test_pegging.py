@@ -12,8 +12,8 @@ from naive import naive_play
 
 from analyzer import keep, keep_many, parse_cards, simulate
 from analyzer.cli import main
-from analyzer.crib import shipped_file, shipped_folder
-from analyzer.pegging import (
+from analyzer.keeping.crib import shipped_file, shipped_folder
+from analyzer.research.pegging import (
     N_INDEX,
     PEGGING_FILE,
     PEGGING_TABLE_COLUMNS,

@@ -2,7 +2,8 @@
 
 The scripted person throws the first cards of each hand (by position) and lays the first card
 that fits (by name), so the game it plays is known independently: the same decisions made
-through :class:`analyzer.tabletop.Table` give the same record, which the saved file must equal.
+through :class:`analyzer.table.tabletop.Table` give the same record, which the saved file must
+equal.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import pexpect
 import pytest
 
 from analyzer import score_hand
-from analyzer.cards import card_value, parse_card
-from analyzer.records import read_records, validate_record
-from analyzer.tabletop import Table
+from analyzer.core.cards import card_value, parse_card
+from analyzer.sim.records import read_records, validate_record
+from analyzer.table.tabletop import Table
 
 OPPONENT = "ev+lookahead"  # quick; the opponent does not matter to these tests
 TIMEOUT = 300  # seconds for one prompt: generous, for a loaded machine (kernels are cached)
@@ -141,7 +142,7 @@ def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_pa
                             capture_output=True, text=True, check=True)
     assert "seats: player 0 you, player 1 ev+lookahead" in replay.stdout
     # after the game, the review of the person's decisions: what crib review prints of the file
-    from analyzer.review import format_review, review_game
+    from analyzer.table.review import format_review, review_game
 
     assert "Your decisions, reviewed" in text
     said = [line.strip() for line in text.split("\n")]
@@ -327,7 +328,7 @@ def test_crib_review_of_a_saved_game_through_a_terminal(tmp_path):
     test_review.py (a keep of KC QD 9H 3S as pone, 9H laid on 5 where a ten made fifteen)."""
     from test_review import CRIB, HAND_DEAL, HAND_RECORD, PEG, naive_keep_values
 
-    from analyzer.records import write_records
+    from analyzer.sim.records import write_records
 
     write_records(tmp_path / "hand.jsonl", [HAND_RECORD])
     child = pexpect.spawn(sys.executable, ["-m", "analyzer", "review", "hand.jsonl"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from naive import naive_score
 
-from analyzer.discard import _KEEP_TABLE
-from analyzer.players import _hand_total, _unseen_counts
-from analyzer.scoring import _sort5_index, hand_table, rank_table
+from analyzer.core.scoring import _sort5_index, hand_table, rank_table
+from analyzer.keeping.discard import _KEEP_TABLE
+from analyzer.play.players import _hand_total, _unseen_counts
 
 
 def test_hand_table_rows_are_the_rank_table_regrouped():

@@ -1,4 +1,4 @@
-"""The review of a recorded game (analyzer.review, crib review) against independent truth: the
+"""The review of a recorded game (analyzer.table.review, crib review) against independent truth: the
 discard values recomputed from the naive scorer and the shipped tables' text, a deal worked by
 hand, players whose discards are the measure itself (they lose nothing), a fifteen missed in the
 play, and the command line."""
@@ -15,8 +15,8 @@ import pytest
 
 from analyzer import simulate
 from analyzer.cli import main
-from analyzer.records import RecordError, write_records
-from analyzer.review import COLUMNS, format_review, review_game
+from analyzer.sim.records import RecordError, write_records
+from analyzer.table.review import COLUMNS, format_review, review_game
 from tests.naive import card, naive_score, value
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -105,8 +105,7 @@ def cards_laid(record: dict, seat: int) -> int:
 HAND_DEAL = {
     "dealer": 1,
     "hands": [["KC", "QD", "9H", "3S", "5H", "8C"], ["2D", "4S", "6C", "7D", "JH", "TH"]],
-    "discards": [["5H", "8C"], ["JH", "TH"]],
-    "starter": "AC",
+    "discards": [["5H", "8C"], ["JH", "TH"]], "starter": "AC",
     "heels": 0,
     "plays": [[0, "3S", 0], [1, "2D", 0], [0, "9H", 0], [1, "7D", 0], [0, "KC", 2],
               [1, "6C", 0], [0, "QD", 0], [1, "4S", 1]],

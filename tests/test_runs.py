@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer import simulate
-from analyzer.runs import RunError
+from analyzer.sim.runs import RunError
 
 CRIB = Path(sys.executable).parent / "crib"
 PLAYERS = ("ev+greedy", "ev+lookahead")

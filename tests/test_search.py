@@ -1,4 +1,4 @@
-"""Which card to lay: the rollout search (analyzer.search), advise_play, crib peg, and the
+"""Which card to lay: the rollout search (analyzer.play.search), advise_play, crib peg, and the
 engine's ``best`` pegging policy."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from test_cli import run
 
 from analyzer import parse_cards, peg_points, simulate
-from analyzer.cards import format_card
-from analyzer.crib import crib_values
-from analyzer.records import validate_record
-from analyzer.search import advise_play, model_win_table
+from analyzer.core.cards import format_card
+from analyzer.keeping.crib import crib_values
+from analyzer.play.search import advise_play, model_win_table
+from analyzer.sim.records import validate_record
 
 
 def _value(card: int) -> int:
@@ -266,8 +266,8 @@ def test_the_samples_respect_the_opponents_go():
     # The opponent holds one card and said go at 22 earlier in the deal: it is a ten-card. We
     # lead from 5H 4C: with 5H it makes 15 for 2 and we take the last card (1); with 4C it makes
     # 14, nothing, and we take the last card. Exact whatever the samples.
-    from analyzer.scoring import hand_table, rank_table
-    from analyzer.search import _N_OUT, _search
+    from analyzer.core.scoring import hand_table, rank_table
+    from analyzer.play.search import _N_OUT, _search
 
     ids = [int(c) for c in parse_cards("5H 4C KH QH")]
     out = np.empty((4, _N_OUT))
@@ -289,8 +289,8 @@ def test_the_samples_respect_the_opponents_go():
 def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
     """``n`` tries of the search's own sampler of the opponent's hand and throw: the hands and
     throws of the draws that fitted, and how many fitted."""
-    from analyzer.scoring import hand_table
-    from analyzer.search import _draw_posterior
+    from analyzer.core.scoring import hand_table
+    from analyzer.play.search import _draw_posterior
 
     st = np.array([seed, 7, 11, 13], np.uint64)
     work, six, values = np.empty(52, np.int64), np.empty(6, np.int64), np.empty(15)
@@ -317,7 +317,7 @@ def test_posterior_draws_agree_with_a_rejection_sampler_built_on_keep():
     deal it six with the 6D, keep what the points (with the crib table) say, keep the draw if
     the 6D is kept. The rank shares of its hand and of its throw agree; both differ clearly
     from a uniform draw of the unseen cards."""
-    from analyzer.discard import evaluate_discards
+    from analyzer.keeping.discard import evaluate_discards
 
     seen = parse_cards("4C 5H 9S KD 2H 3H 2S 6D")
     pool = sorted(set(range(52)) - {int(c) for c in seen})
@@ -344,8 +344,8 @@ def test_posterior_draws_agree_with_a_rejection_sampler_built_on_keep():
 
 
 def test_posterior_draws_fit_the_goes_and_fall_back_when_none_fits():
-    from analyzer.scoring import hand_table
-    from analyzer.search import _draw_posterior
+    from analyzer.core.scoring import hand_table
+    from analyzer.play.search import _draw_posterior
 
     seen = parse_cards("4C 5H 9S KD 2H 3H 2S 6D 8C")
     pool = sorted(set(range(52)) - {int(c) for c in seen})

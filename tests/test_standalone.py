@@ -106,8 +106,8 @@ HERE = "Path(" + "__file__)"
      f'\\"{S}\\" / \\"reference\\"\\n",'),
     # and other ways out:
     ("docs/rules.md", f"see [the rules]({UP}{UP}RULES.md)"),
-    ("analyzer/crib.py", f'DATA = Path("{UP}{UP}data")'),
-    ("analyzer/crib.py", f"DATA_DIR = {HERE}.parent.parent.parent / 'data'"),
+    ("analyzer/keeping/crib.py", f'DATA = Path("{UP}{UP}{UP}data")'),
+    ("analyzer/keeping/crib.py", f"DATA_DIR = {HERE}.parent.parent.parent.parent / 'data'"),
     ("tests/x.py", f"open('data/{UP}{UP}{UP}secret')"),
     ("tests/x.py", f'os.path.join(HOME, "{S}", "RULES.md")'),
 ])
@@ -119,10 +119,10 @@ def test_checker_finds_references_outside(relpath, line):
     ("docs/rules.md", f"the project [README]({UP}README.md) and [data]({UP}data/crib_values.csv)"),
     ("notebooks/02.ipynb", f'pd.read_csv("{UP}data/crib_values.csv")'),
     ("README.md", "The machine is shared, so compare ratios; a shared reference point."),
-    ("analyzer/rng.py", "never shared between threads"),
+    ("analyzer/core/rng.py", "never shared between threads"),
     ("README.md", f"see https://example.org/a/{UP}{UP}b and http://x.y/{UP}"),
-    ("analyzer/crib.py", 'DATA_DIR = Path(__file__).resolve().parents[1] / "data"'),
-    ("analyzer/crib.py", "HERE = Path(__file__).parent.parent"),
+    ("analyzer/keeping/crib.py", 'DATA_DIR = Path(__file__).resolve().parents[1] / "data"'),
+    ("analyzer/keeping/crib.py", "HERE = Path(__file__).parent.parent"),
     ("tests/data/README.md", "A 2 .. 10 J Q K, and so on..."),
     (".ci/run", 'cd "$(dirname "$0")/.."'),
 ])

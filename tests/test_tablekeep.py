@@ -1,7 +1,7 @@
-"""keep with the table crib in numpy alone (analyzer.tablekeep), against the compiled path.
+"""keep with the table crib in numpy alone (analyzer.keeping.tablekeep), against the compiled path.
 
-The compiled scorer and :func:`analyzer.discard.evaluate_discards` are the oracles: every rank
-multiset of the rank tables, seeded batches of shows, and seeded hands of every form, compared
+The compiled scorer and :func:`analyzer.keeping.discard.evaluate_discards` are the oracles: every
+rank multiset of the rank tables, seeded batches of shows, and seeded hands of every form, compared
 to the bit. Then the commands that use the light modules are checked to import no compiled code.
 """
 
@@ -14,10 +14,10 @@ import sys
 import numpy as np
 import pytest
 
-from analyzer.cards import CardError
-from analyzer.discard import evaluate_discards
-from analyzer.scoring import rank_table, rank_table4, score_hands
-from analyzer.tablekeep import COLUMNS, _rank_points, _show_scores, table_discards
+from analyzer.core.cards import CardError
+from analyzer.core.scoring import rank_table, rank_table4, score_hands
+from analyzer.keeping.discard import evaluate_discards
+from analyzer.keeping.tablekeep import COLUMNS, _rank_points, _show_scores, table_discards
 
 FORMS = (("six-card", 6), ("three-player", 5), ("four-player", 5), ("five-card", 5))
 

@@ -13,9 +13,9 @@ import pytest
 from reference import SCHELL
 
 from analyzer import keep, parse_cards, score_hands
-from analyzer.crib import crib_values, shipped_file, shipped_folder
-from analyzer.discard import _pair_weights
-from analyzer.tables import (
+from analyzer.keeping.crib import crib_values, shipped_file, shipped_folder
+from analyzer.keeping.discard import _pair_weights
+from analyzer.research.tables import (
     build_crib_table,
     canonical_hands,
     compare_crib_tables,
@@ -168,8 +168,8 @@ def test_canonical_hands_cover_every_hand_once():
 
 
 def _kernel_results(cards):
-    from analyzer.scoring import hand_table
-    from analyzer.tables import _best_keeps
+    from analyzer.core.scoring import hand_table
+    from analyzer.research.tables import _best_keeps
 
     n = len(cards)
     best_d, best_hand, best_net = np.zeros((n, 2), np.int8), np.zeros((n, 2)), np.zeros((n, 2))
@@ -182,7 +182,7 @@ def _same_frames_and_bytes(cards, mult, tmp_path):
     # discard_table_reference.py): equal exactly, and written to the same Parquet and CSV bytes.
     from discard_table_reference import reference_frames
 
-    from analyzer.tables import _discard_frames
+    from analyzer.research.tables import _discard_frames
 
     results = _kernel_results(cards)
     hands, ranks = _discard_frames(cards, mult, *results)

@@ -1,4 +1,4 @@
-"""The game loop of ``crib play`` (analyzer.tabletop) against the engine, and people's games.
+"""The game loop of ``crib play`` (analyzer.table.tabletop) against the engine, and people's games.
 
 The key test: with the AI in both seats, a game played through the table's loop (one decision at
 a time, the play's turns in Python) is the engine's recorded game for the same seed, deal for
@@ -12,11 +12,11 @@ import random
 import pytest
 
 from analyzer import peg_points, simulate
-from analyzer.cards import card_value, format_card
-from analyzer.counting import count_peg, say_peg
-from analyzer.records import RecordError, format_game, validate_record
-from analyzer.rng import chunk_states
-from analyzer.tabletop import QuitGame, Table
+from analyzer.core.cards import card_value, format_card
+from analyzer.core.counting import count_peg, say_peg
+from analyzer.core.rng import chunk_states
+from analyzer.sim.records import RecordError, format_game, validate_record
+from analyzer.table.tabletop import QuitGame, Table
 
 
 def _without_seats(record: dict) -> dict:
@@ -233,7 +233,7 @@ def test_say_peg_says_the_count_as_at_the_table(cards, said):
 
 
 def count_peg_ids(cards: str) -> list[int]:
-    from analyzer.cards import parse_cards
+    from analyzer.core.cards import parse_cards
 
     return parse_cards(cards).tolist()
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from naive import naive_items, naive_score
 
 from analyzer import CardError, count_hand, say_count, score_hand, score_hands, show_census
-from analyzer.counting import _WORDS
-from analyzer.game import VARIANTS
-from analyzer.rules import MAX_THREE_CARD_SCORE
-from analyzer.scoring import _census3, rank_table4
+from analyzer.core.counting import _WORDS
+from analyzer.core.game import VARIANTS
+from analyzer.core.rules import MAX_THREE_CARD_SCORE
+from analyzer.core.scoring import _census3, rank_table4
 
 FIVE = "five-card"
 four_cards = st.lists(st.integers(0, 51), min_size=4, max_size=4, unique=True)

@@ -16,7 +16,7 @@ pytest.importorskip("httpx2", reason="FastAPI's TestClient needs httpx2 (the tes
 from fastapi.testclient import TestClient  # noqa: E402
 
 from analyzer import count_hand, keep, keep_to_win  # noqa: E402
-from analyzer.cards import format_card  # noqa: E402
+from analyzer.core.cards import format_card  # noqa: E402
 from analyzer.web import trainer  # noqa: E402
 from analyzer.web.app import PAGES, create_app  # noqa: E402
 

@@ -14,7 +14,7 @@ REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to drive: {REASON}")
 
 from analyzer import keep  # noqa: E402
-from analyzer.cards import format_card  # noqa: E402
+from analyzer.core.cards import format_card  # noqa: E402
 from analyzer.web import trainer  # noqa: E402
 from analyzer.web.browser import chromium, wait_for  # noqa: E402
 
@@ -195,9 +195,9 @@ def test_play_a_short_seeded_game_to_its_end(site):
     # card laid the first that fits, go when asked; the end checked against the table itself
     import json
 
-    from analyzer.cards import parse_card
-    from analyzer.records import validate_record
-    from analyzer.tabletop import Table
+    from analyzer.core.cards import parse_card
+    from analyzer.sim.records import validate_record
+    from analyzer.table.tabletop import Table
 
     url, driver = site
     driver.get(url + "/play?seed=11&opponent=ev%2Blookahead&variant=five-card")
@@ -280,7 +280,7 @@ def test_the_game_fits_a_phone(site):
 def test_muggins_count_and_a_hint_in_the_game(site):
     # a muggins game: clicking to the first show of the person's, a hint on the way, then a
     # count one short: the AI takes the point, as the table's rule says
-    from analyzer.counting import count_hand
+    from analyzer.core.counting import count_hand
     from analyzer.web.game import game_answer
 
     url, driver = site

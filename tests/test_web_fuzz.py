@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from analyzer.cards import format_card  # noqa: E402
+from analyzer.core.cards import format_card  # noqa: E402
 from analyzer.web.app import create_app  # noqa: E402
 
 CLIENT = TestClient(create_app())

@@ -1,5 +1,5 @@
 """The game against the AI through the web API (``/api/game``, ``/api/game/record``): the game
-the API replays from a list of moves is the game :class:`analyzer.tabletop.Table` plays with a
+the API replays from a list of moves is the game :class:`analyzer.table.tabletop.Table` plays with a
 person giving the same answers; a whole game to its end; bad moves refused with one line; the
 endpoint fuzzed with hypothesis."""
 
@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from analyzer.cards import format_card, parse_card  # noqa: E402
-from analyzer.counting import count_hand  # noqa: E402
-from analyzer.records import validate_record  # noqa: E402
-from analyzer.tabletop import Table  # noqa: E402
+from analyzer.core.cards import format_card, parse_card  # noqa: E402
+from analyzer.core.counting import count_hand  # noqa: E402
+from analyzer.sim.records import validate_record  # noqa: E402
+from analyzer.table.tabletop import Table  # noqa: E402
 from analyzer.web.app import create_app  # noqa: E402
 
 CLIENT = TestClient(create_app())

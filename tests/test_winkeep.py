@@ -1,17 +1,18 @@
-"""The score-aware keep (analyzer.winkeep): each keep's deal played out, against a naive count."""
+"""The score-aware keep (analyzer.play.winkeep): each keep's deal played out, against a naive
+count."""
 
 import numpy as np
 import pytest
 from naive import naive_play, naive_score, rank
 
-from analyzer.cards import as_cards
-from analyzer.choices import DISCARD_POLICIES, PEGGING_POLICIES
-from analyzer.crib import crib_values
-from analyzer.discard import _DISCARD_TABLE, _KEEP_TABLE
-from analyzer.players import _choose_discard
-from analyzer.rng import chunk_states
-from analyzer.scoring import hand_table, rank_table
-from analyzer.winkeep import _best_discard, _points_values, _rest_of_deal
+from analyzer.core.cards import as_cards
+from analyzer.core.choices import DISCARD_POLICIES, PEGGING_POLICIES
+from analyzer.core.rng import chunk_states
+from analyzer.core.scoring import hand_table, rank_table
+from analyzer.keeping.crib import crib_values
+from analyzer.keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from analyzer.play.players import _choose_discard
+from analyzer.play.winkeep import _best_discard, _points_values, _rest_of_deal
 
 ORDERED = PEGGING_POLICIES["ordered"]
 
@@ -211,7 +212,7 @@ def test_the_pegging_discard_keeps_the_best_net_counting_the_play(best_games):
 
 
 def test_the_best_discard_plays_for_points_until_the_game_can_end(best_games):
-    from analyzer.winkeep import BEST_DISCARD_CANDIDATES, BEST_DISCARD_REACH
+    from analyzer.play.winkeep import BEST_DISCARD_CANDIDATES, BEST_DISCARD_REACH
 
     far = near = 0
     for six, thrown, dealer, me, opp in _decisions(best_games["best", "ev+lookahead"], 0):
@@ -228,7 +229,7 @@ def test_the_best_discard_plays_for_points_until_the_game_can_end(best_games):
 
 def test_best_games_replay_and_do_not_depend_on_the_workers(best_games):
     from analyzer import simulate
-    from analyzer.records import validate_record
+    from analyzer.sim.records import validate_record
 
     for record in best_games["best", "ev+lookahead"]:
         validate_record(record)

@@ -1,7 +1,8 @@
 """The analyzer in the browser: ``crib serve``, a local web application and its JSON API.
 
 Optional: it needs the ``web`` extra (``pip install 'analyzer[web]'``: FastAPI and uvicorn).
-Nothing outside this package imports it, so the core package and ``crib --help`` do without it.
+Only the cli wing above it imports it (``crib serve``, ``crib bench``), and only when asked, so the
+core package and ``crib --help`` do without it.
 
 * :mod:`~analyzer.web.answers` computes what the API answers (counting, keeping, the chart),
   with no web framework in it;

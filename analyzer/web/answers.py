@@ -4,18 +4,18 @@ Each function takes the text a page or a script sends (cards as ``"5H 5S 6D"``, 
 ``"dealer"`` or ``"pone"``) and returns a plain dict ready for JSON, or raises
 :class:`InputError` naming the field that is wrong and why, in one line. The numbers are those
 of the library (:func:`analyzer.count_hand` and :func:`analyzer.say_count`,
-:func:`analyzer.discard.evaluate_discards`, which is :func:`analyzer.keep` without pandas
-(with the table crib its numpy twin :func:`analyzer.tablekeep.table_discards`),
-:func:`analyzer.keep_to_win`, :func:`analyzer.plots.discard_chart`); nothing is computed here
-that they do not compute.
+:func:`analyzer.keeping.discard.evaluate_discards`, which is :func:`analyzer.keep` without pandas
+(with the table crib its numpy twin :func:`analyzer.keeping.tablekeep.table_discards`),
+:func:`analyzer.keep_to_win`, :func:`analyzer.research.plots.discard_chart`); nothing is computed
+here that they do not compute.
 """
 
 from __future__ import annotations
 
 import io
 
-from ..cards import CardError, as_cards, format_card
-from ..choices import DEFAULT_SAMPLES, DEFAULT_VARIANT, VARIANT_NAMES, check_number
+from ..core.cards import CardError, as_cards, format_card
+from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT, VARIANT_NAMES, check_number
 
 __all__ = ["MAX_WEB_SAMPLES", "ROLES", "InputError", "chart_svg", "count_answer", "discards",
            "keep_answer", "win_answer"]
@@ -86,7 +86,7 @@ def count_answer(hand: str, starter: str, crib: bool = False,
     >>> answer["total"], answer["said"][-8:], len(answer["items"])
     (29, 'makes 29', 15)
     """
-    from ..counting import _shown, count_hand, say_count
+    from ..core.counting import _shown, count_hand, say_count
 
     variant = _variant(variant)
     n, what = _shown(bool(crib), variant)
@@ -107,15 +107,14 @@ def count_answer(hand: str, starter: str, crib: bool = False,
         "crib": bool(crib),
         "variant": variant,
         "items": [{"kind": i.kind, "cards": _names(i.cards), "points": i.points} for i in items],
-        "total": sum(i.points for i in items),
-        "said": say_count(items),
+        "total": sum(i.points for i in items), "said": say_count(items),
     }
 
 
 def _keep_args(hand: str, role: str, variant: str) -> tuple[list[int], bool, str]:
     variant = _variant(variant)
     dealer = _dealer(role)
-    from ..game import VARIANTS
+    from ..core.game import VARIANTS
 
     game = VARIANTS[variant]
     ids = _cards(hand, "hand")
@@ -127,7 +126,7 @@ def _keep_args(hand: str, role: str, variant: str) -> tuple[list[int], bool, str
 
 
 def _crib_mode(crib: str | None, variant: str) -> str:
-    from ..choices import crib_mode_for
+    from ..core.choices import crib_mode_for
 
     try:
         return crib_mode_for(crib, variant)
@@ -137,15 +136,15 @@ def _crib_mode(crib: str | None, variant: str) -> str:
 
 def discards(ids: list[int], dealer: bool, crib: str, variant: str = DEFAULT_VARIANT,
              pegging: bool = True) -> dict:
-    """The keeps of a dealt hand ranked, as :func:`analyzer.discard.evaluate_discards` gives
-    them: with the table crib by :func:`analyzer.tablekeep.table_discards` (numpy alone, the
+    """The keeps of a dealt hand ranked, as :func:`analyzer.keeping.discard.evaluate_discards` gives
+    them: with the table crib by :func:`analyzer.keeping.tablekeep.table_discards` (numpy alone, the
     same values to the bit, so the server starts without loading compiled code), with the exact
     cribs by the compiled kernels."""
     if crib == "table":
-        from ..tablekeep import table_discards
+        from ..keeping.tablekeep import table_discards
 
         return table_discards(ids, dealer, variant=variant, pegging=pegging)
-    from ..discard import evaluate_discards
+    from ..keeping.discard import evaluate_discards
 
     return evaluate_discards(ids, dealer, crib=crib, variant=variant, pegging=pegging)
 
@@ -178,7 +177,7 @@ def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = T
     >>> len(rows), rows[0]["keep"], round(rows[0]["net"], 3)
     (15, ['5H', '5S', 'JC', 'QS'], 6.858)
     """
-    from ..tablekeep import COLUMNS
+    from ..keeping.tablekeep import COLUMNS
 
     ids, dealer, variant = _keep_args(hand, role, variant)
     mode = _crib_mode(crib, variant)
@@ -205,7 +204,7 @@ def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_S
         ``p_win`` first: the keep's columns with ``p_win`` and ``p_win_se``), as ``crib keep
         --score --json`` prints them.
     """
-    from ..winkeep import keep_to_win
+    from ..play.winkeep import keep_to_win
 
     ids, dealer, _ = _keep_args(hand, role, DEFAULT_VARIANT)
     mode = _crib_mode(crib, DEFAULT_VARIANT)
@@ -243,13 +242,14 @@ def chart_svg(hand: str, role: str, crib: str | None = None, pegging: bool = Tru
               variant: str = DEFAULT_VARIANT) -> bytes:
     """The chart of ``crib plot keep`` for a hand, as SVG text (bytes), drawn in memory.
 
-    The figure :func:`analyzer.plots.discard_chart` draws from :func:`analyzer.keep`'s frame
-    (here built from :func:`discards`, the same columns and values); nothing is written to disk.
+    The figure :func:`analyzer.research.plots.discard_chart` draws from :func:`analyzer.keep`'s
+    frame (here built from :func:`discards`, the same columns and values); nothing is written to
+    disk.
     """
     import pandas as pd
 
-    from .. import plots
-    from ..tablekeep import COLUMNS
+    from ..keeping.tablekeep import COLUMNS
+    from ..research import plots
 
     ids, dealer, variant = _keep_args(hand, role, variant)
     mode = _crib_mode(crib, variant)

@@ -42,7 +42,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
+from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
 from . import answers, game, trainer
 from .answers import InputError
 
@@ -113,9 +113,9 @@ def create_app(warm: bool = False) -> FastAPI:
         Answer one request of each kind before returning, so that the first user's request does
         not wait for the compiled kernels to load (about a second).
     """
-    from .. import __version__
+    from ..core.version import package_version
 
-    app = FastAPI(title="analyzer: cribbage in the browser", version=__version__,
+    app = FastAPI(title="analyzer: cribbage in the browser", version=package_version(),
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
     static = _static_files()
     lock = threading.Lock()

@@ -117,7 +117,7 @@ def _viewport(driver, width: int, height: int, mobile: bool) -> None:
 
 def _shoot(driver, path: Path, width: int, height: int, mobile: bool) -> None:
     """A PNG of the whole page (its full height), written atomically."""
-    from ..files import atomic_write
+    from ..core.files import atomic_write
 
     full = int(driver.execute_script(
         "return Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)"))

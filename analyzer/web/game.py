@@ -1,8 +1,8 @@
 """The game against the AI in the browser, stateless: each request replays the game from its moves.
 
 A game is fully determined by its variant, the opponent's player spec, the seed, who deals first,
-muggins and the person's moves so far: :class:`analyzer.tabletop.Table` with the same seed and the
-same answers plays the same game (a person's decisions draw nothing from the state). So the
+muggins and the person's moves so far: :class:`analyzer.table.tabletop.Table` with the same seed
+and the same answers plays the same game (a person's decisions draw nothing from the state). So the
 server keeps nothing. :func:`game_answer` builds the table with the person in seat 0 and the AI
 in seat 1, answers each of the person's decisions from the moves (:class:`_Scripted`), and stops
 at the first decision it has no move for; the answer is the events so far, the table as the
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from ..cards import CardError, format_card, parse_card
-from ..choices import VARIANT_NAMES
+from ..core.cards import CardError, format_card, parse_card
+from ..core.choices import VARIANT_NAMES
 from .answers import InputError
 
 __all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "game_answer", "game_record", "parse_moves"]
@@ -30,7 +30,7 @@ __all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "game_answer", "game_record", "pars
 ASKS = ("throw", "lay", "go", "count", "over")
 #: The most moves a request may carry (a game has far fewer: about 60 to 121 points).
 MAX_MOVES = 400
-#: The opponents the page offers (any player spec of :func:`analyzer.choices.parse_player` is
+#: The opponents the page offers (any player spec of :func:`analyzer.core.choices.parse_player` is
 #: taken).
 OPPONENTS = ("best", "ev+lookahead", "ev+greedy", "random+random")
 _TWO_SIDED = ("six-card", "five-card")
@@ -57,7 +57,7 @@ def parse_moves(text: str) -> list[str]:
 
 class _Scripted:
     """The person of a replay: each decision is the next move
-    (:class:`analyzer.tabletop.Person`)."""
+    (:class:`analyzer.table.tabletop.Person`)."""
 
     def __init__(self, moves: list[str]):
         self.moves = moves
@@ -121,7 +121,7 @@ class _Scripted:
 
 
 def _value(card: int) -> int:
-    from ..cards import card_value
+    from ..core.cards import card_value
 
     return int(card_value(card))
 
@@ -134,7 +134,7 @@ def _items(items) -> list[dict]:
 def _event(event: dict) -> dict:
     """An event of the table for the page: cards as text, the AI's discard hidden, the items of
     a count with the words said at the table."""
-    from ..counting import say_count, say_peg
+    from ..core.counting import say_count, say_peg
 
     kind = event["kind"]
     out = {k: v for k, v in event.items() if k != "items"}
@@ -157,7 +157,7 @@ def _event(event: dict) -> dict:
 
 
 def _check(variant: str, opponent: str, seed: int, first: str) -> None:
-    from ..choices import parse_player
+    from ..core.choices import parse_player
 
     if variant not in VARIANT_NAMES:
         raise InputError("variant", f"unknown variant {variant!r}: one of "
@@ -178,7 +178,7 @@ def _check(variant: str, opponent: str, seed: int, first: str) -> None:
 
 def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, moves: str):
     """The table replayed to the first decision without a move: (table, person, events, ask)."""
-    from ..tabletop import Table
+    from ..table.tabletop import Table
 
     _check(variant, opponent, seed, first)
     person = _Scripted(parse_moves(moves))
@@ -207,7 +207,7 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     opponent
         The AI's player spec (``"best"``, ``"ev+lookahead"``, ...).
     seed
-        The game's seed (:class:`analyzer.tabletop.Table`).
+        The game's seed (:class:`analyzer.table.tabletop.Table`).
     first
         ``"cut"``, ``"you"`` or ``"ai"``: who deals first.
     muggins
@@ -241,8 +241,7 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     state = {
         "hand": [format_card(c) for c in (table.hand(0) if dealer is not None else [])],
         "legal": [format_card(c) for c in table.legal(0)] if ask.kind in ("lay", "go") else [],
-        "count": table.count,
-        "count_cards": [format_card(c) for c in table.count_cards],
+        "count": table.count, "count_cards": [format_card(c) for c in table.count_cards],
         "played": [format_card(c) for c in table.played],
         "scores": [int(s) for s in table.scores],
         "starter": format_card(table.starter) if table.starter is not None else None,
@@ -267,7 +266,7 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
 
 
 def _advice(table, ask: str) -> list[dict] | None:
-    from ..tabletop import keep_advice, play_advice
+    from ..table.tabletop import keep_advice, play_advice
 
     if ask == "throw":
         frame = keep_advice(table, 0)
@@ -288,7 +287,7 @@ def _advice(table, ask: str) -> list[dict] | None:
 
 def game_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
                 first: str = "cut", muggins: bool = False, moves: str = "") -> str:
-    """The record of the game (:meth:`analyzer.tabletop.Table.record`, ``"unfinished"`` before
+    """The record of the game (:meth:`analyzer.table.tabletop.Table.record`, ``"unfinished"`` before
     its end) as one line of JSON Lines, as ``crib play`` saves it and ``crib replay`` reads it."""
     import json
 

@@ -24,7 +24,7 @@ __all__ = ["api_latency"]
 def _hands(n: int, size: int, seed: int) -> list[list[str]]:
     import numpy as np
 
-    from ..cards import format_card
+    from ..core.cards import format_card
 
     rng = np.random.default_rng(seed)
     return [[format_card(c) for c in rng.permutation(52)[:size]] for _ in range(n)]

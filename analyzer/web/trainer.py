@@ -4,7 +4,7 @@ the two cards a player throws.
 Deal ``k`` of seed ``S`` is always the same six cards and role: its random words are
 ``numpy.random.SeedSequence(S, spawn_key=(k,))``'s (an algorithm numpy fixes, whatever the
 version), drawn into a partial Fisher-Yates shuffle of the 52 cards (multiply-shift bounded
-integers, as :mod:`analyzer.rng` draws them) and one word for the role. The filters of the page
+integers, as :mod:`analyzer.core.rng` draws them) and one word for the role. The filters of the page
 (the role, only close decisions) do not change a deal: :func:`next_deal` gives the first deal at
 or after ``k`` that passes them, and its number.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import format_card
+from ..core.cards import format_card
 from .answers import InputError, _cards, _checked, discards
 
 __all__ = ["CLOSE_GAP", "MAX_DEAL", "MAX_SCAN", "deal", "grade", "next_deal"]

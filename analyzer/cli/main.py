@@ -1,0 +1,1219 @@
+"""The ``crib`` command: argument parsing and printing only.
+
+Numba-heavy modules are imported inside the subcommands, so ``crib --help`` is instant. Every
+expected failure (bad cards, bad options) is one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from ..core.choices import (
+    ADVISE_SAMPLES,
+    CRIB_MODES,
+    CRIB_TABLE_DEALS,
+    CRIB_TABLE_MAX_ITERATIONS,
+    CRIB_TABLE_TOL,
+    DEFAULT_PLAYER,
+    DEFAULT_RECORD_GAMES,
+    DEFAULT_SAMPLES,
+    DEFAULT_VARIANT,
+    DISCARD_POLICY_NAMES,
+    MAX_DEALS,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_RECORD_GAMES,
+    MAX_SEED,
+    MAX_WORKERS,
+    ODDS_TABLE_DEALS,
+    PEGGING_POLICY_NAMES,
+    PEGGING_TABLE_DEALS,
+    SWITCH_Z,
+    TABLE_MODES,
+    VARIANT_NAMES,
+    PlayerError,
+    check_number,
+    crib_mode_for,
+    parse_player,
+)
+from ..core.errors import CardError
+from ..core.game import VARIANTS
+from .common import (
+    PILLOW_FORMATS,
+    UsageError,
+    check_output,
+    figure_format,
+    read_rank_table,
+    save_figure,
+)
+
+EXAMPLES = """examples:
+  crib keep 5H 5S 6D JC QS KH --dealer      which four to keep, as dealer
+  crib count 5H 5C 5S JD --starter 5D       count a hand the way it is said at the table
+  crib keep 5H 5S 6D JC KH --pone --variant five-card   the same in five-card cribbage
+  crib keep 5H 5S 6D JC QS KH --dealer --score 110 115   the keep most likely to win from 110-115
+  crib peg --hand 4C 5H 9S KD --played 4C 6D --starter 2S --pone   which card to lay now
+  crib simulate --games 100000 --seed 7     AI against AI, full rules
+  crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
+  crib play --hints                         play a game against the AI in the terminal
+  crib replay games.jsonl --game 3          a recorded game, counted out
+  crib review games.jsonl --game 3          what each discard and card laid lost
+  crib odds 96 110 --dealer                 the chance to win from a score, as dealer
+  crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
+  crib bench                                measure the scorer, keep and the engine
+  crib serve --open                         the analyzer in the browser, on this machine only
+"""
+
+
+CRIB_MODE_NOTES = {
+    "table": "self-play crib-value table",
+    "uniform": "exact, opponent's throw uniform",
+    "weighted": "exact, opponent's throw weighted by self-play",
+}
+
+
+#: The notes of the crib modes of the forms dealt five.
+FORM_CRIB_NOTES = {"table": "the form's self-play crib-value table",
+                   "uniform": "exact, the unseen crib cards uniform"}
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..core.version import package_version
+
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage dump) and exit status 2."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+    def _get_values(self, action, arg_strings):
+        # Python 3.11's argparse drops a '--' given as an option's value (``--games=--``) and
+        # hands the type an empty list: refuse it as the missing value it is.
+        if action.option_strings and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected a value, got '--'")
+        return super()._get_values(action, arg_strings)
+
+
+def _cards_text(tokens: list[str]) -> str:
+    return " ".join(tokens)
+
+
+# --------------------------------------------------------------------------- checked options
+
+
+def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
+    """An argparse type: a finite number in range (see :func:`analyzer.core.choices.check_number`),
+    so that ``nan``, ``inf``, negative or huge values are one line before any work starts."""
+
+    def parse(text: str):
+        try:
+            value = int(text) if integer else float(text)
+        except ValueError:
+            kind = "a whole number" if integer else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+        try:
+            return check_number("it", value, low=low, high=high, integer=integer,
+                                low_open=low_open)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("it ")) from None
+
+    return parse
+
+
+_count = _number(low=1, integer=True)
+_games = _number(low=1, high=MAX_GAMES, integer=True)
+_workers = _number(low=1, high=MAX_WORKERS, integer=True)
+_seed = _number(low=0, high=MAX_SEED, integer=True)
+_seconds = _number(low=0, low_open=True)
+_score = _number(low=0, high=120, integer=True)
+
+
+def _check_players(names, command: str) -> None:
+    for name in names:
+        try:
+            parse_player(name)
+        except PlayerError as exc:
+            raise UsageError(f"{command}: {exc}") from None
+
+
+# --------------------------------------------------------------------------- count
+
+
+def _cmd_count(args) -> int:
+    from ..core.counting import count_hand, say_count
+
+    items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib,
+                       variant=args.variant)
+    from ..core.cards import format_cards, parse_cards
+
+    hand = format_cards(parse_cards(_cards_text(args.cards)))
+    starter = format_cards(parse_cards(args.starter))
+    total = sum(item.points for item in items)
+    said = say_count(items)
+    if args.json:
+        print(json.dumps({
+            "hand": hand,
+            "starter": starter,
+            "crib": args.crib,
+            "variant": args.variant,
+            "items": [
+                {"kind": i.kind, "cards": format_cards(i.cards), "points": i.points} for i in items
+            ],
+            "total": total,
+            "said": said,
+        }))
+        return 0
+    form = "" if args.variant == DEFAULT_VARIANT else f" ({args.variant})"
+    print(f"{'crib' if args.crib else 'hand'} {hand}, starter {starter}{form}")
+    for item in items:
+        print(f"  {item.kind:<8} {format_cards(item.cards):<15} {item.points:>2}")
+    print(f"  {'total':<24} {total:>2}")
+    print(said)
+    return 0
+
+
+# --------------------------------------------------------------------------- keep
+
+
+def _cmd_keep(args) -> int:
+    from ..keeping.tablekeep import COLUMNS
+
+    try:
+        crib = crib_mode_for(args.crib, args.variant)
+    except ValueError as exc:
+        raise UsageError(f"crib keep: --crib {args.crib}: {exc}") from None
+    six_card = args.variant == DEFAULT_VARIANT
+    if args.pegging and not six_card:
+        raise UsageError(f"crib keep: --pegging: {args.variant} has no pegging table (the "
+                         "six-card game's only); leave it out or give --no-pegging")
+    pegging = six_card and args.pegging is not False
+    if args.score is not None:
+        return _keep_to_win(args, crib, pegging)
+    # numpy alone: no compiled code to import or load (analyzer.keeping.tablekeep)
+    if crib == "table":
+        from ..keeping.tablekeep import table_discards
+
+        result = table_discards(_cards_text(args.cards), dealer=args.dealer,
+                                variant=args.variant, pegging=pegging)
+    else:
+        from ..keeping.discard import evaluate_discards
+
+        result = evaluate_discards(_cards_text(args.cards), dealer=args.dealer, crib=crib,
+                                   variant=args.variant, pegging=pegging)
+    shown = len(result["keep"]) if args.top is None else args.top
+    rows = [
+        {c: _plain(result[c][i]) for c in COLUMNS} for i in range(min(shown, len(result["keep"])))
+    ]
+    if args.json:
+        print(json.dumps({
+            "hand": result["hand"],
+            "role": result["role"],
+            "crib_mode": result["crib_mode"],
+            "variant": result["variant"],
+            "pegging": result["pegging"],
+            "rows": rows,
+        }))
+        return 0
+    sign = "+" if args.dealer else "-"
+    form = "" if six_card else f", {args.variant}"
+    note = (CRIB_MODE_NOTES if six_card else FORM_CRIB_NOTES)[result["crib_mode"]]
+    net = f"net = hand {sign} crib" + (" + peg" if pegging else "")
+    if six_card and not pegging:
+        net += ", peg not counted"
+    print(f"hand {result['hand']} as {result['role']}{form} (crib: {result['crib_mode']}, "
+          f"{note}; {net})")
+    peg_head = f" {'peg':>6}" if six_card else ""
+    print(f"    {'keep':<12} {'discard':<7} {'hand':>6} {'min':>4} {'max':>4} {'std':>5}"
+          f" {'crib':>6}{peg_head} {'net':>7}")
+    for i, row in enumerate(rows):
+        mark = "*" if i == 0 else " "
+        peg = f" {row['peg_mean']:+6.3f}" if six_card else ""
+        print(f"  {mark} {row['keep']:<12} {row['discard']:<7} {row['hand_mean']:6.3f}"
+              f" {row['hand_min']:4d} {row['hand_max']:4d} {row['hand_std']:5.2f}"
+              f" {row['crib_mean']:6.3f}{peg} {row['net']:7.3f}")
+    best = rows[0]
+    print(f"best: keep {best['keep']}, throw {best['discard']} (net {best['net']:.3f})")
+    return 0
+
+
+def _keep_to_win(args, crib: str, pegging: bool) -> int:
+    """``crib keep --score ME OPP``: the keeps ranked by the probability of winning."""
+    from ..play.winkeep import keep_to_win
+
+    if args.variant != DEFAULT_VARIANT:
+        raise UsageError(f"crib keep: --score is for the six-card game, not {args.variant}")
+    try:
+        df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
+                         samples=args.samples, seed=args.seed, crib=crib, pegging=pegging)
+    except ValueError as exc:
+        raise UsageError(f"crib keep: --score: {exc}") from None
+    a = df.attrs
+    shown = len(df) if args.top is None else min(args.top, len(df))
+    columns = ["keep", "discard", "hand_mean", "crib_mean", "net", "p_win", "p_win_se"]
+    columns = [c for c in df.columns if c in columns or c == "peg_mean"]
+    rows = [{c: _plain(df[c].iloc[i]) for c in columns} for i in range(shown)]
+    p_of = dict(zip(df["keep"], df["p_win"], strict=True))
+    if args.json:
+        print(json.dumps({
+            "hand": a["hand"], "role": a["role"], "score": list(a["score"]),
+            "crib_mode": a["crib_mode"], "samples": a["samples"], "seed": a["seed"],
+            "points_keep": a["points_keep"], "win_keep": a["win_keep"],
+            "rival_keep": a["rival_keep"],
+            "gain": a["gain"], "gain_se": a["gain_se"], "rows": rows,
+        }))
+        return 0
+    me, opp = a["score"]
+    print(f"hand {a['hand']} as {a['role']}, you {me}, opponent {opp}: P(win) from "
+          f"{a['samples']:,} samples of the rest of the deal (seed {a['seed']})")
+    print(f"    {'keep':<12} {'discard':<7} {'net':>7} {'P(win)':>7} {'±se':>7}")
+    for row in rows:
+        mark = "*" if row["keep"] == a["win_keep"] else " "
+        print(f"  {mark} {row['keep']:<12} {row['discard']:<7} {row['net']:7.3f}"
+              f" {row['p_win']:7.4f} {row['p_win_se']:7.4f}")
+    points, chosen = a["points_keep"], a["win_keep"]
+    print(f"points keep: {points} (P(win) {p_of[points]:.4f})")
+    if chosen != points:
+        print(f"score-aware keep: {chosen}, differs from the points keep: P(win) "
+              f"{a['gain']:+.4f} ± {a['gain_se']:.4f}")
+    else:
+        print(f"score-aware keep: the points keep (the next best, {a['rival_keep']}, has "
+              f"P(win) {a['gain']:+.4f} ± {a['gain_se']:.4f}: not {SWITCH_Z:g} standard errors "
+              f"better)")
+    return 0
+
+
+def _plain(value):
+    """A numpy scalar as the plain Python number (or str) JSON and f-strings expect."""
+    return value.item() if hasattr(value, "item") else value
+
+
+# --------------------------------------------------------------------------- simulate
+
+
+def _saved_seed(out: str) -> int | None:
+    """The seed a checkpointed run was started with (for --resume without --seed)."""
+    from pathlib import Path
+
+    try:
+        return int(json.loads((Path(out) / "run.json").read_text())["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # simulate() reports what is wrong with the folder
+
+
+def _cmd_simulate(args) -> int:
+    import shlex
+    from pathlib import Path
+
+    _check_players(args.players, "crib simulate")
+    if args.record_games is not None and args.record is None:
+        raise UsageError("crib simulate: --record-games needs --record FILE")
+    if args.out is not None:
+        check_output(args.out, "--out", "crib simulate", folder=True)
+    if args.record is not None:
+        record = Path(args.record)
+        if args.out is not None and record.parent.resolve() == Path(args.out).resolve():
+            if record.is_dir():  # in the run folder, made by the run if it is new
+                raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
+        else:
+            check_output(record, "--record", "crib simulate")
+    n_record = 0 if args.record is None else (DEFAULT_RECORD_GAMES if args.record_games is None
+                                               else args.record_games)
+    if args.resume and args.out is None:
+        raise UsageError("crib simulate: --resume needs --out DIR, the folder of the run")
+    seed = args.seed
+    if args.resume and seed is None:
+        seed = _saved_seed(args.out)
+    from ..sim.harness import simulate
+    from ..sim.runs import RunError
+
+    show_progress = not args.quiet and sys.stderr.isatty()
+    backend = "local" if args.scheduler is None else "dask"
+    try:
+        result = simulate(args.games, seed=seed, players=tuple(args.players),
+                          workers=args.workers, record_games=n_record, progress=show_progress,
+                          crib=args.crib, backend=backend, scheduler=args.scheduler,
+                          checkpoint=args.out, resume=args.resume, time_limit=args.time_limit,
+                          variant=args.variant)
+    except (RunError, PlayerError) as exc:
+        raise UsageError(f"crib simulate: {exc}") from None
+    except ValueError as exc:  # a form the engine does not play yet
+        raise UsageError(f"crib simulate: {exc}") from None
+    if args.out is not None:
+        result.save(args.out, command=shlex.join(["crib", *args.argv]))
+    if args.record is not None:
+        from ..sim.records import write_records
+
+        write_records(args.record, result.records)
+    if not result.complete:
+        print(f"crib simulate: stopped at the time limit after {result.games:,} of "
+              f"{result.games_requested:,} games"
+              + (f"; continue with --resume --out {args.out}" if args.out else ""),
+              file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    _print_simulation(result.to_dict())
+    if args.out is not None:
+        print(f"wrote {args.out}/summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
+    if args.record is not None:
+        print(f"recorded {len(result.records)} games in {args.record}")
+    return 0
+
+
+def _print_simulation(d: dict) -> None:
+    """The readable summary of ``crib simulate``, for any form of the game."""
+    game = VARIANTS[d["variant"]]
+    low, high = d["first_dealer_win_ci"]
+    players = d["players"]
+    who = (f"{players[0]} in every seat" if len(set(players)) == 1 else
+           " vs ".join(f"{name} (seat {i})" for i, name in enumerate(players)))
+    form = "" if game.name == "six-card" else f" of {game.name}"
+    print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {d['workers']} workers: "
+          f"{d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    side = "first dealer's side" if game.partnerships else "first dealer"
+    print(f"{side + ' wins':<19}{d['first_dealer_win_rate']:7.2%}  (95% CI {low:.2%} to "
+          f"{high:.2%})")
+    if game.partnerships:
+        rates = d["side_win_rates"]
+        print(f"side 0-2 wins      {rates[0]:7.2%}   side 1-3 wins {rates[1]:.2%}")
+    elif game.players == 2:
+        print(f"seat 0 wins        {d['seat0_win_rate']:7.2%}")
+    else:
+        print("seat wins          " + "   ".join(f"{i}: {rate:.2%}"
+                                               for i, rate in enumerate(d["side_win_rates"])))
+    lines = game.skunk_lines
+    print(f"skunked (<{lines[0]})      {d['skunk_rate']:7.2%}   double (<{lines[1]}) "
+          f"{d['double_skunk_rate']:.2%}   triple (<{lines[2]}) {d['triple_skunk_rate']:.3%}"
+          + ("   (a game with two losers can skunk both)" if game.teams > 2 else ""))
+    print(f"deals per game     {d['mean_deals']:7.2f}")
+    print("points per deal    pegging   hand   crib  heels  total")
+    for role, points in d["points_per_deal"].items():
+        crib = f"{points['crib']:6.3f}" if "crib" in points else f"{'':6}"
+        heels = f"{points['heels']:6.3f}" if "heels" in points else f"{'':6}"
+        print(f"  {role:<15} {points['pegging']:8.3f} {points['hand']:6.3f} {crib} {heels}"
+              f" {sum(points.values()):6.3f}")
+
+
+# --------------------------------------------------------------------------- duel
+
+
+def _cmd_duel(args) -> int:
+    _check_players([args.a, args.b], "crib duel")
+    if args.games % 2:
+        raise UsageError(f"crib duel: --games must be even (each player deals first in half), "
+                         f"got {args.games}")
+    from ..sim.duel import duel
+
+    show_progress = not args.quiet and sys.stderr.isatty()
+    try:
+        result = duel(args.a, args.b, args.games, seed=args.seed, workers=args.workers,
+                      progress=show_progress)
+    except ValueError as exc:
+        raise UsageError(f"crib duel: {exc}") from None
+    d = result.to_dict()
+    if args.json:
+        print(json.dumps(d))
+        return 0
+    _print_duel(d)
+    return 0
+
+
+def _print_duel(d: dict) -> None:
+    """The readable report of ``crib duel``."""
+    a, b = d["players"]
+    low, high = d["win_rate_ci"]
+    mlow, mhigh = d["match_points_ci"]
+    print(f"{a} (A) vs {b} (B): {d['games']:,} games, seed {d['seed']}, {d['workers']} "
+          f"workers: {d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    print(f"first deals        A {d['first_deals'][0]:,}, B {d['first_deals'][1]:,}")
+    print(f"A wins             {d['win_rate']:7.2%}  (95% CI {low:.2%} to {high:.2%})")
+    print(f"A's match points   {d['match_points']:+7.4f} a game  (95% CI {mlow:+.4f} to "
+          f"{mhigh:+.4f}; win 1, skunk 2, double skunk 3)")
+    print(f"A skunks B         {d['a_skunk_rate']:7.2%}   double {d['a_double_skunk_rate']:.3%}")
+    print(f"B skunks A         {d['b_skunk_rate']:7.2%}   double {d['b_double_skunk_rate']:.3%}")
+
+
+# --------------------------------------------------------------------------- play
+
+#: The forms ``crib play`` offers: the two-player ones.
+PLAY_VARIANTS = ("six-card", "five-card")
+#: Who deals first in ``crib play``: you, the AI, or the cut (the rules' way, the default).
+PLAY_FIRST = ("me", "ai", "cut")
+
+
+def _cmd_play(args) -> int:
+    if args.variant not in PLAY_VARIANTS:
+        raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
+                         f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
+    _check_players([args.opponent], "crib play")
+    if args.save is not None:
+        check_output(args.save, "--save", "crib play")
+    from .terminal import play_in_terminal
+
+    return play_in_terminal(variant=args.variant, opponent=args.opponent, seed=args.seed,
+                            hints=args.hints, muggins=args.muggins, first=args.first,
+                            save=args.save)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _read_game(command: str, path: str, game: int) -> dict:
+    """Game ``game`` of the records file ``path``, or a UsageError naming ``command``."""
+    from ..sim.records import RecordError, read_records
+
+    try:
+        records = read_records(path)
+    except RecordError as exc:
+        raise UsageError(f"{command}: {exc}") from None
+    games = {r.get("game"): r for r in records}
+    if game not in games:
+        raise UsageError(f"{command}: no game {game} in {path} ({len(records)} games recorded)")
+    return games[game]
+
+
+def _cmd_replay(args) -> int:
+    from ..sim.records import format_game
+
+    record = _read_game("crib replay", args.file, args.game)
+    try:
+        print(format_game(record))
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise UsageError(f"crib replay: game {args.game} in {args.file} is not a valid "
+                         f"record ({exc!r})") from None
+    return 0
+
+
+# --------------------------------------------------------------------------- review
+
+
+def _cmd_review(args) -> int:
+    from ..table.review import format_review, review_game
+
+    record = _read_game("crib review", args.file, args.game)
+    try:
+        review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed)
+    except ValueError as exc:  # RecordError included
+        hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
+        raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
+    if args.json:
+        print(json.dumps(review.to_dict()))
+    else:
+        print(format_review(review))
+    return 0
+
+
+# --------------------------------------------------------------------------- odds
+
+
+def _cmd_odds(args) -> int:
+    from ..keeping.winodds import win_probability, win_probability_se
+
+    try:
+        p = win_probability(args.me, args.opp, args.dealer)
+        se = win_probability_se(args.me, args.opp, args.dealer)
+    except (OSError, ValueError) as exc:  # a damaged installation: the table cannot be read
+        raise UsageError(f"crib odds: {exc}") from None
+    role = "dealer" if args.dealer else "pone"
+    low, high = max(p - 1.959964 * se, 0.0), min(p + 1.959964 * se, 1.0)
+    if args.json:
+        print(json.dumps({"me": args.me, "opponent": args.opp, "role": role, "p_win": p,
+                          "se": se, "ci95": [low, high]}))
+        return 0
+    who = "you deal" if args.dealer else "the opponent deals"
+    # at least 4 decimals, and enough for two significant digits of the error (at most the 7
+    # the table is written to)
+    places = min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+    print(f"P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent {args.opp}, "
+          f"{who}; ± is one standard error)")
+    return 0
+
+
+# --------------------------------------------------------------------------- plot
+
+PLOT_KINDS = ("census", "keep", "crib", "games", "odds")
+#: The options each kind of plot reads (``--out`` and ``--dpi`` are everyone's); any other is
+#: refused rather than silently ignored.
+PLOT_OPTIONS = {
+    "census": ("log", "variant"),
+    "keep": ("hand", "dealer", "pone", "variant"),
+    "crib": ("table", "reference"),
+    "games": ("games", "seed", "players", "quiet", "variant"),
+    "odds": (),
+}
+PLOT_GAMES = 10_000
+PLOT_DPI = 120
+
+
+def _cmd_plot(args) -> int:
+    from pathlib import Path
+
+    command = f"crib plot {args.kind}"
+    for kind, options in PLOT_OPTIONS.items():
+        for name in options:
+            if kind != args.kind and getattr(args, name) not in (None, False) \
+                    and name not in PLOT_OPTIONS[args.kind]:
+                raise UsageError(f"{command}: --{name} is for crib plot {kind}, not "
+                                 f"{args.kind}")
+    fmt = figure_format(args.out, "--out", command)
+    check_output(args.out, "--out", command)
+    dpi = PLOT_DPI if args.dpi is None else args.dpi
+    variant = DEFAULT_VARIANT if args.variant is None else args.variant
+    if args.kind == "keep":
+        dealt = VARIANTS[variant].dealt
+        if not args.hand:
+            raise UsageError(f"{command}: --hand CARDS is needed ({dealt} cards)")
+        if not (args.dealer or args.pone):
+            raise UsageError(f"{command}: say whose crib it is: --dealer or --pone")
+        from ..core.cards import parse_cards
+
+        parse_cards(_cards_text(args.hand), n=dealt)  # bad cards: one line before any work
+    elif args.kind == "crib":
+        if args.table is None:
+            raise UsageError(f"{command}: --table FILE is needed (a rank-only crib-value CSV: "
+                             "card1, card2, dealer, pone)")
+        table = read_rank_table(args.table, "--table", command, complete=True)
+        reference = (None if args.reference is None
+                     else read_rank_table(args.reference, "--reference", command,
+                                           complete=False))
+    elif args.kind == "games":
+        players = [DEFAULT_PLAYER] if args.players is None else args.players
+        _check_players(players, command)
+
+    from ..research import plots
+
+    if args.kind == "census":
+        fig = plots.show_distribution(log=args.log, variant=variant)
+    elif args.kind == "keep":
+        from ..keeping.discard import keep
+
+        fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer,
+                                       variant=variant))
+    elif args.kind == "crib":
+        label = "reference" if args.reference is None else Path(args.reference).stem
+        fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
+                                 reference=reference, reference_label=label)
+    elif args.kind == "odds":
+        from ..keeping.winodds import win_table
+
+        fig = plots.win_odds_heatmap(win_table())
+    else:
+        from ..sim.harness import simulate
+
+        show_progress = not args.quiet and sys.stderr.isatty()
+        try:
+            result = simulate(PLOT_GAMES if args.games is None else args.games, seed=args.seed,
+                              players=tuple(players), progress=show_progress, variant=variant)
+        except ValueError as exc:  # players that do not fit the form's seats
+            raise UsageError(f"{command}: {exc}") from None
+        fig = plots.game_report(result)
+
+    save_figure(fig, args.out, fmt, dpi, "--out", command)
+    width, height = fig.get_size_inches()
+    size = (f"{round(width * dpi)} x {round(height * dpi)} pixels"
+            if fmt in ("png", *PILLOW_FORMATS) else f"{width:g} x {height:g} inches")
+    print(f"wrote {args.out} ({size})")
+    return 0
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _cmd_tables(args) -> int:
+    from .tables import run
+
+    return run(args)
+
+
+# --------------------------------------------------------------------------- bench
+
+
+def _cmd_bench(args) -> int:
+    if args.against is not None:
+        from .benchcompare import BenchCompareError, compare_with_commit, format_comparison
+
+        try:
+            result = compare_with_commit(args.against, args.rounds,
+                                         progress=None if args.json else print)
+        except BenchCompareError as exc:
+            raise UsageError(f"crib bench: {exc}") from None
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print()
+            print("\n".join(format_comparison(result)))
+        return 0
+    from .bench import run_benchmarks
+
+    results = run_benchmarks(progress=None if args.json else print)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    print()
+    width = max(len(r["name"]) for r in results["figures"])
+    for r in results["figures"]:
+        print(f"{r['name']:<{width}}  {r['value']:>12.4g} {r['unit']:<12} {r.get('note', '')}")
+    return 0
+
+
+# --------------------------------------------------------------------------- serve
+
+#: The packages of the ``web`` extra that ``crib serve`` needs.
+WEB_MODULES = ("fastapi", "uvicorn")
+SERVE_HOST = "127.0.0.1"
+SERVE_PORT = 8000
+
+
+def _cmd_serve(args) -> int:
+    import importlib.util
+
+    missing = [name for name in WEB_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"crib serve: needs the web extra ({', '.join(missing)} not "
+                         "installed): pip install 'analyzer[web]' (or make serve)")
+    if args.screenshots is not None:
+        given = [f"--{name}" for name in ("host", "port", "open") if getattr(args, name)
+                 not in (None, False)]
+        if given:
+            raise UsageError(f"crib serve: --screenshots serves on a free loopback port of its "
+                             f"own: leave out {', '.join(given)}")
+        return _serve_screenshots(args.screenshots)
+    host = SERVE_HOST if args.host is None else args.host
+    port = SERVE_PORT if args.port is None else args.port
+    from ..web.serve import ServeError, is_loopback, listen, serve, url_of
+
+    try:
+        sock = listen(host, port)
+    except ServeError as exc:
+        raise UsageError(f"crib serve: {exc}") from None
+    url = url_of(sock)
+    if is_loopback(sock):
+        print(f"crib serve: bound to {host} (loopback): only this machine can connect")
+    else:
+        print(f"crib serve: warning: bound to {host}, reachable from other machines on "
+              "the network; the pages have no login and no encryption", file=sys.stderr)
+    from ..web.app import create_app
+
+    on_start = None
+    if args.open:
+        import webbrowser
+
+        def on_start():
+            webbrowser.open(url + "/count")
+    try:  # Ctrl-C at any moment from here on stops the server cleanly
+        app = create_app(warm=True)
+        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play and the API {url}/api/ "
+              "(Ctrl-C stops it)", flush=True)
+        serve(app, sock, on_start=on_start)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("crib serve: stopped")
+    return 0
+
+
+def _serve_screenshots(folder: str) -> int:
+    from ..web.browser import missing, screenshots
+
+    check_output(folder, "--screenshots", "crib serve", folder=True)
+    reason = missing()
+    if reason is not None:
+        raise UsageError(f"crib serve: --screenshots needs a browser to drive: {reason}")
+    from pathlib import Path
+
+    Path(folder).mkdir(exist_ok=True)
+    for path in screenshots(folder):
+        print(f"wrote {path}")
+    return 0
+
+
+# --------------------------------------------------------------------------- peg
+
+
+def _cmd_peg(args) -> int:
+    from ..core.cards import format_cards, parse_cards
+    from ..play.search import advise_play
+
+    try:
+        advice = advise_play(_cards_text(args.hand), _cards_text(args.played or []),
+                             dealer=args.dealer, starter=args.starter,
+                             thrown=None if args.thrown is None else _cards_text(args.thrown),
+                             score=args.score, samples=args.samples, seed=args.seed,
+                             continuation=args.continuation, infer=not args.uniform)
+    except ValueError as exc:  # CardError included
+        raise UsageError(f"crib peg: {exc}") from None
+    role = "dealer" if args.dealer else "pone"
+    hand = format_cards(parse_cards(_cards_text(args.hand)))
+    played = format_cards(parse_cards(_cards_text(args.played))) if args.played else ""
+    starter = format_cards(parse_cards(args.starter))
+    rows = [{k: _plain(v) for k, v in row.items()} for row in advice.to_dict("records")]
+    best, count = advice.attrs["best"], int(advice.attrs["count"])
+    if args.json:
+        print(json.dumps({"hand": hand, "role": role, "starter": starter, "played": played,
+                          "count": count, "score": args.score, "samples": args.samples,
+                          "seed": args.seed, "continuation": args.continuation,
+                          "opponent": "uniform" if args.uniform else "ev discard",
+                          "best": best, "rows": rows}))
+        return 0
+    said = f"; played {played}" if played else "; nothing laid yet"
+    score = f"; score {args.score[0]}-{args.score[1]}" if args.score else ""
+    print(f"hand {hand} as {role}, starter {starter}{said} (count {count}){score}; "
+          f"{args.samples:,} samples, seed {args.seed}")
+    if best == "go":
+        print(f"go: no card you hold can be laid on count {count}")
+        return 0
+    head = (f"    {'card':<4} {'now':>3} {'for':>6} {'against':>7} {'rest':>7} {'±se':>6}"
+            f" {'total':>7}")
+    if args.score:
+        head += f" {'P(win)':>7} {'±se':>6}"
+    print(head)
+    for i, row in enumerate(rows):
+        line = (f"  {'*' if i == 0 else ' '} {row['card']:<4} {row['now']:3d}"
+                f" {row['rest_for']:6.3f} {row['rest_against']:7.3f} {row['rest']:+7.3f}"
+                f" {row['rest_se']:6.3f} {row['total']:+7.3f}")
+        if args.score:
+            line += f" {row['p_win']:7.4f} {row['p_win_se']:6.4f}"
+        print(line)
+    top = rows[0]
+    why = (f"P(win) {top['p_win']:.4f}" if args.score else f"total {top['total']:+.3f}")
+    print(f"best: lay {best} ({why})")
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _add_json(p) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_quiet(p, what: str = "no progress bar") -> None:
+    p.add_argument("--quiet", action="store_true", help=what)
+
+
+def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "", seats: str = "seat 0 and seat 1"
+                 ) -> None:
+    p.add_argument("--players", nargs="+", metavar="PLAYER",
+                   default=None if default is None else list(default),
+                   help=f"{note}DISCARD+PEGGING, one for every seat or one for each of "
+                   f"{seats}; discard: {', '.join(DISCARD_POLICY_NAMES)}; pegging: "
+                   f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
+                   f"baseline, or best, the strongest (default: {DEFAULT_PLAYER})")
+
+
+def _add_seed(p, default=None, note: str = "") -> None:
+    said = "fresh entropy, printed" if default is None else str(default)
+    p.add_argument("--seed", type=_seed, default=default, metavar="S",
+                   help=f"{note}seed, 0 to 2**63-1 (default: {said}); same seed, same result")
+
+
+def _add_workers(p) -> None:
+    p.add_argument("--workers", type=_workers, metavar="W",
+                   help=f"threads, 1 to {MAX_WORKERS} (default: this machine's cores)")
+
+
+def _add_role(p, required: bool, note: str = "") -> None:
+    role = p.add_mutually_exclusive_group(required=required)
+    role.add_argument("--dealer", action="store_true",
+                      help=f"{note}the crib is yours: its value is added")
+    role.add_argument("--pone", action="store_true",
+                      help=f"{note}the crib is the opponent's: its value is taken off")
+
+
+def _add_variant(p) -> None:
+    p.add_argument("--variant", choices=VARIANT_NAMES, default=DEFAULT_VARIANT,
+                   help=f"the form of the game: {', '.join(VARIANT_NAMES)} (default "
+                   f"{DEFAULT_VARIANT}); see docs/rules.md")
+
+
+def _add_table_crib(p, what: str) -> None:
+    p.add_argument("--crib", choices=TABLE_MODES, default=TABLE_MODES[0],
+                   help=f"crib values {what}: the form's self-play table (default) or the exact "
+                   "uniform-opponent values")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="crib",
+        description="Cribbage strategy analyzer: count hands, choose which four to keep, "
+        "measure the scorer.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("count", help="count a hand (or crib) the way it is said at the table")
+    p.add_argument("cards", nargs="+", help="four cards, e.g. 5H 5C 5S JD (or 5h,5c,5s,jd); "
+                   "three for a five-card hand")
+    p.add_argument("--starter", required=True, help="the starter (cut) card, e.g. 5D")
+    p.add_argument("--crib", action="store_true", help="count as a crib (flush needs all five)")
+    _add_variant(p)
+    _add_json(p)
+    p.set_defaults(func=_cmd_count)
+
+    p = sub.add_parser("keep", help="rank the ways to keep four cards of six (or of five, or "
+                       "three of five, in the other forms)")
+    p.add_argument("cards", nargs="+", help="six cards, e.g. 5H 5S 6D JC QS KH; five in the "
+                   "other forms")
+    _add_role(p, required=True)
+    p.add_argument("--crib", choices=CRIB_MODES, default=None,
+                   help="how the thrown cards are valued: the self-play table (the six-card "
+                   "default), the exact uniform-opponent enumeration, or the exact enumeration "
+                   "weighted by self-play throw frequencies (six-card only); every form's "
+                   "default is its own self-play table")
+    p.add_argument("--top", type=_count, metavar="N",
+                   help="show only the N best discards (at least 1; there are 15, or 5 or 10 in "
+                   "the other forms)")
+    p.add_argument("--pegging", action=argparse.BooleanOptionalAction, default=None,
+                   help="count the play in the net: each keep's expected pegging points for "
+                   "minus against, from the self-play pegging table (six-card only; the "
+                   "default there; refused in the other forms, which have no such table)")
+    p.add_argument("--score", nargs=2, type=_score, metavar=("ME", "OPP"),
+                   help="rank by the probability of winning from this score (each 0 to 120), "
+                   "simulating the rest of the deal (six-card)")
+    p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True),
+                   default=DEFAULT_SAMPLES, metavar="N",
+                   help=f"with --score: samples of the rest of the deal (default "
+                   f"{DEFAULT_SAMPLES:,})")
+    _add_seed(p, default=0, note="with --score: the samples' ")
+    _add_variant(p)
+    _add_json(p)
+    p.set_defaults(func=_cmd_keep)
+
+    p = sub.add_parser(
+        "peg", help="which card to lay now in the play (two players, six-card)",
+        description="Value each card you can lay now by rollouts over the opponent's unseen "
+        "cards: the points it pegs now, the pegging for and against you in the rest of the play, "
+        "and with --score the probability of winning the game. --hand is the four cards you "
+        "kept (those you laid included); --played every card laid so far in the play, in order, "
+        "both players' (yours are the ones in --hand); counts, goes and whose turn follow by the "
+        "rules (if the last card is yours, the opponent said go).")
+    p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
+                   help="the four cards you kept, e.g. 4C 5H 9S KD")
+    p.add_argument("--played", nargs="*", metavar="CARD",
+                   help="the cards laid so far in this play, in order (default: none)")
+    p.add_argument("--starter", required=True, metavar="CARD", help="the starter card")
+    role = p.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dealer", action="store_true", help="you dealt (the pone leads)")
+    role.add_argument("--pone", action="store_true", help="you are the pone (you lead)")
+    p.add_argument("--thrown", nargs=2, metavar="CARD",
+                   help="your two cards in the crib (default: unknown, counted as unseen)")
+    p.add_argument("--score", nargs=2, type=_number(low=0, high=120, integer=True),
+                   metavar=("ME", "OPP"),
+                   help="the scores now, 0 to 120: adds each card's probability of winning "
+                   "and chooses by it")
+    p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
+                   default=ADVISE_SAMPLES, metavar="N",
+                   help=f"samples of the opponent's cards, 1 to 1,000,000 (default "
+                   f"{ADVISE_SAMPLES:,})")
+    _add_seed(p, default=0)
+    p.add_argument("--continuation", choices=("greedy", "lookahead"), default="greedy",
+                   help="how both players lay in the rollouts (default greedy)")
+    p.add_argument("--uniform", action="store_true",
+                   help="draw the opponent's cards uniformly from those its goes allow (default: "
+                   "as its discard suggests, if it keeps what the ev policy keeps)")
+    _add_json(p)
+    p.set_defaults(func=_cmd_peg)
+
+    p = sub.add_parser("simulate", help="play AI against AI and report the statistics")
+    p.add_argument("--games", type=_games, required=True, metavar="N",
+                   help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
+    _add_seed(p)
+    _add_players(p, seats="the seats in order")
+    _add_variant(p)
+    _add_workers(p)
+    _add_table_crib(p, "the ev policy reads")
+    p.add_argument("--out", metavar="DIR",
+                   help="write summary.csv, margins.csv, crib_outcomes.csv, provenance.json; "
+                   "finished chunks are checkpointed there as they complete (run.json, chunks/); "
+                   "DIR is created if its parent folder exists")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run checkpointed in --out DIR: only missing chunks are "
+                   "played; a different seed, players or games is refused")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help="stop at the first chunk boundary after this long (a finite number "
+                   "above 0); the partial result is valid and can be resumed")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
+                   "LocalCluster on this machine (needs pip install 'analyzer[dask]')")
+    p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
+    p.add_argument("--record-games", type=_number(low=1, high=MAX_RECORD_GAMES, integer=True),
+                   metavar="K", help=f"how many games --record keeps, 1 to {MAX_RECORD_GAMES:,} "
+                   f"(default {DEFAULT_RECORD_GAMES})")
+    _add_json(p)
+    _add_quiet(p)
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser(
+        "duel", help="one player against another: win rate, match points, skunks",
+        description="Play A against B, each dealing first in half the games (no cut), and "
+        "report A's win rate and net match points per game (win 1, skunk 2, double skunk 3) "
+        "with 95% intervals, and the skunk rates each way.")
+    for name, seat in (("a", "A"), ("b", "B")):
+        p.add_argument(name, metavar=seat,
+                       help=f"player {seat}: DISCARD+PEGGING or baseline; discard: "
+                       f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
+                       f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}")
+    p.add_argument("--games", type=_games, required=True, metavar="N",
+                   help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
+    _add_seed(p)
+    _add_workers(p)
+    _add_json(p)
+    _add_quiet(p)
+    p.set_defaults(func=_cmd_duel)
+
+    p = sub.add_parser(
+        "play", help="play a game against the AI in the terminal, with hints and muggins",
+        description="Play one game of cribbage against an AI player in the terminal. Type the "
+        "cards (5H JC) or their positions (1 4) to discard and to lay, go when no card fits, "
+        "? for the analyzer's advice, quit (or Ctrl-C) to stop. The game is saved as a record "
+        "(crib replay prints it) to --save FILE, or to crib-game-DATE-TIME.jsonl here. Exit "
+        "status 0, or 130 after Ctrl-C.")
+    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
+                   help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
+                   f"{DEFAULT_VARIANT})")
+    p.add_argument("--opponent", default="best", metavar="PLAYER",
+                   help="the AI: DISCARD+PEGGING as for simulate, or baseline, or best (the "
+                   "strongest, the default)")
+    _add_seed(p)
+    p.add_argument("--hints", action="store_true",
+                   help="show the analyzer's advice at every decision (? shows it once)")
+    p.add_argument("--muggins", action="store_true",
+                   help="count your own hand and crib: points you miss go to the AI")
+    p.add_argument("--first", choices=PLAY_FIRST, default="cut",
+                   help="who deals first: me, ai, or cut (the default: the low card deals)")
+    p.add_argument("--save", metavar="FILE",
+                   help="where to save the game (JSON Lines; default "
+                   "crib-game-DATE-TIME.jsonl in this folder)")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
+    p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
+    p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser(
+        "review", help="review a recorded game: what each discard and card laid lost",
+        description="Compare each discard of a player in a recorded game with the best keep "
+        "(expected points lost; with the probability of winning when the game can end in the "
+        "deal) and each card they laid with the advised one, and sum up the points lost by "
+        "discard and by the play, and the worst decision.")
+    p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
+                   "simulate --record)")
+    p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
+    p.add_argument("--seat", type=_number(low=0, high=1, integer=True), default=None,
+                   metavar="S", help="the seat to review, 0 or 1 (default: the seat named you)")
+    p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
+                   default=ADVISE_SAMPLES, metavar="N",
+                   help="samples of each simulation, 1 to 1,000,000 (default "
+                   f"{ADVISE_SAMPLES:,})")
+    _add_seed(p, default=0, note="the simulations' ")
+    _add_json(p)
+    p.set_defaults(func=_cmd_review)
+
+    p = sub.add_parser(
+        "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib, games "
+        "or odds",
+        description="Draw one figure to a file, in the format its extension names (.png, .pdf, "
+        ".svg, .eps, .ps, .jpg, .tif, .webp). census: the exact show-score distribution; "
+        "keep: the 15 discards of --hand as --dealer or --pone; crib: a rank-only crib-value "
+        "table (--table FILE, optionally --reference FILE for the difference); games: simulate "
+        "--games N and plot the first dealer's edge, skunks, points per deal and margins; odds: "
+        "the shipped win-odds table as heatmaps for the dealer and the pone. An option another "
+        "kind reads is refused.")
+    p.add_argument("kind", choices=PLOT_KINDS, metavar="KIND",
+                   help=f"one of {', '.join(PLOT_KINDS)}")
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="the figure file to write; its extension says the format")
+    p.add_argument("--dpi", type=_number(low=10, high=1000, integer=True), default=PLOT_DPI,
+                   help=f"resolution, 10 to 1000 dots per inch (default {PLOT_DPI})")
+    p.add_argument("--log", action="store_true", help="census: a logarithmic share axis")
+    p.add_argument("--hand", nargs="+", metavar="CARD",
+                   help="keep: six cards, e.g. 5H 5S 6D JC QS KH")
+    _add_role(p, required=False, note="keep: ")
+    p.add_argument("--table", metavar="FILE",
+                   help="crib: a CSV with columns card1, card2, dealer, pone "
+                   "(ranks A, 2..10, J, Q, K), all 91 rank pairs")
+    p.add_argument("--reference", metavar="FILE",
+                   help="crib: a second table of that form; the difference is drawn too")
+    p.add_argument("--games", type=_games, metavar="N",
+                   help=f"games: how many games to simulate (default {PLOT_GAMES})")
+    _add_seed(p, note="games: ")
+    _add_players(p, default=None, note="games: ")
+    p.add_argument("--variant", choices=VARIANT_NAMES, default=None, metavar="FORM",
+                   help=f"census, keep, games: the form of the game, {', '.join(VARIANT_NAMES)} "
+                   f"(default {DEFAULT_VARIANT})")
+    _add_quiet(p, "games: no progress bar")
+    p.set_defaults(func=_cmd_plot)
+
+    p = sub.add_parser("odds", help="the chance to win from a score at the start of a deal",
+                       description="The probability of winning the 121-point two-player game "
+                       "from the scores at the start of a deal (before the cut), by whether you "
+                       "deal it, from the shipped win-odds table (crib tables odds), with one "
+                       "standard error.")
+    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120")
+    p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120")
+    role = p.add_mutually_exclusive_group(required=True)
+    role.add_argument("--dealer", action="store_true", help="you deal this deal (your crib)")
+    role.add_argument("--pone", action="store_true", help="the opponent deals this deal")
+    _add_json(p)
+    p.set_defaults(func=_cmd_odds)
+
+    p = sub.add_parser("tables", help="build crib-value, pegging, discard and win-odds tables; "
+                       "compare with Schell")
+    tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
+    p.set_defaults(func=_cmd_tables)
+    t = tables.add_parser(
+        "crib", help="rebuild the self-play crib-value table",
+        description="Rebuild the self-play crib-value table of a form and write it to --out DIR, "
+        "which is required: crib_values.csv and crib_values_rank.csv for six-card, "
+        "crib_values_FORM.csv (and for five-card its _rank.csv) for the others, each with a "
+        "JSON provenance file. The tables shipped with the package are never overwritten unless "
+        "--force is given.")
+    _add_variant(t)
+    t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
+                   default=CRIB_TABLE_DEALS, metavar="N",
+                   help=f"deals per iteration, 1 to {MAX_DEALS:.0e} "
+                   f"(default {CRIB_TABLE_DEALS:,})")
+    _add_seed(t, default=0)
+    t.add_argument("--tol", type=_number(low=0, low_open=True), default=CRIB_TABLE_TOL,
+                   metavar="T", help="stop when no entry moves by more than this, a finite "
+                   f"number above 0 (default {CRIB_TABLE_TOL})")
+    t.add_argument("--max-iterations", type=_number(low=1, high=MAX_ITERATIONS, integer=True),
+                   default=CRIB_TABLE_MAX_ITERATIONS, metavar="M",
+                   help=f"give up after M iterations, 1 to {MAX_ITERATIONS:,} "
+                   f"(default {CRIB_TABLE_MAX_ITERATIONS})")
+    _add_workers(t)
+    t.add_argument("--out", required=True, metavar="DIR",
+                   help="the folder to write the tables to (required); DIR is created if its "
+                   "parent folder exists")
+    t.add_argument("--force", action="store_true",
+                   help="allow --out to be the package's own data folder, replacing the "
+                   "shipped tables")
+    _add_quiet(t, "no per-iteration report")
+    t = tables.add_parser(
+        "pegging", help="rebuild the self-play pegging table (the play's value of a keep)",
+        description="Play independent six-card deals, ev+lookahead in both seats, and write the "
+        "pegging points for and against by role and kept rank pattern to --out FILE (.csv), "
+        "with its JSON provenance beside it (.json). The table shipped with the package is "
+        "never overwritten unless --force is given.")
+    t.add_argument("--out", required=True, metavar="FILE",
+                   help="the CSV file to write (required); FILE.json gets the provenance")
+    t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
+                   default=PEGGING_TABLE_DEALS, metavar="N",
+                   help=f"deals to play, 1 to {MAX_DEALS:.0e} (default {PEGGING_TABLE_DEALS:,}, "
+                   "as shipped)")
+    _add_seed(t, default=0)
+    _add_workers(t)
+    t.add_argument("--force", action="store_true",
+                   help="allow --out in the package's own data folder, replacing the shipped "
+                   "table")
+    _add_quiet(t, "no progress report")
+    t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
+    t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
+    t.add_argument("--ranks", metavar="FILE",
+                   help="the rank-only CSV (default: FILE's name with _ranks.csv)")
+    _add_table_crib(t, "used")
+    _add_workers(t)
+    t = tables.add_parser("compare", help="compare the crib table with a published one")
+    t.add_argument("--table", metavar="FILE",
+                   help="rank-only table, all 91 rank pairs (default: the shipped "
+                   "data/crib_values_rank.csv)")
+    t.add_argument("--reference", required=True, metavar="FILE",
+                   help="published rank-only table, e.g. Schell's (card1,card2,dealer,pone); "
+                   "the comparison is over its rank pairs")
+    t.add_argument("--top", type=_count, default=10, metavar="N",
+                   help="how many of the biggest differences to list (default 10)")
+    t.add_argument("--plot", metavar="FILE",
+                   help="also draw both tables and their difference as heatmaps (.png, .pdf, "
+                   ".svg, ...)")
+    _add_json(t)
+    t = tables.add_parser(
+        "odds", help="rebuild the win-odds table",
+        description="Rebuild the win-odds table of the six-card game from self-play deals "
+        "(ev+lookahead in both seats) made consistent by dynamic programming, and write it to "
+        "--out FILE.csv with its JSON provenance beside it. The shipped table is never "
+        "overwritten unless --force is given.")
+    t.add_argument("--out", required=True, metavar="FILE",
+                   help="the CSV to write (dealer_needs, pone_needs, p_dealer_wins, se); "
+                   "FILE.json beside it")
+    t.add_argument("--deals", type=_number(low=1024, high=MAX_DEALS, integer=True),
+                   default=ODDS_TABLE_DEALS, metavar="N",
+                   help=f"self-play deals, 1,024 to {MAX_DEALS:.0e} (default "
+                   f"{ODDS_TABLE_DEALS:,})")
+    _add_seed(t, default=0)
+    _add_workers(t)
+    t.add_argument("--force", action="store_true",
+                   help="allow --out in the package's own data folder, replacing the shipped "
+                   "table")
+    _add_quiet(t, "no progress report")
+
+    p = sub.add_parser(
+        "serve", help="the analyzer in the browser: hand counter, which four to keep, discard "
+        "trainer, JSON API (needs the web extra)",
+        description="Serve the analyzer's pages and JSON API on this machine (FastAPI on "
+        "uvicorn; pip install 'analyzer[web]'): /count counts a hand, /keep ranks the keeps "
+        "with the chart, /trainer deals discard problems; /api/count, /api/keep, "
+        "/api/keep/win, /api/keep/chart.svg, /api/trainer/deal, /api/trainer/answer answer "
+        "scripts in JSON. Binds to 127.0.0.1 (this machine only) unless --host says otherwise.")
+    p.add_argument("--host",
+                   help=f"the address to listen on (default {SERVE_HOST}, this machine only; "
+                   "another address is reachable from the network, and warned about)")
+    p.add_argument("--port", type=_number(low=0, high=65535, integer=True),
+                   help=f"the port, 0 to 65535 (default {SERVE_PORT}; 0 picks a free one)")
+    p.add_argument("--open", action="store_true",
+                   help="open the pages in the default web browser once serving")
+    p.add_argument("--screenshots", metavar="DIR",
+                   help="instead of serving: write a PNG of each page, at desktop and phone "
+                   "width, from headless Chromium (Debian's chromium and chromium-driver, "
+                   "Selenium) into DIR, created if its parent folder exists")
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser(
+        "bench", help="measure throughput (scorer, keep, games, start-up)",
+        description="Measure the scorer, keep, the game engine, the tables and the start-up of "
+        "a new process, each figure the median of repeats, with its range. With --against REV "
+        "the commit REV is checked out into a temporary git worktree and both benchmark in "
+        "turn, --rounds times each, and the figures are printed side by side with their ratio.")
+    _add_json(p)
+    p.add_argument("--against", metavar="REV",
+                   help="also benchmark git commit REV (a hash, tag or branch) in turn with "
+                   "this checkout and compare")
+    p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), default=2,
+                   metavar="K", help="with --against: runs of each side, in turn (default 2)")
+    p.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``crib`` and ``python -m analyzer``; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # for provenance files
+        if args.command is None:
+            parser.print_help()
+            raise UsageError("crib: no command given (see crib --help)")
+        return args.func(args)
+    except (UsageError, CardError) as exc:
+        message = str(exc) if isinstance(exc, UsageError) else f"crib: {exc}"
+        print(message, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("crib: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,200 @@
+"""The ``crib tables`` commands (``crib``, ``pegging``, ``keep``, ``compare``, ``odds``):
+parsing done, printing only.
+
+:mod:`analyzer.cli.main` builds the parser and dispatches here; the checks both share (output
+paths, figure formats, rank tables) are in :mod:`analyzer.cli.common`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .common import UsageError, check_output, figure_format, read_rank_table, save_figure
+
+__all__ = ["run"]
+
+
+def run(args) -> int:
+    """Run ``crib tables TABLE`` with the parsed ``args``; the exit status."""
+    if args.table_command is None:
+        raise UsageError("crib tables: choose crib, pegging, keep, compare or odds (see crib "
+                         "tables --help)")
+    return {"crib": _tables_crib, "pegging": _tables_pegging, "keep": _tables_keep,
+            "compare": _tables_compare, "odds": _tables_odds}[args.table_command](args)
+
+
+def _tables_crib(args) -> int:
+    import shlex
+
+    from ..keeping.crib import is_shipped_folder
+
+    out = args.out
+    if is_shipped_folder(out) and not args.force:
+        raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
+                         "add --force to overwrite the shipped tables")
+    check_output(out, "--out", "crib tables crib", folder=True)
+    from ..research.tables import build_crib_table
+
+    def report(iteration, delta):
+        if not args.quiet:
+            print(f"iteration {iteration}: largest change {delta:.4f}", file=sys.stderr)
+
+    result = build_crib_table(deals=args.deals, seed=args.seed, tol=args.tol,
+                              max_iterations=args.max_iterations, workers=args.workers,
+                              progress=report, variant=args.variant)
+    paths = result.save(out, command=shlex.join(["crib", *args.argv]),
+                        overwrite_shipped=args.force)
+    state = "converged" if result.converged else "NOT converged"
+    print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
+          f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
+          f"{result.gaps[1]:.4f} over entries with 1,000+ cribs, {result.gaps[0]:.4f} over all; "
+          f"{result.elapsed_seconds:.1f} s")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _tables_pegging(args) -> int:
+    import shlex
+    import time
+    from pathlib import Path
+
+    from ..keeping.crib import is_shipped_folder
+
+    command = "crib tables pegging"
+    out = Path(args.out)
+    if out.suffix.lower() != ".csv":
+        raise UsageError(f"{command}: --out {out}: the table is a .csv file (its provenance is "
+                         "written beside it as .json)")
+    if is_shipped_folder(out.parent) and not args.force:
+        raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
+                         "--force to overwrite the shipped table")
+    for path in (out, out.with_suffix(".json")):
+        check_output(path, "--out", command)
+    from ..research.pegging import build_pegging_table
+
+    start = time.perf_counter()
+
+    def report(done, total):
+        if not args.quiet:
+            rate = done / max(time.perf_counter() - start, 1e-9)
+            print(f"{done:,} of {total:,} deals ({rate:,.0f} deals/s)", file=sys.stderr)
+
+    result = build_pegging_table(deals=args.deals, seed=args.seed, workers=args.workers,
+                                 progress=report)
+    paths = result.save(out, command=shlex.join(["crib", *args.argv]),
+                        overwrite_shipped=args.force)
+    df = result.table
+    means = {role: float((df.loc[df.role == role, "peg_net_raw"].fillna(0)
+                          * df.loc[df.role == role, "n"]).sum() / args.deals)
+             for role in ("dealer", "pone")}
+    print(f"{args.deals:,} deals in {result.elapsed_seconds:.1f} s "
+          f"({args.deals / result.elapsed_seconds:,.0f} deals/s); mean pegging net: dealer "
+          f"{means['dealer']:+.3f}, pone {means['pone']:+.3f}; patterns never kept: dealer "
+          f"{int((df.loc[df.role == 'dealer', 'n'] == 0).sum())}, pone "
+          f"{int((df.loc[df.role == 'pone', 'n'] == 0).sum())} (valued at the role's mean)")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _tables_keep(args) -> int:
+    import time
+    from pathlib import Path
+
+    from ..core.files import atomic_write
+
+    out = Path(args.out)
+    ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
+    for path, option in ((out, "--out"), (ranks, "--ranks")):
+        check_output(path, option, "crib tables keep")
+    from ..research.tables import build_discard_table
+
+    start = time.perf_counter()
+    hands, rank_table = build_discard_table(crib=args.crib, workers=args.workers)
+    built = time.perf_counter() - start
+    atomic_write(out, lambda tmp: hands.to_parquet(tmp, index=False))
+    atomic_write(ranks, lambda tmp: rank_table.to_csv(tmp, index=False, float_format="%.4f"))
+    print(f"{len(hands):,} distinct hands (of {int(hands['n_hands'].sum()):,}) and "
+          f"{len(rank_table):,} rank patterns in {time.perf_counter() - start:.1f} s "
+          f"(tables built in {built:.1f} s, crib values: {args.crib})")
+    print(f"wrote {out} and {ranks}")
+    return 0
+
+
+def _tables_compare(args) -> int:
+    from pathlib import Path
+
+    from ..keeping.crib import RANK_FILE, shipped_file
+
+    command = "crib tables compare"
+    table = Path(args.table) if args.table else shipped_file(RANK_FILE)
+    reference = Path(args.reference)
+    if args.plot is not None:
+        fmt = figure_format(args.plot, "--plot", command)
+        check_output(args.plot, "--plot", command)
+    ours = read_rank_table(table, "--table", command, complete=True)
+    ref = read_rank_table(reference, "--reference", command, complete=False)
+    from ..research.tables import compare_crib_tables
+
+    try:
+        result = compare_crib_tables(ours, ref, top=args.top)
+    except ValueError as exc:
+        raise UsageError(f"{command}: {exc}") from None
+    biggest = result.pop("biggest")
+    if args.plot is not None:
+        from ..research import plots
+
+        fig = plots.crib_comparison(ours, ref, table_label=Path(table.name).stem,
+                                    reference_label=reference.stem)
+        save_figure(fig, args.plot, fmt, 110, "--plot", command)
+    if args.json:
+        result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
+        print(json.dumps(result))
+        return 0
+    print(f"{table} against {reference}: compared on the reference's {result['pairs']} rank "
+          "pairs")
+    for role in ("dealer", "pone"):
+        print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
+              f"largest {result['max_abs_diff'][role]:.3f}")
+    if args.plot is not None:
+        print(f"drew {args.plot}")
+    print("biggest differences (ours - reference):")
+    for row in biggest.itertuples(index=False):
+        print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
+              f" ({row.dealer_diff:+.2f})   pone {row.pone:5.2f} vs {row.pone_ref:5.2f}"
+              f" ({row.pone_diff:+.2f})")
+    return 0
+
+
+def _tables_odds(args) -> int:
+    import shlex
+    from pathlib import Path
+
+    from ..keeping.crib import is_shipped_folder
+
+    command = "crib tables odds"
+    out = Path(args.out)
+    if out.suffix.lower() != ".csv":
+        raise UsageError(f"{command}: --out {out}: the table is a .csv file (its provenance "
+                         "goes beside it as .json)")
+    if is_shipped_folder(out.parent) and not args.force:
+        raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
+                         "--force to overwrite the shipped tables")
+    for path in (out, out.with_suffix(".json")):
+        check_output(path, "--out", command)
+    from ..research.odds import build_odds_table
+
+    def report(done, total):
+        if not args.quiet:
+            print(f"{done:,} of {total:,} deals", file=sys.stderr)
+
+    table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
+                             progress=report)
+    paths = table.save(out, command=shlex.join(["crib", *args.argv]),
+                       overwrite_shipped=args.force)
+    print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
+          f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer wins "
+          f"{table.p[121, 121]:.4f} ± {table.se[121, 121]:.4f} at 0-0; largest standard error "
+          f"{table.max_se:.4f}; largest |P(dealer) + P(pone) - 1| {table.sum_gap:.1e}")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0

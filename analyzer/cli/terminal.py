@@ -1,0 +1,432 @@
+"""``crib play``: a game against the AI in the terminal, its face and its input.
+
+The game itself is :class:`analyzer.table.tabletop.Table`; this module shows it (with ``rich``) and
+asks the person (:class:`TerminalPlayer`). Everything it prints is plain lines of at most 80
+columns: in a terminal with colour, and with no escape codes at all when the output is not a
+terminal (``rich`` leaves them out), so a game can be piped, scripted or logged.
+
+The person sits in seat 0, the AI in seat 1. Input, at each prompt:
+
+* the discard: the cards (``5H JC``, ``10h,jc``) or their positions in the hand shown (``1 4``);
+* a card to lay: the card or its position among the cards still held; ``go`` only when no card
+  fits (refused, with the card that fits, otherwise);
+* with ``--muggins``, the points of your hand and of your crib: a number;
+* ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
+  each card, six-card only); ``--hints`` shows it at every decision;
+* ``quit`` (or the end of input) stops the game, saves it unfinished and exits with status 0;
+  Ctrl-C does the same with status 130.
+
+Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
+to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
+``crib replay`` prints. After a finished game :func:`end_of_game_review` prints the review of
+the person's decisions (``crib review``).
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from datetime import datetime
+from pathlib import Path
+
+from ..core.cards import CardError, format_card, format_cards, parse_card
+from ..core.counting import say_count, say_peg
+from ..table.tabletop import QuitGame, Table, keep_advice, play_advice
+
+__all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "play_in_terminal"]
+
+#: The widest line printed (a plain terminal's width).
+WIDTH = 80
+#: The names of the two seats as printed: the person, then the AI.
+NAMES = ("you", "AI")
+#: The samples of the play advice shown at the table (``crib peg`` takes more by default).
+ADVICE_SAMPLES = 1000
+_QUIT_WORDS = {"quit", "q", "exit"}
+_EXIT_INTERRUPTED = 130
+
+
+def _possessive(seat: int) -> str:
+    return "your" if seat == 0 else "the AI's"
+
+
+def board_line(name: str, score: int, target: int, skunk_line: int, total: bool = False) -> str:
+    """One line of the board: the score as pegs to ``target``, with the skunk line marked.
+
+    A peg hole stands for two points in the 121-point game (one in the 61-point game); the
+    ``|`` sits before the hole of the skunk line.
+
+    Examples
+    --------
+    >>> board_line("you", 45, 121, 91)
+    '  you  45 [#######################......................|................]'
+    >>> len(board_line("AI", 121, 121, 91, total=True))
+    78
+    """
+    per = 2 if target > 61 else 1
+    holes = -(-target // per)
+    line = ["#" if score > k * per else "." for k in range(holes)]
+    line.insert((skunk_line - 1) // per, "|")
+    return (f"  {name:<3}{score:>4} [{''.join(line)}]" + (f" {target}" if total else ""))
+
+
+_SAME_RANK = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
+
+
+def _reason(item) -> str:
+    """What a point of the play was pegged for, in words (an item of ``count_peg``)."""
+    if item.kind == "pair":
+        return _SAME_RANK[item.points]
+    if item.kind == "run":
+        return f"a run of {len(item.cards)}"
+    return "last card" if item.kind == "last" else item.kind
+
+
+class TerminalPlayer:
+    """The person at the terminal: asks for each decision (:class:`analyzer.table.tabletop.Person`)
+    and shows each event of the game (:meth:`show`).
+
+    ``console`` is a ``rich`` console; ``read`` reads one line (``input``); ``hints`` shows the
+    advice at every decision; ``echo`` prints what was read (when input is not a terminal, so a
+    transcript shows the answers).
+    """
+
+    def __init__(self, console, read=input, hints: bool = False, echo: bool = False):
+        self.console = console
+        self._read = read
+        self.hints = hints
+        self.echo = echo
+        self.table: Table | None = None
+        self._in_show = False
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, text: str = "", style: str | None = None, wrap: bool = True) -> None:
+        """Print a line; a long one is broken between words at 80 columns (or the terminal's
+        width, if narrower), its continuation indented under it. ``wrap=False``: as it is."""
+        if wrap and text:
+            indent = " " * (len(text) - len(text.lstrip(" ")) + 4)
+            text = textwrap.fill(text, width=min(WIDTH, self.console.width),
+                                 subsequent_indent=indent, break_long_words=False,
+                                 break_on_hyphens=False)
+        self.console.print(text, style=style, markup=False, highlight=False, emoji=False,
+                           soft_wrap=True)
+
+    def board(self) -> None:
+        table = self.table
+        game = table.game
+        for seat in (0, 1):
+            self.say(board_line(NAMES[seat], int(table.scores[seat]), game.target,
+                                game.skunk_lines[0], total=seat == 0), style="bold")
+
+    def _scores(self, scores) -> str:
+        return f"you {scores[0]}, AI {scores[1]}"
+
+    def show(self, event: dict) -> None:
+        """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
+        table, kind = self.table, event["kind"]
+        if kind == "cut":
+            you, ai = (format_card(c) for c in event["cards"])
+            who = "you deal" if event["dealer"] == 0 else "the AI deals"
+            self.say(f"Cut for deal: you cut {you}, the AI cuts {ai}: {who} first (low card).")
+        elif kind == "deal":
+            dealer = event["dealer"]
+            self.say()
+            self.console.rule(f"Deal {event['number']}: "
+                              + ("you deal, your crib" if dealer == 0
+                                 else "the AI deals, the AI's crib"), characters="-",
+                              style="cyan")
+            self.board()
+        elif kind == "discard":
+            if event["seat"] == 0:
+                self.say(f"You keep {format_cards(event['kept'])} and throw "
+                         f"{format_cards(event['thrown'])} to {_possessive(table.dealer)} crib.")
+            else:
+                n = len(event["thrown"])
+                self.say(f"The AI throws {'two cards' if n == 2 else 'a card'} to "
+                         f"{_possessive(table.dealer)} crib.")
+        elif kind == "starter":
+            self._in_show = False
+            heels = (f": his heels, 2 to {NAMES[event['dealer']]}" if event["heels"] else "")
+            self.say(f"Starter {format_card(event['card'])}{heels}", style="bold")
+            if event["heels"]:
+                self.say(f"    {self._scores(event['scores'])}")
+            self.say("The play" + (" (one count):" if table.game.one_count else ":"))
+        elif kind == "lay":
+            seat = event["seat"]
+            verb = "lay" if seat == 0 else "lays"
+            said = say_peg(event["count"], event["items"])
+            self.say(f"  {NAMES[seat]} {verb} {format_card(event['card'])}    count "
+                     f"{event['count']:>2}: {format_cards(event['cards'])}   \"{said}\"",
+                     style=None if seat == 0 else "yellow")
+            if event["points"]:
+                why = ", ".join(f"{_reason(i)} {i.points}" for i in event["items"])
+                self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} {event['points']} "
+                         f"({why}): {self._scores(event['scores'])}", style="green")
+        elif kind == "go":
+            self.say(f"  {NAMES[event['seat']]}: \"go\"")
+        elif kind == "go_point":
+            seat = event["seat"]
+            self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} 1 (go): "
+                     f"{self._scores(event['scores'])}", style="green")
+        elif kind == "new_count":
+            self.say("  -- the count starts again at 0 --")
+        elif kind == "show":
+            self._show_count(event)
+        elif kind == "end":
+            self._show_end(event)
+
+    def _show_count(self, event: dict) -> None:
+        seat = event["seat"]
+        self._show_heading(event["starter"])
+        what = "crib" if event["crib"] else "hand"
+        claimed, points = event["claimed"], event["points"]
+        self.say(f"  {_possessive(seat)} {what} {format_cards(event['cards'])}: {points}"
+                 f"   ({self._scores(event['scores'])})", style="bold")
+        self.say(f"    \"{say_count(event['items'])}\"")
+        if claimed is not None and claimed < points:
+            missed = ", ".join(f"{i.kind} {format_cards(i.cards)} {i.points}"
+                               for i in event["items"])
+            self.say(f"    you claimed {claimed} of {points}: muggins! The AI takes the "
+                     f"{points - claimed} you missed ({missed})", style="red")
+        elif claimed is not None and claimed > points:
+            self.say(f"    you claimed {claimed}, but it counts {points}: you peg {points}, "
+                     "not more", style="red")
+        elif claimed is not None:
+            self.say(f"    you claimed {claimed}: right")
+
+    def _show_heading(self, starter: int) -> None:
+        if not self._in_show:
+            self._in_show = True
+            self.say(f"The show (starter {format_card(starter)}):")
+
+    def _show_end(self, event: dict) -> None:
+        self.say()
+        self.board()
+        scores, winner = event["scores"], event["winner"]
+        tier = max(event["skunk"])
+        words = ("", " (a skunk)", " (a double skunk)", " (a triple skunk)")[tier]
+        who = "You win" if winner == 0 else "The AI wins"
+        self.say(f"{who} {scores[winner]}-{scores[1 - winner]}{words}.", style="bold")
+
+    # ------------------------------------------------------------------ input
+
+    def ask(self, prompt: str) -> str:
+        """One line of input, stripped; ``quit`` and the end of input raise QuitGame."""
+        try:
+            text = self._read(prompt)
+        except EOFError:
+            if self.echo:
+                self.say()
+            raise QuitGame("end of input") from None
+        if self.echo:
+            self.say(text)
+        text = text.strip()
+        if text.lower() in _QUIT_WORDS:
+            raise QuitGame("quit")
+        return text
+
+    def wrong(self, message: str) -> None:
+        self.say(f"  {message}", style="red")
+
+    def _held(self, cards: list[int]) -> str:
+        return "  ".join(f"{k} {format_card(c)}" for k, c in enumerate(cards, start=1))
+
+    def _pick(self, text: str, cards: list[int]) -> list[int]:
+        """The cards named in ``text``, by card or by position in ``cards``; ValueError
+        (a one-line message) otherwise."""
+        picked = []
+        for token in text.replace(",", " ").split():
+            if token.isdigit():
+                k = int(token)
+                if not 1 <= k <= len(cards):
+                    raise ValueError(f"no card at position {k}: positions are 1 to "
+                                     f"{len(cards)}")
+                card = cards[k - 1]
+            else:
+                try:
+                    card = parse_card(token)
+                except CardError as exc:
+                    raise ValueError(f"cannot read {token!r}: {exc}") from None
+                if card not in cards:
+                    raise ValueError(f"{format_card(card)} is not in your hand "
+                                     f"({format_cards(cards)})")
+            if card in picked:
+                raise ValueError(f"{format_card(card)} is named twice")
+            picked.append(card)
+        return picked
+
+    def discard(self, table: Table, seat: int) -> list[int]:
+        hand = table.hand(seat)
+        n = table.game.thrown
+        whose = "your own" if table.dealer == seat else "the AI's"
+        self.say(f"Your hand: {self._held(hand)}")
+        if self.hints:
+            self.keep_advice(table, seat)
+        while True:
+            text = self.ask(f"Throw {'two cards' if n == 2 else 'a card'} to {whose} crib> ")
+            if text == "?":
+                self.keep_advice(table, seat)
+                continue
+            try:
+                picked = self._pick(text, hand)
+            except ValueError as exc:
+                self.wrong(str(exc))
+                continue
+            if len(picked) != n:
+                self.wrong(f"throw {n} cards (cards like 5H JC, or positions like 1 4): you "
+                           f"named {len(picked)}")
+                continue
+            return picked
+
+    def lay(self, table: Table, seat: int) -> int | None:
+        hand, legal = table.hand(seat), table.legal(seat)
+        count = table.count
+        laid = f" on {format_cards(table.count_cards)}" if table.count_cards else ""
+        self.say(f"  Your cards: {self._held(hand)}   (count {count}{laid})")
+        if self.hints:
+            self.play_advice(table, seat)
+        prompt = "  Lay a card> " if legal else "  No card fits: say go> "
+        while True:
+            text = self.ask(prompt)
+            if text == "?":
+                self.play_advice(table, seat)
+                continue
+            if text.lower() == "go":
+                if legal:
+                    self.wrong(f"you can lay {format_cards(legal)} on {count}: go only when no "
+                               "card fits")
+                    continue
+                return None
+            try:
+                picked = self._pick(text, hand)
+            except ValueError as exc:
+                self.wrong(str(exc))
+                continue
+            if len(picked) != 1:
+                self.wrong("lay one card (a card like 5H, or its position like 2), or go")
+                continue
+            card = picked[0]
+            if card not in legal:
+                from ..core.cards import card_value
+
+                self.wrong(f"{format_card(card)} would make {count + card_value(card)}, past 31"
+                           + (f": lay {format_cards(legal)}" if legal else ": say go"))
+                continue
+            return card
+
+    def claim(self, table: Table, seat: int, cards: list[int], crib: bool) -> int:
+        what = "crib" if crib else "hand"
+        self._show_heading(table.starter)
+        while True:
+            text = self.ask(f"  Count your {what} {format_cards(cards)} with "
+                            f"{format_card(table.starter)}> ")
+            if text == "?":
+                self.say("  Muggins: count it yourself; a count too low gives the rest to "
+                         "the AI.")
+                continue
+            if not text.isdigit() or int(text) > 29:
+                self.wrong("type the points you count: a number from 0 to 29")
+                continue
+            return int(text)
+
+    # ------------------------------------------------------------------ advice
+
+    def keep_advice(self, table: Table, seat: int) -> None:
+        frame = keep_advice(table, seat)
+        own = table.dealer == seat
+        play = table.game.name == "six-card"
+        self.say("  Advice (the analyzer's best keeps, expected points"
+                 + (": hand, crib, play):" if play else ": hand and crib):"), style="cyan")
+        for k, row in enumerate(frame.itertuples(index=False), start=1):
+            crib = row.crib_mean if own else -row.crib_mean
+            parts = f"hand {row.hand_mean:.2f}, crib {crib:+.2f}"
+            parts += f", play {row.peg_mean:+.2f}" if play else ""
+            self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {row.net:.2f} ({parts})",
+                     style="cyan")
+
+    def play_advice(self, table: Table, seat: int) -> None:
+        if not table.legal(seat):
+            self.say("  Advice: no card fits, say go.", style="cyan")
+            return
+        frame = play_advice(table, seat, samples=ADVICE_SAMPLES)
+        if frame is None:
+            self.say(f"  No advice in the {table.game.name} play: the analyzer's play search "
+                     "covers the six-card game only.", style="cyan")
+            return
+        self.say("  Advice (points now, the rest of the play for minus against, P(win)):",
+                 style="cyan")
+        for row in frame.itertuples(index=False):
+            self.say(f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
+                     f"{row.total:+.2f}, P(win) {row.p_win:.1%}", style="cyan")
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def end_of_game_review(record: dict, player: TerminalPlayer) -> None:
+    """Print the review of the person's decisions in the game just finished (``record``):
+    :func:`analyzer.table.review.review_game` and :func:`~analyzer.table.review.format_review`, what
+    ``crib review FILE`` prints of the saved game."""
+    from ..table.review import format_review, review_game
+
+    player.say()
+    player.say("Your decisions, reviewed (crib review FILE prints this again):", style="bold")
+    for line in format_review(review_game(record)).splitlines():
+        player.say(line, wrap=False)
+
+
+def default_save_path() -> Path:
+    """Where a game is saved without ``--save``: ``crib-game-DATE-TIME.jsonl`` here."""
+    return Path(f"crib-game-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+
+
+def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: int | None = None,
+                     hints: bool = False, muggins: bool = False, first: str = "cut",
+                     save: str | None = None, console=None, read=None) -> int:
+    """Play one game against the AI at the terminal; return the exit status (0, or 130 after
+    Ctrl-C). Arguments as ``crib play`` takes them (``first``: ``"me"``, ``"ai"`` or
+    ``"cut"``); ``seed`` None draws one (printed, so the game can be played again)."""
+    import numpy as np
+    from rich.console import Console
+
+    from ..sim.records import write_records
+
+    if console is None:
+        console = Console(highlight=False)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    echo = read is None and not sys.stdin.isatty()
+    player = TerminalPlayer(console, read=read or input, hints=hints, echo=echo)
+    seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
+    table = Table((player, opponent), variant=variant, seed=seed, first=seat_first,
+                  muggins=muggins, emit=player.show)
+    player.table = table
+    game = table.game
+    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {opponent} "
+               f"(seed {seed}{', muggins' if muggins else ''}).", style="bold")
+    player.say("Type cards (5H JC) or their positions (1 4); ? for advice; quit to stop.")
+    if game.start_points:
+        player.say(f"The pone of the first deal pegs {game.start_points} (three for last).")
+    status = 0
+    try:
+        table.play()
+    except QuitGame:
+        player.say("You stop the game.")
+    except KeyboardInterrupt:
+        player.say()
+        player.say("Interrupted: you stop the game.")
+        status = _EXIT_INTERRUPTED
+    record = table.record()
+    path = Path(save) if save is not None else default_save_path()
+    try:
+        write_records(path, [record])
+    except OSError as exc:
+        print(f"crib play: cannot save the game to {path}: {exc.strerror or exc}",
+              file=sys.stderr)
+    else:
+        state = "the game" if not record.get("unfinished") else "the unfinished game"
+        player.say(f"Saved {state} to {path}", wrap=False)  # a path is never broken
+        player.say(f"(crib replay {path} prints it)", wrap=False)
+    if not record.get("unfinished"):
+        end_of_game_review(record, player)
+    return status

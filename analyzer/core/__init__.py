@@ -1,0 +1,10 @@
+"""The core wing: what everything else stands on.
+
+Cards and their text (:mod:`.cards`), the rules' constants (:mod:`.rules`), the game's forms
+(:mod:`.game`), what a user chooses checked once (players, crib modes, workers:
+:mod:`.choices`), the show and pegging kernels (:mod:`.scoring`) and the hand counted out as
+said at the table (:mod:`.counting`), random streams (:mod:`.rng`), borrowed arrays for the hot
+loops (:mod:`.borrow`), atomic file writes (:mod:`.files`), the package version
+(:mod:`.version`) and the one exception the command line catches without numpy
+(:mod:`.errors`). It imports no other wing.
+"""

@@ -1,0 +1,566 @@
+"""Show and pegging scores: numba kernels and their public wrappers.
+
+The hand counted out (:func:`count_hand`, :func:`say_count`) is :mod:`analyzer.core.counting`'s,
+re-exported here.
+
+The show score splits in two:
+
+* the **suit-blind part** (15s, pairs, runs) depends only on the five ranks. It is read from
+  :func:`rank_table`, a ``uint8`` table of ``13**5`` entries indexed by the five ranks *sorted*
+  (``r0 <= r1 <= ... <= r4``, index ``((((r0*13 + r1)*13 + r2)*13 + r3)*13 + r4``), built once by a
+  compiled builder and passed into every kernel as an argument;
+* the **suit part** (flush, nobs) comes from a few integer tests on the suits.
+
+Five-card cribbage keeps three cards, so its hands are shown as four cards (three and the starter):
+their suit-blind part is read from :func:`rank_table4`, ``uint8[13**4]`` over the four ranks sorted
+(index ``((r0*13 + r1)*13 + r2)*13 + r3``), and a hand flush is 3, or 4 with the starter. Its crib
+has four cards, like every other form's. Every public function takes ``variant=``, a name of
+:data:`analyzer.core.game.VARIANTS` (default ``"six-card"``); the forms differ here only in how many
+cards a hand holds.
+
+Kernels are private (``_score_one``, ``_score_batch``, ``_census``, ``_peg_points``); the public
+wrappers check and convert their input and accept cards as text or ids.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit, prange
+
+from . import cards, rules
+from .cards import as_cards, format_cards
+from .choices import DEFAULT_VARIANT
+from .counting import ScoreItem, _hand_and_starter, _shown, count_hand, say_count
+
+__all__ = [
+    "ScoreItem",
+    "count_hand",
+    "hand3_table",
+    "hand_table",
+    "peg_points",
+    "rank_table",
+    "rank_table4",
+    "say_count",
+    "score_hand",
+    "score_hands",
+    "show_census",
+]
+
+_TABLE_SIZE = 13**5
+_TABLE4_SIZE = 13**4
+
+# Compiled twins of the card rules of :mod:`analyzer.core.cards` (defined there, once), for kernels.
+_rank = njit(cache=True, inline="always")(cards.card_rank)
+_suit = njit(cache=True, inline="always")(cards.card_suit)
+_value = njit(cache=True, inline="always")(cards.card_value)
+_rank_value = njit(cache=True, inline="always")(cards.rank_value)
+_throw_key = njit(cache=True, inline="always")(cards.throw_key)
+
+
+# --------------------------------------------------------------------------- table builder
+
+
+@njit(cache=True)
+def _rank_points(ranks):
+    """Suit-blind show points (15s, pairs, runs) of four or five ranks 0..12, by direct
+    enumeration.
+
+    ``ranks``: int64 array of shape (5,) (a hand and its starter) or (4,) (a five-card cribbage
+    hand of three and its starter). Used only to build the tables.
+    """
+    n = ranks.shape[0]
+    pts = 0
+    for mask in range(1, 1 << n):
+        total = 0
+        for i in range(n):
+            if mask & (1 << i):
+                total += _rank_value(ranks[i])
+        if total == rules.FIFTEEN:
+            pts += rules.FIFTEEN_POINTS
+    counts = np.zeros(13, np.int64)
+    for i in range(n):
+        counts[ranks[i]] += 1
+    for r in range(13):
+        pts += rules.PAIR_POINTS * counts[r] * (counts[r] - 1) // 2
+    # Runs: with four or five cards at most one maximal stretch of 3+ consecutive ranks exists; it
+    # scores its length once for every way of choosing one card of each rank in it.
+    r = 0
+    while r < 13:
+        if counts[r] == 0:
+            r += 1
+            continue
+        start = r
+        ways = 1
+        while r < 13 and counts[r] > 0:
+            ways *= counts[r]
+            r += 1
+        length = r - start
+        if length >= 3:
+            pts += length * ways
+    return pts
+
+
+@njit(cache=True)
+def _build_rank_table():
+    """``uint8[13**5]`` of suit-blind points at every sorted index with no rank over 4 times."""
+    table = np.zeros(_TABLE_SIZE, np.uint8)
+    ranks = np.zeros(5, np.int64)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    for e in range(d, 13):
+                        if a == e:  # five of one rank cannot be dealt
+                            continue
+                        ranks[0], ranks[1], ranks[2], ranks[3], ranks[4] = a, b, c, d, e
+                        index = (((a * 13 + b) * 13 + c) * 13 + d) * 13 + e
+                        table[index] = _rank_points(ranks)
+    return table
+
+
+@lru_cache(maxsize=1)
+def rank_table() -> np.ndarray:
+    """The suit-blind score table (15s, pairs, runs), ``uint8[13**5]`` over sorted ranks.
+
+    Built once per process by a cached compiled builder (well under a millisecond warm) and then
+    passed into the kernels. Read-only.
+    """
+    table = _build_rank_table()
+    table.setflags(write=False)
+    return table
+
+
+@njit(cache=True)
+def _build_rank_table4():
+    """``uint8[13**4]`` of suit-blind points of four ranks at every sorted index."""
+    table = np.zeros(_TABLE4_SIZE, np.uint8)
+    ranks = np.zeros(4, np.int64)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    ranks[0], ranks[1], ranks[2], ranks[3] = a, b, c, d
+                    table[((a * 13 + b) * 13 + c) * 13 + d] = _rank_points(ranks)
+    return table
+
+
+@lru_cache(maxsize=1)
+def rank_table4() -> np.ndarray:
+    """The suit-blind score table of a three-card hand and its starter, ``uint8[13**4]``.
+
+    Indexed by the four ranks sorted, ``((r0 * 13 + r1) * 13 + r2) * 13 + r3``; built once per
+    process by a cached compiled builder and passed into the kernels of five-card cribbage, the
+    way :func:`rank_table` is for four-card hands. Read-only.
+    """
+    table = _build_rank_table4()
+    table.setflags(write=False)
+    return table
+
+
+@njit(cache=True)
+def _build_hand3_table(table4):
+    """``uint8[13**3, 13]``: row ``a..c`` (three sorted ranks) holds the suit-blind points of those
+    three ranks with a starter of each rank ``r`` (five-card cribbage)."""
+    out = np.zeros((13**3, 13), np.uint8)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                row = (a * 13 + b) * 13 + c
+                for r in range(13):
+                    out[row, r] = table4[_sort4_index(a, b, c, r)]
+    return out
+
+
+@lru_cache(maxsize=1)
+def hand3_table() -> np.ndarray:
+    """:func:`rank_table4` grouped by kept hand, for five-card cribbage: ``uint8[13**3, 13]``.
+
+    Row ``(a * 13 + b) * 13 + c`` (ranks ``a <= b <= c``) holds, for each starter rank, the
+    suit-blind points of the four: a three-card hand's 13 possible values side by side, read by
+    the engine's players and its show. Read-only.
+    """
+    out = _build_hand3_table(rank_table4())
+    out.setflags(write=False)
+    return out
+
+
+@njit(cache=True)
+def _build_hand_table(table):
+    """``uint8[13**4, 13]``: row ``a..d`` (four sorted ranks) holds the suit-blind points of those
+    four ranks with a starter of each rank ``r`` (0 where five of a rank would be needed)."""
+    out = np.zeros((13**4, 13), np.uint8)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(b, 13):
+                for d in range(c, 13):
+                    row = ((a * 13 + b) * 13 + c) * 13 + d
+                    for r in range(13):
+                        out[row, r] = table[_sort5_index(a, b, c, d, r)]
+    return out
+
+
+@lru_cache(maxsize=1)
+def hand_table() -> np.ndarray:
+    """The rank table regrouped by kept hand: ``uint8[13**4, 13]``, read-only.
+
+    Row ``((a * 13 + b) * 13 + c) * 13 + d`` (ranks ``a <= b <= c <= d``) holds, for each starter
+    rank, the suit-blind points of the five: a kept hand's 13 possible values side by side, so
+    valuing a hand over every starter reads one short row instead of 13 scattered entries.
+    """
+    out = _build_hand_table(rank_table())
+    out.setflags(write=False)
+    return out
+
+
+# --------------------------------------------------------------------------- show kernels
+
+
+@njit(cache=True, inline="always")
+def _sort5_index(r0, r1, r2, r3, r4):
+    """Index into the rank table of five ranks, sorted by a 9-comparator network."""
+    if r0 > r1:
+        r0, r1 = r1, r0
+    if r3 > r4:
+        r3, r4 = r4, r3
+    if r2 > r4:
+        r2, r4 = r4, r2
+    if r2 > r3:
+        r2, r3 = r3, r2
+    if r1 > r4:
+        r1, r4 = r4, r1
+    if r0 > r3:
+        r0, r3 = r3, r0
+    if r0 > r2:
+        r0, r2 = r2, r0
+    if r1 > r3:
+        r1, r3 = r3, r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    return (((r0 * 13 + r1) * 13 + r2) * 13 + r3) * 13 + r4
+
+
+@njit(cache=True, inline="always")
+def _score_one(c0, c1, c2, c3, s, crib, table):
+    """Show score of hand (or crib) ``c0..c3`` with starter ``s`` (card ids, int).
+
+    ``crib``: bool, only a five-card flush counts. ``table``: :func:`rank_table`.
+    """
+    pts = np.int64(table[_sort5_index(_rank(c0), _rank(c1), _rank(c2), _rank(c3), _rank(s))])
+    suit = _suit(c0)
+    ss = _suit(s)
+    if _suit(c1) == suit and _suit(c2) == suit and _suit(c3) == suit:
+        if ss == suit:
+            pts += rules.CRIB_FLUSH_POINTS
+        elif not crib:
+            pts += rules.HAND_FLUSH_POINTS
+    nob = (rules.JACK << 2) | ss
+    if c0 == nob or c1 == nob or c2 == nob or c3 == nob:
+        pts += rules.NOBS_POINTS
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _sort4_index(r0, r1, r2, r3):
+    """Index into :func:`rank_table4` (and row of :func:`hand_table`) of four ranks, sorted by a
+    5-comparator network."""
+    if r0 > r1:
+        r0, r1 = r1, r0
+    if r2 > r3:
+        r2, r3 = r3, r2
+    if r0 > r2:
+        r0, r2 = r2, r0
+    if r1 > r3:
+        r1, r3 = r3, r1
+    if r1 > r2:
+        r1, r2 = r2, r1
+    return ((r0 * 13 + r1) * 13 + r2) * 13 + r3
+
+
+@njit(cache=True, inline="always")
+def _row3(c0, c1, c2):
+    """Row of :func:`hand3_table` of three cards: their ranks sorted."""
+    a, b, c = _rank(c0), _rank(c1), _rank(c2)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (a * 13 + b) * 13 + c
+
+
+@njit(cache=True, inline="always")
+def _score_three(c0, c1, c2, s, table4):
+    """Show score of a five-card cribbage hand ``c0..c2`` with starter ``s`` (card ids, int).
+
+    ``table4``: :func:`rank_table4`. A flush is the three hand cards of one suit (3), or 4 with
+    the starter. (The five-card crib has four cards and is scored by :func:`_score_one`.)
+    """
+    pts = np.int64(table4[_sort4_index(_rank(c0), _rank(c1), _rank(c2), _rank(s))])
+    return pts + _three_suit_points(c0, c1, c2, s)
+
+
+@njit(cache=True, inline="always")
+def _score_three_by_row(c0, c1, c2, s, hand3):
+    """:func:`_score_three` read from :func:`hand3_table` (``hand3``), as the engine does."""
+    return np.int64(hand3[_row3(c0, c1, c2), _rank(s)]) + _three_suit_points(c0, c1, c2, s)
+
+
+@njit(cache=True, inline="always")
+def _three_suit_points(c0, c1, c2, s):
+    """The suit part of a three-card hand's show: its flush and nobs."""
+    pts = 0
+    suit = _suit(c0)
+    ss = _suit(s)
+    if _suit(c1) == suit and _suit(c2) == suit:
+        if ss == suit:
+            pts += rules.THREE_CARD_STARTER_FLUSH_POINTS
+        else:
+            pts += rules.THREE_CARD_FLUSH_POINTS
+    nob = (rules.JACK << 2) | ss
+    if c0 == nob or c1 == nob or c2 == nob:
+        pts += rules.NOBS_POINTS
+    return pts
+
+
+@njit(cache=True, parallel=True)
+def _score_batch(hands, starters, crib, table, out):
+    """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); ids of any integer dtype."""
+    for k in prange(hands.shape[0]):
+        i = np.int64(k)
+        out[i] = _score_one(
+            np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2]),
+            np.int64(hands[i, 3]), np.int64(starters[i]), crib, table,
+        )
+
+
+@njit(cache=True, parallel=True)
+def _census(crib, table):
+    """Histogram ``int64[30]`` of the show score over all 270,725 hands x 48 starters.
+
+    Parallel over the starter, so every thread gets the same amount of work.
+    """
+    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
+    for i in prange(52):
+        s = np.int64(i)  # prange indices may be unsigned; mixing them with int64 gives floats
+        hist = by_starter[s]
+        for a in range(52):
+            if a == s:
+                continue
+            for b in range(a + 1, 52):
+                if b == s:
+                    continue
+                for c in range(b + 1, 52):
+                    if c == s:
+                        continue
+                    for d in range(c + 1, 52):
+                        if d != s:
+                            hist[_score_one(a, b, c, d, s, crib, table)] += 1
+    return by_starter.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def _score_batch3(hands, starters, table4, out):
+    """Score three-card ``hands`` (n, 3) with ``starters`` (n,) into ``out`` (n,); any int ids."""
+    for k in prange(hands.shape[0]):
+        i = np.int64(k)
+        out[i] = _score_three(np.int64(hands[i, 0]), np.int64(hands[i, 1]),
+                              np.int64(hands[i, 2]), np.int64(starters[i]), table4)
+
+
+@njit(cache=True, parallel=True)
+def _census3(table4):
+    """Histograms ``int64[52, 30]`` of the show score of every three-card hand (22,100 less those
+    holding the starter) with each starter: row ``s`` is starter ``s``'s 20,825 hands.
+
+    Parallel over the starter; sum the rows for the whole census of 1,082,900 cases.
+    """
+    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
+    for i in prange(52):
+        s = np.int64(i)
+        hist = by_starter[s]
+        for a in range(52):
+            if a == s:
+                continue
+            for b in range(a + 1, 52):
+                if b == s:
+                    continue
+                for c in range(b + 1, 52):
+                    if c != s:
+                        hist[_score_three(a, b, c, s, table4)] += 1
+    return by_starter
+
+
+# --------------------------------------------------------------------------- pegging kernel
+
+
+@njit(cache=True)
+def _peg_points(ranks, n, count):
+    """Points for the last card laid in the play: 15, 31, pairs and runs (no go, no last card).
+
+    ``ranks``: int array holding the ranks (0..12) of the cards in the current count, in the order
+    laid; only ``ranks[:n]`` is read (``n >= 1``). ``count``: the running count after the last card.
+    """
+    pts = 0
+    if count == rules.FIFTEEN:
+        pts += rules.FIFTEEN_POINTS
+    if count == rules.MAX_COUNT:
+        pts += rules.THIRTY_ONE_POINTS
+    last = ranks[n - 1]
+    same = 1
+    while same < n and same < 4 and ranks[n - 1 - same] == last:
+        same += 1
+    if same > 1:  # a pair at the tail rules out a run through it
+        return pts + rules.PEG_SAME_RANK_POINTS[same]
+    seen = 1 << last
+    lo = last
+    hi = last
+    best = 0
+    for k in range(2, n + 1):
+        r = ranks[n - k]
+        if seen & (1 << r):
+            break  # a repeated rank: no longer window can be a run
+        seen |= 1 << r
+        lo = min(lo, r)
+        hi = max(hi, r)
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+    return pts + best
+
+
+# --------------------------------------------------------------------------- public wrappers
+
+
+def score_hand(hand, starter, crib: bool = False, variant: str = DEFAULT_VARIANT) -> int:
+    """Show score of a hand (or crib) with its starter.
+
+    Parameters
+    ----------
+    hand
+        The hand's cards, as text (``"5H 5C 5S JD"``) or ids: four, or three in five-card
+        cribbage; a crib is four cards in every form.
+    starter
+        The starter, as text (``"5D"``) or an id.
+    crib
+        Count as a crib: a flush needs all five cards.
+    variant
+        The form of the game, a name of :data:`analyzer.core.game.VARIANTS`. Only ``"five-card"``
+        scores differently: its hands are three cards, a flush of three is 3 (4 with the starter).
+
+    Raises
+    ------
+    CardError
+        For unreadable or repeated cards, or the wrong number for the form.
+
+    Examples
+    --------
+    >>> score_hand("5H 5C 5S JD", "5D")
+    29
+    >>> score_hand("4H 5H 6H", "5S", variant="five-card")  # 15s 4, double run 6, pair 2, flush 3
+    15
+    """
+    h, s = _hand_and_starter(hand, starter, crib, variant)
+    if len(h) == 3:
+        return int(_score_three(int(h[0]), int(h[1]), int(h[2]), s, rank_table4()))
+    return int(_score_one(int(h[0]), int(h[1]), int(h[2]), int(h[3]), s, bool(crib), rank_table()))
+
+
+def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarray:
+    """Show scores of many hands at once: the vectorized :func:`score_hand`.
+
+    Parameters
+    ----------
+    hands
+        Integer array of card ids, shape (n, 4), or (n, 3) for five-card cribbage hands.
+    starters
+        Integer array of card ids, shape (n,).
+    crib
+        Count as cribs (four cards in every form).
+    variant
+        The form of the game, as for :func:`score_hand`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` scores, shape (n,). Rows are not checked for duplicated cards (that would cost
+        more than the scoring); ids outside 0..51 raise ``ValueError``, hands of the wrong
+        number of cards for the form :class:`~analyzer.core.cards.CardError`.
+
+    Examples
+    --------
+    >>> score_hands(np.array([[16, 18, 19, 41]]), np.array([17])).tolist()  # 5C 5H 5S JD, 5D
+    [29]
+    """
+    from .cards import CardError
+
+    hands = np.ascontiguousarray(hands)
+    starters = np.ascontiguousarray(starters)
+    n, what = _shown(crib, variant)
+    if hands.ndim != 2 or hands.shape[1] != n:
+        raise CardError(f"hands must have shape (n, {n}), got {hands.shape} ({what} holds {n} "
+                        "cards)")
+    if starters.shape != (hands.shape[0],):
+        raise ValueError(f"starters must have shape ({hands.shape[0]},), got {starters.shape}")
+    for name, arr in (("hands", hands), ("starters", starters)):
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"{name} must hold integer card ids, got dtype {arr.dtype}")
+        if arr.size and (arr.min() < 0 or arr.max() > 51):
+            raise ValueError(f"{name} holds card ids outside 0..51")
+    out = np.empty(hands.shape[0], np.uint8)
+    if n == 3:
+        _score_batch3(hands, starters, rank_table4(), out)
+    else:
+        _score_batch(hands, starters, bool(crib), rank_table(), out)
+    return out
+
+
+def show_census(crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarray:
+    """Exact distribution of show scores over every (hand, starter) case of a form.
+
+    Four-card hands (and every form's crib): all 270,725 hands x 48 starters, 12,994,800
+    cases. Five-card cribbage hands (``variant="five-card"``, ``crib=False``): all 22,100
+    three-card hands x 49 starters, 1,082,900 cases (at most 20 points; mean 2.5924).
+
+    Returns ``int64[30]``: ``census[k]`` is how many cases score ``k``.
+
+    Examples
+    --------
+    >>> int(show_census().sum()), int(show_census()[29])
+    (12994800, 4)
+    >>> int(show_census(variant="five-card").sum())
+    1082900
+    """
+    n, _ = _shown(crib, variant)
+    if n == 3:
+        return _census3(rank_table4()).sum(axis=0)
+    return _census(bool(crib), rank_table())
+
+
+def peg_points(cards_in_count) -> int:
+    """Points for the last card laid in the play, from 15, 31, pairs and runs.
+
+    Go and last card are not included (they depend on what the players hold: the engine's business).
+
+    Parameters
+    ----------
+    cards_in_count
+        The cards laid in the current count (since the last reset to 0), oldest first, as text
+        or ids.
+
+    Examples
+    --------
+    >>> peg_points("7S 8D 8C 8H")  # 31 for 2 and a pair royal for 6
+    8
+    """
+    from .cards import CardError
+
+    ids = as_cards(cards_in_count)
+    if ids.size == 0:
+        raise CardError("no cards in the count")
+    count = sum(cards.card_value(c) for c in ids.tolist())
+    if count > rules.MAX_COUNT:
+        raise CardError(f"the count {format_cards(ids)} reaches {count}, past 31")
+    ranks = np.array([cards.card_rank(c) for c in ids.tolist()], np.int64)
+    return int(_peg_points(ranks, ranks.size, count))

@@ -1,0 +1,84 @@
+"""What the engine's players read: the tables of a form of the game, as the runs pass them.
+
+Every game the engine plays, a game at the table and one seat's decision
+(:mod:`analyzer.play.seat`) hand the players the same arrays, made here: the crib values of a
+pair thrown, of one card thrown, the rank table, the kept-hand table (three cards in
+five-card), the pegging table and the win-odds table. The last two are read by the ``pegging``
+and ``best`` players of the two-player six-card game only; a (2, 1) placeholder stands for a
+table nobody reads, so no kernel is compiled twice for them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES, parse_player
+from ..core.game import VARIANTS
+
+__all__ = ["NO_CARD_VALUES", "NO_TABLE", "PlayerTables", "crib_pairs", "player_tables",
+           "score_tables"]
+
+#: For runs whose players read no such table (the pegging and win-odds tables off the six-card
+#: game).
+NO_TABLE = np.zeros((2, 1), np.float64)
+#: The forms that throw two cards never read one card's crib value.
+NO_CARD_VALUES = np.zeros((2, 13), np.float64)
+NO_CARD_VALUES.setflags(write=False)  # as the shipped tables are: one signature for the kernels
+
+
+class PlayerTables(NamedTuple):
+    """The arrays a form's players read, in the order the kernels take them."""
+
+    crib_values: np.ndarray  #: float64 (2, 13, 13, 2): a pair thrown
+    card_values: np.ndarray  #: float64 (2, 13): one card thrown (three and four players)
+    rank_table: np.ndarray  #: the show's rank table (:func:`analyzer.core.scoring.rank_table`)
+    hand_table: np.ndarray  #: the kept-hand table (three cards in five-card)
+    peg_values: np.ndarray  #: float64 (2, 13**4), or :data:`NO_TABLE`
+    odds: np.ndarray  #: float64 (122, 122), or :data:`NO_TABLE`
+
+
+def crib_pairs(crib: str, variant: str) -> np.ndarray:
+    """The pair crib values the ``ev`` players of a form read: the form's table of two cards
+    thrown in mode ``crib`` (the uniform values for the forms that throw one card, whose players
+    read :func:`analyzer.keeping.crib.card_values` instead)."""
+    from ..keeping.crib import crib_values
+
+    pairs = VARIANTS[variant].thrown == 2
+    return crib_values(crib, variant) if pairs else crib_values("uniform")
+
+
+def score_tables(variant: str, players) -> tuple[np.ndarray, np.ndarray]:
+    """The pegging table and the win-odds table the ``players`` (specs) read, as writable
+    copies (:func:`analyzer.keeping.pegtable.peg_table`,
+    :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
+    read the first, ``best`` (discard or pegging) the second, in the two-player six-card game
+    only."""
+    if VARIANTS[variant].name != "six-card":
+        return NO_TABLE, NO_TABLE
+    codes = [parse_player(p) for p in players]
+    pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
+    odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
+    peg_values = odds_table = NO_TABLE
+    if pegging:
+        from ..keeping.pegtable import peg_table
+
+        peg_values = np.array(peg_table())
+    if odds:
+        from ..keeping.winodds import win_table
+
+        odds_table = np.array(win_table())
+    return peg_values, odds_table
+
+
+def player_tables(variant: str, players, crib: str = "table") -> PlayerTables:
+    """Everything the ``players`` (specs) of ``variant`` read, crib mode ``crib``."""
+    from ..core.scoring import hand3_table, hand_table, rank_table
+    from ..keeping.crib import card_values
+
+    game = VARIANTS[variant]
+    cards = card_values(crib, game.name) if game.thrown == 1 else NO_CARD_VALUES
+    hands = hand3_table() if game.kept == 3 else hand_table()
+    return PlayerTables(crib_pairs(crib, variant), cards, rank_table(), hands,
+                        *score_tables(variant, players))

@@ -1,0 +1,878 @@
+"""Which card to lay: determinized rollouts over the opponent's unseen cards, compiled.
+
+For a position in the play of the two-player six-card game, :func:`_search` values each legal
+card by **determinized rollouts**. It draws ``samples`` deals of the cards the player has not
+seen (not in its own six, not the starter, not laid by anyone), each consistent with what it
+knows: the opponent holds ``opp_left`` cards, every one worth more than ``31 - count`` at any
+count where it said go; the two it threw to the crib (and the player's own two, when unknown)
+are any of the rest. The same samples serve every candidate card (common random numbers). For
+each sample and candidate, the play is played on to its end by a fast continuation policy for
+both players (one of the engine's, :func:`analyzer.play.players._choose_play`), with the engine's
+rules of go, 31 and last card (:mod:`analyzer.play.playstep`). A card's value is the points it pegs
+now plus the mean pegging for minus against in the rest of the play.
+
+**Score-aware mode** (a win-odds table ``odds`` of shape (122, 122) given, ``D[nd, np]`` the
+probability that the dealer wins from the start of a deal needing ``nd`` and ``np``): each
+rollout stops the moment a player reaches the target, as the game does; otherwise the show is
+counted in order (the pone's hand, the dealer's hand, the crib: in the sample all are known), and
+if nobody has won, the value is the next deal's probability from the table, roles swapped. The
+card's value is then its mean probability of winning.
+
+The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip the search);
+:func:`advise_play` is the Python wrapper with the position given as the cards laid so far.
+
+Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each, about a
+microsecond each, and with ``infer`` a draw of the ``ev`` keep (about 0.4 microseconds) for each
+sample tried. The engine's ``best`` (:data:`BEST_SAMPLES` = 24, greedy rollouts) measured 110
+microseconds of CPU per searched decision with uniform draws and 120 with the posterior, at the
+pone's lead with four cards legal on a loaded machine (58 on a quieter one without ``infer``),
+25 searched decisions a game. :func:`advise_play` draws :data:`ADVISE_SAMPLES` = 4,000 samples
+by default (tens of milliseconds).
+
+**What the opponent's discard says** (``infer``, on in the engine's ``best``): the samples are
+drawn from the posterior of the opponent's hand given that it discards as the ``ev`` policy does.
+A draw deals it six cards (those it has laid and others from the unseen), ``ev`` keeps four, and
+the draw counts only if that keep holds every card it has laid and fits its goes; its two thrown
+are its crib cards. Early in the play nearly every draw fits; a draw that fits is tried up to
+:data:`_INFER_TRIES` times. Without it the samples are uniform over the deals its goes allow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import rules
+from ..core.borrow import _borrowed, _keep_alive
+from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
+from ..core.rng import _next, _randint
+from ..core.scoring import _rank, _score_one, _value
+from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from .players import _choose_play, _choose_play_inline, _keep_values
+from .playstep import _lay
+
+__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_INFER", "BEST_MARGIN", "BEST_SAMPLES",
+           "advise_play", "model_win_table"]
+
+#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
+BEST_SAMPLES = 24
+#: The continuation policy of the rollouts (both players), as a pegging-policy name.
+BEST_CONTINUATION = "greedy"
+_BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
+#: How many standard errors the search's best card must beat the ``lookahead`` card by.
+BEST_MARGIN = 1.0
+#: Whether the search draws the opponent's hand as its discard suggests (the posterior given
+#: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
+#: :func:`_search`.
+BEST_INFER = True
+# Draws of the opponent's six tried per sample before falling back to a uniform draw.
+_INFER_TRIES = 64
+_PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+
+
+# Columns of the search's output, one row per card of the hand.
+_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
+
+
+@njit(cache=True)
+def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, policy, scores,
+             target, st, pegged):
+    """Play the two-player play on from a position to its end, as the engine's ``_play`` does.
+
+    ``kept`` int64 (2, cards) both hands (laid cards marked in ``laid`` bool (2, cards)),
+    ``left`` int64 (2,) cards each still holds, ``seq[:nseq]`` the ranks of the current count
+    (room for every card), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
+    ``passes`` (goes said since), ``unseen`` int64 (2, 13) what each has not seen by rank. Both
+    players lay by ``policy``. Points go to ``scores`` (2,) and ``pegged`` (2,); the play stops
+    the moment a score reaches ``target``. Returns the winner or -1. Every array is updated.
+    """
+    n_cards = kept.shape[1]
+    total_left = left[0] + left[1]
+    while total_left > 0:
+        p = turn
+        nxt = 1 - p
+        choice = -1
+        if left[p] > 0:
+            choice = _choose_play_inline(policy, kept[p], n_cards, laid[p], seq, nseq, count,
+                                         unseen[p], left[nxt], left[nxt] == 0 and left[p] == 1,
+                                         st)
+        if choice < 0:  # go
+            passes += 1
+            if passes >= 2:
+                scores[last] += rules.GO_POINTS
+                pegged[last] += rules.GO_POINTS
+                if scores[last] >= target:
+                    return last
+                count = 0
+                nseq = 0
+                passes = 0
+                turn = 1 - last
+            else:
+                turn = nxt
+            continue
+        card = kept[p, choice]
+        laid[p, choice] = True
+        left[p] -= 1
+        total_left -= 1
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        unseen[nxt, _rank(card)] -= 1
+        scores[p] += points
+        pegged[p] += points
+        if scores[p] >= target:
+            return p
+        last = p
+        passes = 0
+        if count == rules.MAX_COUNT:
+            count = 0
+            nseq = 0
+        turn = nxt
+    return -1
+
+
+@njit(cache=True)
+def _finish(kept, crib, starter, dealer, scores, target, table, odds):
+    """The probability that player 0 wins, from the end of a play nobody won: the show in order
+    (pone's hand, dealer's hand, the crib), then ``odds`` for the next deal, roles swapped."""
+    pone = 1 - dealer
+    for who in (pone, dealer):
+        scores[who] += _score_one(kept[who, 0], kept[who, 1], kept[who, 2], kept[who, 3], starter,
+                                  False, table)
+        if scores[who] >= target:
+            return 1.0 if who == 0 else 0.0
+    scores[dealer] += _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
+    if scores[dealer] >= target:
+        return 1.0 if dealer == 0 else 0.0
+    need_me, need_opp = target - scores[0], target - scores[1]
+    if pone == 0:  # player 0 deals next
+        return odds[need_me, need_opp]
+    return 1.0 - odds[need_opp, need_me]
+
+
+@njit(cache=True)
+def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
+                    hand_table, st, work, opp_six, keep_values, hand_out, crib_out):
+    """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does.
+
+    ``pool[:n_pool]`` the cards the player has not seen; ``opp_laid`` int64 the cards the
+    opponent has laid, ``opp_floor`` the least value its other cards can have (its goes), and
+    ``opp_dealer`` whether the crib is its own. A draw deals it six cards (``opp_laid`` and
+    others from the pool), lets the ``ev`` policy keep four (``crib_values``, ``hand_table``,
+    :func:`analyzer.play.players._keep_values`) and is accepted if that keep holds every laid card
+    and its other cards are each worth ``opp_floor`` or more. Up to :data:`_INFER_TRIES` draws;
+    on success writes the kept cards it has not laid into ``hand_out``, its two thrown into
+    ``crib_out[:2]`` and ``n_extra`` more cards from the pool (crib cards the player does not
+    know) into ``crib_out[2:]``, and returns True. ``work`` int64 (52,), ``opp_six`` int64 (6,),
+    ``keep_values`` float64 (15,) are scratch.
+    """
+    n_laid = opp_laid.shape[0]
+    n_draw = 6 - n_laid
+    for _ in range(_INFER_TRIES):
+        for i in range(n_pool):
+            work[i] = pool[i]
+        for i in range(n_draw):
+            j = i + _randint(st, n_pool - i)
+            work[i], work[j] = work[j], work[i]
+        for i in range(n_laid):
+            opp_six[i] = opp_laid[i]
+        for i in range(n_draw):
+            opp_six[n_laid + i] = work[i]
+        top = _keep_values(opp_six, opp_dealer, crib_values, hand_table, True, keep_values)
+        held = 0  # how many of the kept four it has laid
+        fits = True
+        for slot in _KEEP_TABLE[top]:
+            if slot < n_laid:
+                held += 1
+            elif _value(opp_six[slot]) < opp_floor:
+                fits = False
+        if not fits or held != n_laid:
+            continue
+        k = 0
+        for slot in _KEEP_TABLE[top]:
+            if slot >= n_laid:
+                hand_out[k] = opp_six[slot]
+                k += 1
+        crib_out[0] = opp_six[_DISCARD_TABLE[top][0]]
+        crib_out[1] = opp_six[_DISCARD_TABLE[top][1]]
+        for i in range(n_draw, n_draw + n_extra):  # the player's own thrown, if unknown
+            j = i + _randint(st, n_pool - i)
+            work[i], work[j] = work[j], work[i]
+            crib_out[2 + i - n_draw] = work[i]
+        return True
+    return False
+
+
+@njit(cache=True)
+def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
+            me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
+            out, crib_values, hand_table, infer):
+    """Value every card of ``hand`` by determinized rollouts (see the module docstring).
+
+    ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
+    ``thrown`` int64 (0..2,) the player's cards in the crib as far as known; ``starter`` (or -1:
+    unknown, pegging values only); ``opp_laid`` int64 the cards the opponent has laid,
+    ``opp_left`` how many it holds, ``opp_floor`` the least value they can have (from its goes;
+    0 if none); ``seq[:nseq]`` the ranks of the current count (``seq`` has room for 9),
+    ``count`` the count. Scores and ``target`` as the game stands; ``table`` the rank table;
+    ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
+    ``st`` the xoshiro256** state the samples are drawn from.
+
+    With ``infer`` the samples follow what the opponent's discard says about its cards: each
+    sample deals the opponent six cards (the cards it has laid and others from the unseen),
+    lets the ``ev`` discard policy keep four of them (``crib_values``, ``hand_table``), and is
+    accepted only if that keep holds every card the opponent has laid and every other kept card
+    is worth at least ``opp_floor``; the two it throws are its crib cards. This is rejection
+    sampling from the posterior of its hand given its plays and goes, if it discards as ``ev``
+    does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
+
+    Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
+    against in the rest of the play, the standard error of their difference, the mean
+    probability of winning (score-aware, else NaN) and its standard error; when ``ref`` is
+    a legal index, the mean difference of the card's value (the probability of winning, or
+    points now plus for minus against) from card ``ref``'s over the same samples, and its
+    standard error; and 1 if the card wins the game now (score-aware). Returns the number of
+    legal cards, or -1 if no deal of the unseen cards fits what is known.
+    """
+    # Every array below is borrowed (analyzer.core.borrow): the rollouts take them hundreds of times
+    # a decision, and counting references to them was half the search's time. The arguments'
+    # owners are the caller's; the scratch lives in three buffers kept alive to the end.
+    hand, laid_mine, thrown, opp_laid = (_borrowed(hand), _borrowed(laid_mine), _borrowed(thrown),
+                                         _borrowed(opp_laid))
+    seq, table, odds, st, out = (_borrowed(seq), _borrowed(table), _borrowed(odds), _borrowed(st),
+                                 _borrowed(out))
+    crib_values, hand_table = _borrowed(crib_values), _borrowed(hand_table)
+    n_hand = hand.shape[0]
+    n_cards = n_hand
+    ints_owner = np.empty(52 * 2 + 2 * n_cards + 2 * 2 + 2 * 2 * 13 + 2 * n_cards + 1 + 2 * 2 + 4
+                          + 6, np.int64)
+    bools_owner = np.zeros(52 + 2 * 2 * n_cards, np.bool_)
+    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + 15)
+    ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
+    out[:, :] = 0.0
+    seen, o = bools[:52], 52
+    laid0, o = bools[o:o + 2 * n_cards].reshape((2, n_cards)), o + 2 * n_cards
+    laid = bools[o:o + 2 * n_cards].reshape((2, n_cards))
+    pool, o = ints[:52], 52
+    work, o = ints[o:o + 52], o + 52
+    kept, o = ints[o:o + 2 * n_cards].reshape((2, n_cards)), o + 2 * n_cards
+    left0, o = ints[o:o + 2], o + 2
+    left, o = ints[o:o + 2], o + 2
+    unseen0, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    seq2, o = ints[o:o + 2 * n_cards + 1], o + 2 * n_cards + 1
+    scores, o = ints[o:o + 2], o + 2
+    pegged, o = ints[o:o + 2], o + 2
+    crib, o = ints[o:o + 4], o + 4
+    opp_six = ints[o:o + 6]
+    sums = floats[:n_hand * 5].reshape((n_hand, 5))  # for, against, net^2, win, win^2
+    # each sample's value of each card, for differences
+    vals = floats[n_hand * 5:n_hand * 5 + n_samples * n_hand].reshape((n_samples, n_hand))
+    keep_values = floats[n_hand * 5 + n_samples * n_hand:]
+    for c in hand:
+        seen[c] = True
+    for c in thrown:
+        seen[c] = True
+    for c in opp_laid:
+        seen[c] = True
+    if starter >= 0:
+        seen[starter] = True
+    n_pool = 0
+    for c in range(52):
+        if not seen[c] and _value(c) >= opp_floor:
+            pool[n_pool] = c
+            n_pool += 1
+    n_elig = n_pool
+    for c in range(52):
+        if not seen[c] and _value(c) < opp_floor:
+            pool[n_pool] = c
+            n_pool += 1
+    n_crib = 4 - thrown.shape[0]  # crib cards the player does not know
+    if n_elig < opp_left or n_pool < opp_left + n_crib:
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
+        return -1
+    n_legal = 0
+    for i in range(n_hand):
+        if not laid_mine[i] and count + _value(hand[i]) <= rules.MAX_COUNT:
+            out[i, _LEGAL] = 1.0
+            n_legal += 1
+    if n_legal == 0:
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
+        return 0
+    aware = odds.shape[0] > target and starter >= 0
+    stop = target if aware else np.int64(1) << 40
+    dealer = 0 if me_dealer else 1
+    n_opp_laid = opp_laid.shape[0]
+    left0[0] = 0
+    for i in range(n_hand):
+        kept[0, i] = hand[i]
+        laid0[0, i] = laid_mine[i]
+        if not laid_mine[i]:
+            left0[0] += 1
+    left0[1] = opp_left
+    for i in range(n_opp_laid):
+        kept[1, i] = opp_laid[i]
+        laid0[1, i] = True
+    for i in range(thrown.shape[0]):
+        crib[i] = thrown[i]
+    # what the player has not seen, by rank (its own view does not depend on the sample)
+    unseen0[0, :] = 4
+    for c in range(52):
+        if seen[c]:
+            unseen0[0, _rank(c)] -= 1
+    n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
+    for s in range(n_samples):
+        accepted = False
+        if infer and n_pool >= n_draw + n_crib - 2:
+            accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
+                                       not me_dealer, crib_values, hand_table, st, work, opp_six,
+                                       keep_values, kept[1, n_opp_laid:], crib[thrown.shape[0]:])
+        if not accepted:
+            # uniform over the deals consistent with the goes (also the fallback when no
+            # posterior draw fits within _INFER_TRIES)
+            for i in range(n_pool):
+                work[i] = pool[i]
+            for i in range(opp_left):  # the opponent's hand from the cards it can hold
+                j = i + _randint(st, n_elig - i)
+                work[i], work[j] = work[j], work[i]
+            for i in range(opp_left, opp_left + n_crib):  # the unknown crib cards from the rest
+                j = i + _randint(st, n_pool - i)
+                work[i], work[j] = work[j], work[i]
+            for i in range(opp_left):
+                kept[1, n_opp_laid + i] = work[i]
+            for i in range(n_crib):
+                crib[thrown.shape[0] + i] = work[opp_left + i]
+        # the opponent's view: not its six (its four and its two thrown, the first two unknown
+        # crib cards), not the starter, not the player's cards laid
+        unseen0[1, :] = 4
+        for i in range(n_cards):
+            unseen0[1, _rank(kept[1, i])] -= 1
+            if laid_mine[i]:
+                unseen0[1, _rank(hand[i])] -= 1
+        for i in range(2):
+            unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
+        if starter >= 0:
+            unseen0[1, _rank(starter)] -= 1
+        for i in range(n_hand):
+            if out[i, _LEGAL] == 0.0:
+                continue
+            laid[:, :] = laid0
+            left[:] = left0
+            unseen[:, :] = unseen0
+            for k in range(nseq):
+                seq2[k] = seq[k]
+            scores[0] = me_score
+            scores[1] = opp_score
+            pegged[:] = 0
+            laid[0, i] = True
+            left[0] -= 1
+            c2, n2, now = _lay(seq2, nseq, count, hand[i], left[0] + left[1])
+            unseen[1, _rank(hand[i])] -= 1
+            scores[0] += now
+            out[i, _NOW] = now
+            win = 0.0
+            if scores[0] >= stop:
+                win = 1.0
+                out[i, _WINS_NOW] = 1.0
+            else:
+                if c2 == rules.MAX_COUNT:
+                    c2 = 0
+                    n2 = 0
+                w = _rollout(kept, laid, left, seq2, n2, c2, 1, 0, 0, unseen, policy, scores,
+                             stop, st, pegged)
+                if aware:
+                    if w >= 0:
+                        win = 1.0 if w == 0 else 0.0
+                    else:
+                        win = _finish(kept, crib, starter, dealer, scores, target, table, odds)
+            net = pegged[0] - pegged[1]
+            sums[i, 0] += pegged[0]
+            sums[i, 1] += pegged[1]
+            sums[i, 2] += net * net
+            sums[i, 3] += win
+            sums[i, 4] += win * win
+            vals[s, i] = win if aware else now + net
+    n = n_samples
+    for i in range(n_hand):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        m_for = sums[i, 0] / n
+        m_against = sums[i, 1] / n
+        out[i, _FOR] = m_for
+        out[i, _AGAINST] = m_against
+        m_net = m_for - m_against
+        if n > 1:
+            var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
+            out[i, _NET_SE] = np.sqrt(var / n)
+        if aware:
+            m_win = sums[i, 3] / n
+            out[i, _WIN] = m_win
+            if n > 1:
+                var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
+                out[i, _WIN_SE] = np.sqrt(var / n)
+        else:
+            out[i, _WIN] = np.nan
+            out[i, _WIN_SE] = np.nan
+        if ref >= 0 and out[ref, _LEGAL] != 0.0:
+            d_sum = 0.0
+            d_sq = 0.0
+            for s in range(n_samples):
+                d = vals[s, i] - vals[s, ref]
+                d_sum += d
+                d_sq += d * d
+            m = d_sum / n
+            out[i, _DIFF] = m
+            if n > 1:
+                var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
+                out[i, _DIFF_SE] = np.sqrt(var / n)
+    _keep_alive(ints_owner)
+    _keep_alive(bools_owner)
+    _keep_alive(floats_owner)
+    return n_legal
+
+
+@njit(cache=True)
+def _pick(out, aware):
+    """The hand index of the best legal card in a search's ``out``: score-aware, a card that
+    wins the game now, then the highest probability of winning; then the most points now plus
+    pegging for minus against, then the first. -1 when none is legal. (A card that wins now is
+    certain; another may win in every sample and still lose.)"""
+    best = -1
+    for i in range(out.shape[0]):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        if best < 0:
+            best = i
+            continue
+        v = out[i, _NOW] + out[i, _FOR] - out[i, _AGAINST]
+        vb = out[best, _NOW] + out[best, _FOR] - out[best, _AGAINST]
+        if aware and out[i, _WINS_NOW] != out[best, _WINS_NOW]:
+            if out[i, _WINS_NOW] > out[best, _WINS_NOW]:
+                best = i
+        elif aware and out[i, _WIN] != out[best, _WIN]:
+            if out[i, _WIN] > out[best, _WIN]:
+                best = i
+        elif v > vb:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _substream(st, local):
+    """Seed ``local`` (uint64 (4,)) from 64 bits of ``st`` by splitmix64: the search's own
+    stream, so its samples never disturb the game's but follow from it."""
+    x = _next(st)
+    for k in range(4):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        local[k] = z ^ (z >> np.uint64(31))
+    if local[0] == 0 and local[1] == 0 and local[2] == 0 and local[3] == 0:
+        local[0] = 1
+
+
+@njit(cache=True)
+def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank, scores,
+               target, dealer, table, odds, crib_values, hand_table, st):
+    """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
+    ``kept[p]`` of the card to lay, or -1 for a go.
+
+    It sees only what the player may see: its own hand and thrown, the starter, the cards laid
+    (the opponent's taken in card order, not the order of its hand), how many the opponent holds
+    and the least value they can have (``floor[1 - p]``, from its goes). A forced move (one
+    legal card) is laid without search. Otherwise the ``lookahead`` policy's card (from
+    ``unseen_rank``, the player's unseen cards by rank) is the reference, and :func:`_search`
+    values every card with :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st`` and
+    the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table. The
+    best card by the search is laid if it beats the reference by more than :data:`BEST_MARGIN`
+    standard errors of their paired difference, else the reference: the search overrules the
+    one-ply policy only where its samples say so clearly.
+    """
+    n_cards = kept.shape[1]
+    n_legal = 0
+    only = -1
+    for i in range(n_cards):
+        if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
+            n_legal += 1
+            only = i
+    if n_legal <= 1:
+        return only
+    q = 1 - p
+    n_opp_laid = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            n_opp_laid += 1
+    opp_laid = np.empty(n_opp_laid, np.int64)
+    k = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            opp_laid[k] = kept[q, i]
+            k += 1
+    # in card order: the order the opponent holds them in is not the player's to see
+    for i in range(1, n_opp_laid):
+        c = opp_laid[i]
+        j = i - 1
+        while j >= 0 and opp_laid[j] > c:
+            opp_laid[j + 1] = opp_laid[j]
+            j -= 1
+        opp_laid[j + 1] = c
+    ref = _choose_play(_PEG_LOOKAHEAD, kept[p], n_cards, laid[p], seq, nseq, count, unseen_rank,
+                       n_cards - n_opp_laid, False, st)
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    seq9 = np.empty(2 * n_cards + 1, np.int64)
+    for i in range(nseq):
+        seq9[i] = seq[i]
+    n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
+                seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
+                BEST_SAMPLES, _BEST_CONT, local, ref, out, crib_values, hand_table, BEST_INFER)
+    if n < 0:  # cannot happen in a real game; lay as lookahead would
+        return ref
+    best = _pick(out, odds.shape[0] > target and starter >= 0)
+    if best != ref and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
+        return ref
+    return best
+
+
+# --------------------------------------------------------------------------- a model odds table
+
+
+@njit(cache=True)
+def _model_win_table(p_dealer, p_pone, target):
+    n = target + 1
+    d = np.zeros((n, n))
+    d[0, :] = 1.0
+    d[:, 0] = 0.0
+    for total in range(2, 2 * target + 1):
+        for nd in range(max(1, total - target), min(target, total - 1) + 1):
+            np_ = total - nd
+            v = 0.0
+            for y in range(p_pone.shape[0]):
+                if p_pone[y] == 0.0:
+                    continue
+                if y >= np_:
+                    continue  # the pone counts first and wins: the dealer loses
+                acc = 0.0
+                for x in range(p_dealer.shape[0]):
+                    if x >= nd:
+                        acc += p_dealer[x]
+                    else:
+                        acc += p_dealer[x] * (1.0 - d[np_ - y, nd - x])
+                v += p_pone[y] * acc
+            d[nd, np_] = v
+    return d
+
+
+def model_win_table(dealer_mean: float = 16.0, dealer_sd: float = 6.5, pone_mean: float = 10.5,
+                    pone_sd: float = 5.0, target: int = 121) -> np.ndarray:
+    """A simple model of the win-odds table, float64 ``(target + 1, target + 1)``: ``D[nd, np]``
+    the probability that the dealer wins from the start of a deal needing ``nd``, the pone
+    ``np``, with the layout of :func:`analyzer.research.odds.win_table` (``D[0, :] = 1``, ``D[:, 0]
+    = 0``).
+
+    Each deal the dealer scores a rounded normal (``dealer_mean``, ``dealer_sd``), the pone an
+    independent one, the dealer at least one (so every deal moves the game
+    on); the pone's points count first. A stand-in for tests and for the engine until the
+    self-play table ships, not an estimate of real play.
+
+    Examples
+    --------
+    >>> d = model_win_table()
+    >>> d.shape, bool(d[1, 121] > 0.99), bool(d[121, 1] < 0.01)
+    ((122, 122), True, True)
+    """
+    def points(mean, sd):
+        x = np.arange(0, 80)
+        w = np.exp(-0.5 * ((x - mean) / sd) ** 2)
+        return w / w.sum()
+
+    pd, pp = points(dealer_mean, dealer_sd), points(pone_mean, pone_sd)
+    pd[1] += pd[0]  # the dealer always scores: every deal moves the game on
+    pd[0] = 0.0
+    return _model_win_table(pd, pp, int(target))
+
+
+# --------------------------------------------------------------------------- advise_play
+
+
+MAX_SAMPLES = 1_000_000
+TARGET = 121
+
+
+def _replay(hand: list[int], played: list[int], dealer: bool):
+    """Go through the cards laid so far by the rules; return the position for the player.
+
+    The cards of ``hand`` in ``played`` are the player's, the others the opponent's. A player
+    who is to lay but does not lay the next card said go; that is checked for the player (no
+    card of its own fitted) and recorded for the opponent (every card it held was worth more
+    than ``31 - count``). Returns ``(count, ranks in the count, opponent's laid cards, floor)``
+    at the player's turn; raises ValueError for an impossible sequence.
+    """
+    from ..core.cards import format_card
+
+    me, opp = 0, 1
+    mine = set(hand)
+    held = [set(hand), None]
+    opp_laid: list[int] = []
+    left = [4, 4]
+    floor = 0
+    count, ranks = 0, []
+    turn = opp if dealer else me  # the pone leads
+    last, passes = -1, 0
+    who_name = ("you", "the opponent")
+
+    def say_go(p: int, at: int) -> None:
+        nonlocal floor
+        if left[p] == 0:
+            return
+        if p == me:
+            fits = [c for c in held[me] if count + _value_py(c) <= 31]
+            if fits:
+                raise ValueError(f"{at}: it was your turn at count {count} and you could lay "
+                                 f"{format_card(min(fits))}: say which card you laid")
+        else:
+            floor = max(floor, 32 - count)
+            if floor > 10 and at == "now":
+                raise ValueError(f"it is the opponent's turn to lay on count {count} (it holds "
+                                 f"{left[opp]} cards): add its card to the cards played")
+            if floor > 10:
+                lead = "lead" if count == 0 else f"lay on count {count}"
+                raise ValueError(f"{at}: the opponent, holding {left[opp]} cards, was to {lead} "
+                                 "and cannot have said go: check the order of the cards")
+
+    def go_or_reset(at: str) -> None:
+        nonlocal passes, turn, count, ranks
+        say_go(turn, at)
+        passes += 1
+        if passes >= 2:  # nobody can lay: the count starts again after the last to lay
+            count, ranks, passes = 0, [], 0
+            turn = 1 - last
+        else:
+            turn = 1 - turn
+
+    if dealer and played and played[0] != GO and played[0] in mine:
+        raise ValueError(f"you are the dealer, so the pone leads: the first card laid, "
+                         f"{format_card(played[0])}, cannot be yours")
+    for k, card in enumerate(played):
+        if card == GO:  # the count ends by goes: whoever is to lay, then the other, cannot
+            at = f"go after card {k}"
+            if not ranks:
+                raise ValueError(f"{at}: no count to end (a go ends a count with cards in it)")
+            go_or_reset(at)
+            if passes:
+                go_or_reset(at)
+            continue
+        who = me if card in mine else opp
+        at = f"card {k + 1} of the play ({format_card(card)})"
+        if left[who] == 0:
+            raise ValueError(f"{at}: {who_name[who]} had no cards left to lay")
+        if who == opp and _value_py(card) < floor:
+            raise ValueError(f"{at}: the opponent said go earlier holding it, so it was worth "
+                             f"more than {32 - floor}: check the order of the cards")
+        for _ in range(4):
+            if turn == who and count + _value_py(card) <= 31:
+                break
+            go_or_reset(at)
+        else:  # pragma: no cover - at most two goes and a new count come first
+            raise ValueError(f"{at}: cannot be laid")
+        count += _value_py(card)
+        ranks.append(card // 4)
+        left[who] -= 1
+        if who == me:
+            held[me].discard(card)
+        else:
+            opp_laid.append(card)
+        last, passes = who, 0
+        turn = 1 - who
+        if count == 31:
+            count, ranks = 0, []
+    if left[me] == 0:
+        raise ValueError("all four of your cards are laid: nothing left to advise")
+    for _ in range(4):  # the opponent, to lay now, must have said go
+        if turn == me:
+            break
+        go_or_reset("now")
+    return count, ranks, opp_laid, floor
+
+
+#: A go marker in the cards played: the count ended there by goes (nobody could lay).
+GO = -1
+
+
+def _parse_played(played) -> list[int]:
+    """The cards laid, in order, as ids, with :data:`GO` for each ``"go"`` marker."""
+    from ..core.cards import as_cards
+
+    if isinstance(played, str):
+        items = [t for t in played.replace(",", " ").split() if t]
+    elif isinstance(played, int | np.integer):
+        items = [played]
+    else:
+        items = list(np.asarray(played, object).ravel()) if isinstance(played, np.ndarray) \
+            else list(played)
+    out = []
+    for item in items:
+        if isinstance(item, str) and item.strip().lower() == "go":
+            out.append(GO)
+        else:
+            out.append(int(as_cards(item, n=1)[0]))
+    return out
+
+
+def _value_py(card: int) -> int:
+    return min(card // 4 + 1, 10)
+
+
+def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=None,
+                samples: int = ADVISE_SAMPLES, seed: int = 0, continuation: str = BEST_CONTINUATION,
+                odds=None, infer: bool = BEST_INFER):
+    """Which card to lay now, in the play of a two-player six-card game, by determinized rollouts.
+
+    Parameters
+    ----------
+    hand
+        The four cards you kept, all of them, including those you have laid already (text such as
+        ``"5H 6D JC KS"`` or ids).
+    played
+        Every card laid so far in this deal's play, in order, by both players (text or ids). A
+        card of ``hand`` is yours, any other the opponent's. The counts, the goes and the
+        opponent's cards left follow by the rules: a count starts again at 31 or when the next
+        card would pass 31; a player who was to lay and did not lay the next card said go. So if
+        the last card laid is yours, the opponent has said go. The word ``go`` in the sequence
+        marks a count ended by goes (nobody could lay); it is needed only at the end, to ask
+        about the lead of the new count (without it you are asked to lay on the old count, and
+        the answer may be "go").
+    dealer
+        True if you dealt (the pone leads the play), False if you are the pone.
+    starter
+        The starter card (known during the play).
+    thrown
+        Your two cards in the crib, if you give them; otherwise they count as unseen cards.
+    score
+        ``(yours, the opponent's)`` as the game stands now (0..120): each card's probability of
+        winning the game is then estimated too (score-aware), and the best card is the one most
+        likely to win.
+    samples
+        Deals of the unseen cards to the opponent (its hand and its throw), 1 to 1,000,000; the
+        same samples value every card.
+    seed
+        Seed of the samples; same seed, same advice.
+    continuation
+        The policy both players lay by in the rollouts: ``"greedy"`` (default) or ``"lookahead"``.
+    odds
+        The win-odds table for ``score`` (default :func:`analyzer.research.odds.win_table`).
+    infer
+        Whether the opponent's possible hands follow what its discard says (default
+        :data:`BEST_INFER`): each sample deals it six cards, of which it keeps what the ``ev``
+        policy keeps, and only deals whose keep holds the cards it laid (and fits its goes)
+        count. False: every deal of the unseen cards its goes allow counts the same.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per legal card, best first (score-aware: a card that wins now, then by
+        ``p_win``; then by ``total``): ``card``, ``now`` (points it pegs now, the last card
+        included), ``rest_for``, ``rest_against`` (mean pegging in the rest of the play),
+        ``rest`` (their difference) and ``rest_se`` (its standard error), ``total`` (``now +
+        rest``), and with ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card,
+        or ``"go"`` when no card can be laid: then there are no rows), ``count`` and ``samples``.
+
+    Examples
+    --------
+    You are the pone and led 4C; the dealer laid 6D (count 10); 5H makes 15 and a run of
+    three, 5 points:
+
+    >>> advice = advise_play("4C 5H 9S KD", "4C 6D", dealer=False, starter="2S", samples=500)
+    >>> advice.attrs["best"], int(advice.attrs["count"]), int(advice.loc[0, "now"])
+    ('5H', 10, 5)
+    """
+    import pandas as pd
+
+    from ..core.cards import as_cards, format_card
+    from ..core.choices import MAX_SEED, check_number
+    from ..core.scoring import hand_table, rank_table
+    from ..keeping.crib import crib_values
+
+    if not isinstance(infer, bool | np.bool_):
+        raise ValueError(f"infer must be True or False, got {infer!r}")
+    mine = [int(c) for c in as_cards(hand, n=4)]
+    sequence = _parse_played(played)
+    laid = [c for c in sequence if c != GO]
+    if len(laid) > 8:
+        raise ValueError(f"at most 8 cards are laid in the play, got {len(laid)}")
+    twice = [c for k, c in enumerate(laid) if c in laid[:k]]
+    if twice:
+        raise ValueError(f"{format_card(twice[0])} is laid twice in played")
+    start = int(as_cards(starter, n=1)[0])
+    own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=2)]
+    everything = mine + [c for c in laid if c not in mine] + [start] + own_throw
+    as_cards(everything)  # all distinct, or a CardError naming the repeated card
+    if not isinstance(dealer, bool | np.bool_):
+        raise ValueError(f"dealer must be True or False, got {dealer!r}")
+    samples = check_number("samples", samples, low=1, high=MAX_SAMPLES, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    if continuation not in ("greedy", "lookahead"):
+        raise ValueError(f"continuation must be greedy or lookahead, got {continuation!r}")
+    if score is not None:
+        try:
+            me_score, opp_score = (check_number(name, v, low=0, high=TARGET - 1, integer=True)
+                                   for name, v in zip(("your score", "the opponent's score"),
+                                                      score, strict=True))
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "score" in str(exc):
+                raise
+            raise ValueError(f"score must be two numbers (yours, the opponent's), got "
+                             f"{score!r}") from None
+        if odds is None:
+            from ..keeping.winodds import win_table
+
+            table = np.array(win_table())
+        else:
+            table = np.ascontiguousarray(odds, np.float64)
+        if table.shape != (TARGET + 1, TARGET + 1):
+            raise ValueError(f"odds must have shape (122, 122), got {table.shape}")
+    else:
+        me_score = opp_score = 0
+        table = np.zeros((1, 1))
+    count, ranks, opp_laid, floor = _replay(mine, sequence, bool(dealer))
+    laid_mine = np.array([c in laid for c in mine], np.bool_)
+    seq = np.zeros(9, np.int64)
+    seq[:len(ranks)] = ranks
+    out = np.empty((4, _N_OUT))
+    from ..core.rng import chunk_states
+
+    st = chunk_states(seed, 1)[0]
+    n = _search(np.array(mine, np.int64), laid_mine, np.array(own_throw, np.int64), start,
+                np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
+                bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
+                PEGGING_POLICIES[continuation], st, -1, out, crib_values("table"), hand_table(),
+                bool(infer))
+    if n < 0:
+        raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
+                         f"{floor} or more, but not enough such cards are unseen")
+    rows = []
+    for i in np.flatnonzero(out[:, _LEGAL]):
+        row = {"card": format_card(mine[i]), "now": int(out[i, _NOW]),
+               "rest_for": out[i, _FOR], "rest_against": out[i, _AGAINST],
+               "rest": out[i, _FOR] - out[i, _AGAINST], "rest_se": out[i, _NET_SE]}
+        row["total"] = row["now"] + row["rest"]
+        if score is not None:
+            row["p_win"], row["p_win_se"] = out[i, _WIN], out[i, _WIN_SE]
+        rows.append(row)
+    columns = ["card", "now", "rest_for", "rest_against", "rest", "rest_se", "total"]
+    columns += ["p_win", "p_win_se"] if score is not None else []
+    frame = pd.DataFrame(rows, columns=columns)
+    if len(frame):
+        # score-aware: a card that wins now first (certain; another card may win in every
+        # sample and still lose), then the probability of winning, then the points
+        frame["wins_now"] = out[np.flatnonzero(out[:, _LEGAL]), _WINS_NOW]
+        keys = ["wins_now", "p_win", "total"] if score is not None else ["total"]
+        frame = frame.sort_values(keys, ascending=False, kind="stable").reset_index(drop=True)
+        frame = frame.drop(columns="wins_now")
+    frame.attrs.update(best=frame.loc[0, "card"] if len(frame) else "go", count=count,
+                       samples=samples, score_aware=score is not None)
+    return frame

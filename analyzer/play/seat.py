@@ -1,0 +1,431 @@
+"""One seat's decision: the engine's player, from what that seat knows and nothing else.
+
+A program that plays cribbage (against people, or other programs) can seat any of the
+analyzer's players (``"best"``, ``"ev+lookahead"``, ...) in any form of the game:
+
+* :func:`discard`: the cards to throw, from the hand dealt, whose crib it is and the scores;
+* :func:`lay`: the card to lay (or ``None`` for a go), from the cards kept, the cards laid so
+  far in order with the goes said, the starter, the cards thrown and the scores.
+
+Each is the choice the engine's player makes in the same position, exactly: the same compiled
+steps (:func:`analyzer.play.engine._discard_one`, :func:`analyzer.play.deal._play_choice`) on
+the same tables (:func:`analyzer.play.reads.player_tables`), with the position rebuilt from the
+seat's view alone. The other hands are never given: where the engine's arrays hold them, the
+seat's view holds only the cards they have laid (the ``best`` search draws the rest from what
+the seat has seen). A game at the table (:class:`analyzer.table.tabletop.Table`) makes every AI
+decision through these two calls, and its games equal the engine's for the same seed
+(``tests/test_seat.py`` replays recorded engine games of every form through them).
+
+Chance: the ``random`` players and ``best`` draw from a xoshiro256** stream, a ``uint64 (4,)``
+state advanced in place (``rng=``), as the engine draws from its chunk's stream. A
+:class:`Seat` keeps a stream of its own, seeded, so a program that asks it again and again
+gets reproducible answers.
+
+Examples
+--------
+>>> from analyzer import Seat, format_cards
+>>> me = Seat("ev+greedy", seed=1)
+>>> format_cards(me.discard("5H 5S 6D JC QS KH", dealer=0))  # seat 0 deals: its own crib
+'5H 6D'
+>>> format_cards([me.lay("5S JC QS KH", [(1, "9C")], dealer=0, starter="2D", thrown="5H 6D")])
+'KH'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from numba import njit
+
+from ..core import rules
+from ..core.cards import CardError, as_cards
+from ..core.choices import parse_player, variant_game
+from ..core.game import GAME
+from ..core.rng import chunk_states
+from ..core.scoring import _rank, _value
+from .deal import _play_choice
+from .engine import _discard_one
+from .playstep import _go_floor, _lay
+from .reads import PlayerTables, player_tables
+
+__all__ = ["Seat", "SeatError", "discard", "lay"]
+
+
+class SeatError(ValueError):
+    """A position that cannot happen in the game: one line that says what is wrong."""
+
+
+# --------------------------------------------------------------------------- the play
+
+
+# codes the kernel returns for a history it cannot replay (with the event's index)
+_OK, _TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD, _OVER, _NOT_YOURS = range(8)
+_PROBLEMS = {
+    _TURN: "it was seat {who}'s turn to lay or say go, not seat {seat}'s",
+    _SEEN: "{card} is not in play (it is the starter, your own, thrown, or laid before)",
+    _OVER31: "{card} takes the count past 31",
+    _OWN_GO: "seat {seat} said go with a card that fits",
+    _NOT_HELD: "{card} is not one of your kept cards, or you laid it before",
+}
+
+
+@njit(cache=True)
+def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown, scores, table,
+               odds, crib_values, hand_table, st, out):
+    """Replay the play's history from one seat's view and choose that seat's card.
+
+    ``hand`` int64 (kept,) the seat's kept cards in its own order; ``ev_seat``, ``ev_card``
+    int64 (E,) the history, a card or -1 for a go; ``thrown`` int64 (thrown,) its own throw;
+    ``scores`` int64 (sides,) before the play (each card's points are added as it is laid).
+    Writes ``out`` int64 (3,): a problem code (0 if none), the event it was found at, and the
+    choice (an index into ``hand``, -1 for a go). The other seats' rows of the engine's arrays
+    hold only the cards they have laid; the turn, the goes, the count, the floor each go sets
+    and the seat's unseen ranks follow :func:`analyzer.play.deal._play_with` step by step.
+    """
+    n_players, n_cards = game[GAME.players], game[GAME.kept]
+    n_sides, target = scores.shape[0], game[GAME.target]
+    one_count = game[GAME.one_count] != 0
+    kept = np.zeros((n_players, n_cards), np.int64)
+    laid = np.zeros((n_players, n_cards), np.bool_)
+    thrown_all = np.zeros((n_players, thrown.shape[0]), np.int64)
+    unseen = np.zeros((n_players, 13), np.int64)
+    left = np.full(n_players, n_cards, np.int64)
+    floor = np.zeros(n_players, np.int64)
+    seq = np.zeros(n_players * n_cards + 1, np.int64)
+    seen = np.zeros(52, np.bool_)
+    sc = scores.copy()
+    kept[seat, :] = hand
+    thrown_all[seat, :] = thrown
+    unseen[seat, :] = 4
+    for c in hand:
+        unseen[seat, _rank(c)] -= 1
+        seen[c] = True
+    for c in thrown:
+        unseen[seat, _rank(c)] -= 1
+        seen[c] = True
+    unseen[seat, _rank(starter)] -= 1
+    seen[starter] = True
+    out[0] = _OK
+    out[1] = -1
+    out[2] = -1
+    total_left = n_players * n_cards
+    nseq = 0
+    count = 0
+    turn = (dealer + 1) % n_players
+    last = -1
+    passes = 0
+    e = 0
+    n_events = ev_seat.shape[0]
+    while True:
+        if total_left == 0:
+            out[0] = _OVER
+            out[1] = e
+            return
+        p = turn
+        nxt = (p + 1) % n_players
+        choice = -1
+        if left[p] > 0:
+            if e == n_events:  # the seat's own decision, now
+                if p != seat:
+                    out[0] = _NOT_YOURS
+                    out[1] = p
+                    return
+                last_card = total_left - left[p] == 0 and left[p] == 1
+                searched = n_players == 2 and n_cards == 4 and not one_count
+                out[2] = _play_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
+                                      floor, unseen, sc, target, dealer, table, odds,
+                                      crib_values, hand_table, st, left[nxt], last_card,
+                                      searched)
+                return
+            if ev_seat[e] != p:
+                out[0] = _TURN
+                out[1] = e
+                out[2] = p
+                return
+            card = ev_card[e]
+            if card >= 0:
+                if p == seat:
+                    choice = -1
+                    for i in range(n_cards):
+                        if kept[p, i] == card and not laid[p, i]:
+                            choice = i
+                    if choice < 0:
+                        out[0] = _NOT_HELD
+                        out[1] = e
+                        return
+                else:
+                    if seen[card]:
+                        out[0] = _SEEN
+                        out[1] = e
+                        return
+                    choice = n_cards - left[p]  # the other seats' laid cards, in play order
+                    kept[p, choice] = card
+                if count + _value(card) > rules.MAX_COUNT:
+                    out[0] = _OVER31
+                    out[1] = e
+                    return
+                seen[card] = True
+            elif p == seat:
+                for i in range(n_cards):
+                    if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
+                        out[0] = _OWN_GO
+                        out[1] = e
+                        return
+            e += 1
+            if choice < 0:
+                floor[p] = max(floor[p], _go_floor(count))
+        if choice < 0:  # go (or no cards left)
+            passes += 1
+            if passes >= n_players:
+                sc[last % n_sides] += rules.GO_POINTS
+                if one_count or sc[last % n_sides] >= target:
+                    total_left = 0  # the five-card play ends at the first go
+                    continue
+                count = 0
+                nseq = 0
+                passes = 0
+                turn = (last + 1) % n_players
+            else:
+                turn = nxt
+            continue
+        card = kept[p, choice]
+        laid[p, choice] = True
+        left[p] -= 1
+        total_left -= 1
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        if p != seat:
+            unseen[seat, _rank(card)] -= 1
+        sc[p % n_sides] += points
+        if sc[p % n_sides] >= target:  # the game is won in the play
+            total_left = 0
+            continue
+        last = p
+        passes = 0
+        if count == rules.MAX_COUNT:
+            if one_count:
+                total_left = 0
+                continue
+            count = 0
+            nseq = 0
+        turn = nxt
+
+
+def _stream(rng, seed) -> np.ndarray:
+    if rng is not None:
+        rng = np.asarray(rng)
+        if rng.dtype != np.uint64 or rng.shape != (4,) or not rng.flags.c_contiguous \
+                or not rng.flags.writeable:
+            raise SeatError("rng: a writable uint64 (4,) xoshiro256** state, advanced in place")
+        return rng
+    return chunk_states(int(seed), 1)[0]
+
+
+def _ids(cards, n: int | None, what: str) -> np.ndarray:
+    try:
+        return as_cards(cards, n=n).astype(np.int64)
+    except CardError as exc:
+        raise SeatError(f"{what}: {exc}") from None
+
+
+def _seat_number(value, n_players: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) \
+            or not 0 <= value < n_players:
+        raise SeatError(f"{what}: a seat 0..{n_players - 1}, got {value!r}")
+    return int(value)
+
+
+def _scores(scores, sides: int) -> np.ndarray:
+    if scores is None:
+        return np.zeros(sides, np.int64)
+    out = np.asarray(scores)
+    if out.shape != (sides,) or not np.issubdtype(out.dtype, np.integer) \
+            or (out < 0).any():
+        raise SeatError(f"scores: {sides} whole numbers, one a side in side order, got "
+                        f"{scores!r}")
+    return out.astype(np.int64)
+
+
+_TABLES: dict[tuple[str, str], PlayerTables] = {}
+
+
+def _tables(variant: str, player: str) -> PlayerTables:
+    key = (variant, player)
+    if key not in _TABLES:
+        _TABLES[key] = player_tables(variant, [player])
+    return _TABLES[key]
+
+
+def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """``[(seat, card or None), ...]`` into two int64 arrays (a go is -1)."""
+    seats, cards = [], []
+    for k, event in enumerate(played):
+        try:
+            who, card = event
+        except (TypeError, ValueError):
+            raise SeatError(f"played[{k}]: a (seat, card) pair, card None for a go, got "
+                            f"{event!r}") from None
+        seats.append(_seat_number(who, n_players, f"played[{k}]"))
+        if card is None or (isinstance(card, str) and card.strip().lower() == "go"):
+            cards.append(-1)
+        elif isinstance(card, int | np.integer) and not isinstance(card, bool) \
+                and 0 <= card < 52:
+            cards.append(int(card))
+        else:
+            cards.append(int(_ids(card, 1, f"played[{k}]")[0]))
+    return np.array(seats, np.int64), np.array(cards, np.int64)
+
+
+def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int, starter,
+        thrown, scores=None, variant: str = "six-card", rng=None, seed: int = 0) -> int | None:
+    """The card ``player`` lays in the play, from what its seat knows: a card id, or None for
+    a go.
+
+    Parameters
+    ----------
+    player
+        A player spec (``"best"``, ``"ev+lookahead"``, ...); its pegging policy lays.
+    hand
+        The seat's kept cards, text or ids: all of them in the order it holds them (which breaks
+        ties between equal choices, as the engine's hand order does), or only those it still
+        holds (the laid ones are then taken from ``played``).
+    played
+        The play so far, in order: ``(seat, card)`` for each card laid, ``(seat, None)`` (or
+        ``"go"``) for each go said. Seats are numbered round the table; a seat with no cards left
+        is passed over without an entry, as at the table.
+    seat, dealer
+        This seat's number and the dealer's (0 to players - 1).
+    starter, thrown
+        The starter and this seat's own cards in the crib.
+    scores
+        Each side's score before the play (side ``s`` is seats ``s``, ``s + sides``, ...), by
+        default zeros; the points pegged in ``played`` are added as they are replayed.
+    variant
+        The form of the game.
+    rng, seed
+        The stream the player draws from (``random`` and ``best``): a writable ``uint64 (4,)``
+        state advanced in place, or else a fresh stream from ``seed``.
+
+    Raises
+    ------
+    SeatError
+        A position the game cannot reach: out of turn, a card seen twice, past 31, not this
+        seat's turn, the play over; or a bad argument. One line.
+    """
+    game = variant_game(variant)
+    try:
+        pol = parse_player(player)[1]
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
+    n = game.players
+    seat = _seat_number(seat, n, "seat")
+    dealer = _seat_number(dealer, n, "dealer")
+    starter_id = int(_ids(starter, 1, "starter")[0])
+    thrown_ids = _ids(thrown, game.thrown, "thrown")
+    ev_seat, ev_card = _history(played, n)
+    held = _ids(hand, None, "hand")
+    if len(held) != game.kept:
+        mine = [c for s, c in zip(ev_seat.tolist(), ev_card.tolist(), strict=True)
+                if s == seat and c >= 0]
+        if len(held) + len(mine) != game.kept or set(mine) & set(held.tolist()):
+            raise SeatError(f"hand: the {game.kept} cards kept, or those still held, got "
+                            f"{len(held)} (and {len(mine)} laid)")
+        held = np.array(mine + held.tolist(), np.int64)
+    known = held.tolist() + thrown_ids.tolist() + [starter_id]
+    if len(set(known)) != len(known):
+        raise SeatError("hand, thrown and starter share a card")
+    t = _tables(game.name, player)
+    out = np.zeros(3, np.int64)
+    _seat_play(game.as_array(), pol, held, seat, dealer, ev_seat, ev_card, starter_id,
+               thrown_ids, _scores(scores, game.teams), t.rank_table, t.odds, t.crib_values,
+               t.hand_table, _stream(rng, seed), out)
+    problem, where, choice = (int(x) for x in out)
+    if problem == _NOT_YOURS:
+        raise SeatError(f"it is seat {where}'s turn, not seat {seat}'s")
+    if problem == _OVER:
+        raise SeatError("the play is over")
+    if problem:
+        text = _PROBLEMS[problem].format(who=choice, seat=int(ev_seat[where]),
+                                         card=_card_text(int(ev_card[where])))
+        raise SeatError(f"played[{where}]: {text}")
+    return None if choice < 0 else int(held[choice])
+
+
+def _card_text(card: int) -> str:
+    from ..core.cards import format_card
+
+    return format_card(card) if card >= 0 else "go"
+
+
+# --------------------------------------------------------------------------- the discard
+
+
+def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = "six-card",
+            rng=None, seed: int = 0) -> list[int]:
+    """The cards ``player`` throws to the crib from ``hand`` (the cards dealt, text or ids, in
+    the order held), as card ids in the order of the hand.
+
+    ``own_crib``: the crib is the seat's side's. ``scores``: (the seat's side's, the other
+    side's) before the deal, which ``best`` reads in the two-player six-card game (it keeps to
+    win when the game can end in the deal); the other players and forms ignore them. ``rng`` or
+    ``seed``: as :func:`lay`.
+    """
+    game = variant_game(variant)
+    try:
+        pol = parse_player(player)[0]
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
+    cards = _ids(hand, game.dealt, "hand")
+    own = _scores(scores, 2)
+    kept = np.zeros(game.kept, np.int64)
+    thrown = np.zeros(game.thrown, np.int64)
+    t = _tables(game.name, player)
+    _discard_one(_stream(rng, seed), game.as_array(), cards, bool(own_crib), pol, own, 0,
+                 t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds,
+                 kept, thrown)
+    return [int(c) for c in thrown]
+
+
+class Seat:
+    """One of the analyzer's players in a seat of another program's game, with a stream of its
+    own (``seed``): :meth:`discard` and :meth:`lay` are :func:`discard` and :func:`lay` on that
+    stream. See the module for an example.
+
+    Parameters
+    ----------
+    player
+        A player spec, ``"best"`` by default.
+    variant
+        The form of the game.
+    seed
+        Seeds the seat's stream (chunk 0 of ``seed``, as the engine's first game of a run).
+    """
+
+    def __init__(self, player: str = "best", variant: str = "six-card", seed: int = 0):
+        try:
+            parse_player(player)
+            variant_game(variant)
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
+        self.player, self.variant = player, variant
+        self.rng = chunk_states(int(seed), 1)[0]
+
+    def discard(self, hand, dealer: int, seat: int = 0, scores: Sequence[int] | None = None
+                ) -> list[int]:
+        """The cards to throw from ``hand`` when ``dealer`` deals and this seat is ``seat``;
+        ``scores`` by side, as in :func:`lay`."""
+        game = variant_game(self.variant)
+        seat = _seat_number(seat, game.players, "seat")
+        dealer = _seat_number(dealer, game.players, "dealer")
+        by_side = _scores(scores, game.teams)
+        mine = seat % game.teams
+        other = by_side[(mine + 1) % game.teams]
+        return discard(self.player, hand, own_crib=mine == dealer % game.teams,
+                       scores=(int(by_side[mine]), int(other)), variant=self.variant,
+                       rng=self.rng)
+
+    def lay(self, hand, played: Iterable = (), *, dealer: int, starter, thrown, seat: int = 0,
+            scores: Sequence[int] | None = None) -> int | None:
+        """The card to lay, or None for a go: :func:`lay` for this seat."""
+        return lay(self.player, hand, played, seat=seat, dealer=dealer, starter=starter,
+                   thrown=thrown, scores=scores, variant=self.variant, rng=self.rng)

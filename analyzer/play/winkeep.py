@@ -1,0 +1,358 @@
+"""The score-aware keep: which four to keep to win from a given score, not to score most.
+
+Near the end of a game the keep that scores most on average is not always the one that wins most
+often: a pone who needs 9 may prefer a hand sure of 8 plus a peg to one worth 12 on average; a
+dealer the pone will count out may keep pegging cards. :func:`keep_to_win` answers by simulating
+the rest of the deal for every keep from the same samples (common random numbers):
+
+1. a sample is the opponent's six cards and the starter, drawn uniformly from the 46 cards the
+   player cannot see; the opponent keeps four by the engine's ``ev`` discard policy (the
+   self-play crib-value table);
+2. for each of the 15 keeps the deal is played out with the engine's own steps
+   (:mod:`analyzer.play.engine`): his heels, the play (both players with the ``lookahead`` pegging
+   policy), the pone's hand, the dealer's hand and the crib, in that order, stopping the moment
+   a player reaches 121;
+3. if nobody has won, the value is the probability of winning from the new score at the start of
+   the next deal, with the roles swapped, from the win-odds table (:mod:`analyzer.research.odds`).
+
+So the joint distribution of hand, crib and pegging points is used, not their means, and the
+order in which points arrive decides a race. The probability of each keep is the mean over the
+samples; the difference between two keeps is estimated on the same samples, so its standard error
+is small.
+
+**The choice.** The score-aware keep is the keep with the highest probability of winning, but it
+replaces the points keep (the best ``net`` of :func:`analyzer.keep`) only when its advantage is
+at least :data:`SWITCH_Z` standard errors: a difference the samples cannot tell from noise is not
+a reason to give up points. Far from the end (at 0 to 0) the two therefore agree.
+
+The engine's ``best`` discard policy runs the same kernel with fewer samples and the greedy
+pegging policy in the deals where the game can end (:mod:`analyzer.play.players`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..core import rules
+from ..core.borrow import _borrowed, _keep_alive
+from ..core.choices import (
+    DEFAULT_SAMPLES,
+    DISCARD_POLICIES,
+    PEGGING_POLICIES,
+    SWITCH_Z,
+    check_number,
+)
+from ..core.rng import _shuffle_prefix
+from ..core.scoring import _rank, _sort4_index
+from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from .deal import _his_heels, _play, _show
+from .players import _choose_discard, _keep_values
+
+__all__ = ["keep_to_win"]
+
+#: The engine's ``best`` discard policy: samples of the rest of the deal, drawn only when a
+#: player needs at most ``BEST_DISCARD_REACH`` points (the game can end in the deal), for the
+#: ``BEST_DISCARD_CANDIDATES`` keeps best by points; it leaves the points keep for one that wins
+#: more by at least ``ENGINE_SWITCH_Z`` standard errors.
+BEST_DISCARD_SAMPLES = 64
+BEST_DISCARD_REACH = 30
+BEST_DISCARD_CANDIDATES = 5
+ENGINE_SWITCH_Z = 2.0
+
+_TARGET = rules.GAME_POINTS
+_EV = DISCARD_POLICIES["ev"]
+_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+_GREEDY = PEGGING_POLICIES["greedy"]
+
+
+@njit(cache=True, inline="always")
+def _next_deal_win(me, opp, dealer, odds):
+    """P(the player wins) from scores ``me``, ``opp`` at the start of the next deal, where the
+    player deals iff he did not deal this one (``dealer`` is this deal's role)."""
+    need_me, need_opp = _TARGET - me, _TARGET - opp
+    if dealer:  # the opponent deals next
+        return 1.0 - odds[need_opp, need_me]
+    return odds[need_me, need_opp]
+
+
+@njit(cache=True)
+def _unseen_deck(six):
+    """The 46 cards not in ``six``, int64, in id order."""
+    deck = np.empty(46, np.int64)
+    n = 0
+    for c in range(52):
+        mine = False
+        for i in range(6):
+            mine = mine or six[i] == c
+        if not mine:
+            deck[n] = c
+            n += 1
+    return deck
+
+
+@njit(cache=True)
+def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table, odds,
+                  keeps, out):
+    """One sample of the rest of the deal for each keep of ``six`` in ``keeps`` (indices 0..14):
+    the player's probability of winning after it, into ``out`` (len(keeps),).
+
+    ``deck`` int64 (46,): the cards the player cannot see (shuffled in place): the opponent's six
+    and the starter are drawn from it, and the opponent keeps four by the ``ev`` policy.
+    """
+    _shuffle_prefix(st, deck, 7)
+    opp_six = deck[:6].copy()
+    d_opp = _choose_discard(_EV, opp_six, not dealer, crib_values, hand_table, st)
+    _rest_of_deal(six, opp_six, d_opp, deck[6], dealer, me, opp, st, ppol, table, hand_table,
+                  odds, crib_values, keeps, out)
+
+
+@njit(cache=True)
+def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table, hand_table,
+                  odds, crib_values, keeps, out):
+    """The deal played out for each keep in ``keeps`` of ``six`` against the opponent's
+    ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
+    after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
+    ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
+    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard).
+    The arrays are borrowed (:mod:`analyzer.core.borrow`): no reference counts in the loop."""
+    six, opp_six, st, ppol = _borrowed(six), _borrowed(opp_six), _borrowed(st), _borrowed(ppol)
+    table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
+    crib_values, keeps, out = _borrowed(crib_values), _borrowed(keeps), _borrowed(out)
+    owner = np.zeros(8 + 4 + 4 + 26 + 26 + 2 + 24 + 2 + 3, np.int64)
+    ints = _borrowed(owner)
+    kept, o = ints[:8].reshape((2, 4)), 8
+    crib, o = ints[o:o + 4], o + 4
+    thrown, o = ints[o:o + 4].reshape((2, 2)), o + 4
+    base_unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
+    scores, o = ints[o:o + 2], o + 2
+    plays, o = ints[o:o + 24].reshape((8, 3)), o + 24
+    pegged, o = ints[o:o + 2], o + 2
+    show = ints[o:o + 3]
+    for i in range(4):
+        kept[1, i] = opp_six[_KEEP_TABLE[d_opp][i]]
+    crib[2] = thrown[1, 0] = opp_six[_DISCARD_TABLE[d_opp][0]]
+    crib[3] = thrown[1, 1] = opp_six[_DISCARD_TABLE[d_opp][1]]
+    base_unseen[:, :] = 4
+    for i in range(6):
+        base_unseen[0, _rank(six[i])] -= 1
+        base_unseen[1, _rank(opp_six[i])] -= 1
+    base_unseen[0, _rank(starter)] -= 1
+    base_unseen[1, _rank(starter)] -= 1
+    dealer_seat = 0 if dealer else 1
+    heels = _his_heels(starter)
+    for j in range(keeps.shape[0]):
+        d = keeps[j]
+        for i in range(4):
+            kept[0, i] = six[_KEEP_TABLE[d][i]]
+        crib[0] = thrown[0, 0] = six[_DISCARD_TABLE[d][0]]
+        crib[1] = thrown[0, 1] = six[_DISCARD_TABLE[d][1]]
+        unseen[:, :] = base_unseen
+        scores[0] = me
+        scores[1] = opp
+        scores[dealer_seat] += heels
+        winner = dealer_seat if scores[dealer_seat] >= _TARGET else -1
+        if winner < 0:
+            pegged[:] = 0
+            _, winner = _play(kept, dealer_seat, ppol, unseen, scores, _TARGET, st, plays, pegged,
+                              False, thrown, starter, table, odds, crib_values, hand_table)
+        _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
+                          winner, show)
+        if winner == 0:
+            out[j] = 1.0
+        elif winner == 1:
+            out[j] = 0.0
+        else:
+            out[j] = _next_deal_win(scores[0], scores[1], dealer, odds)
+    _keep_alive(owner)
+
+
+@njit(cache=True, parallel=True)
+def _keep_win_samples(six, dealer, me, opp, states, per_block, ppol, crib_values, table,
+                      hand_table, odds, out):
+    """``out`` float64 (blocks * per_block, 15): each sample's win probability per keep; block
+    ``b`` draws its samples from ``states[b]`` (so the result is the same on any threads)."""
+    for b in prange(states.shape[0]):
+        st = states[b].copy()
+        deck = _unseen_deck(six)
+        keeps = np.arange(15)
+        for s in range(per_block):
+            _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table,
+                          odds, keeps, out[b * per_block + s])
+
+
+@njit(cache=True)
+def _points_values(six, dealer, crib_values, peg_values, hand_table, values):
+    """The points value of each keep into ``values`` (15,): the exact hand mean over the 46
+    unseen starters, plus (dealer) or minus (pone) the crib value of the thrown pair, plus the
+    expected pegging difference of the kept ranks in that role (``peg_values`` (2, 13**4),
+    :func:`analyzer.research.pegging.peg_table`). Returns the index of the best (the first of
+    equals)."""
+    _keep_values(six, dealer, crib_values, hand_table, True, values)
+    role = 0 if dealer else 1
+    best = 0
+    for d in range(15):
+        k = _KEEP_TABLE[d]
+        values[d] += peg_values[role, _sort4_index(_rank(six[k[0]]), _rank(six[k[1]]),
+                                                   _rank(six[k[2]]), _rank(six[k[3]]))]
+        if values[d] > values[best]:
+            best = d
+    return best
+
+
+@njit(cache=True)
+def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand_table, odds,
+                  samples, reach, candidates):
+    """The ``best`` discard policy: index 0..14 of the discard it makes of ``six``.
+
+    The points choice (:func:`_points_values`: hand, crib and pegging) unless the game can end in
+    this deal (either player needs at most ``reach`` points) and ``samples`` samples of the rest
+    of the deal, both players pegging greedily, find among the ``candidates`` keeps best by
+    points one more likely to win by at least :data:`ENGINE_SWITCH_Z` standard errors of the
+    paired difference. ``me``, ``opp``: the scores.
+    """
+    values = np.empty(15, np.float64)
+    best = _points_values(six, dealer, crib_values, peg_values, hand_table, values)
+    if samples <= 1 or (_TARGET - me > reach and _TARGET - opp > reach):
+        return best
+    keeps = np.argsort(-values, kind="mergesort")[:candidates]  # keeps[0] == best
+    deck = _unseen_deck(six)
+    ppol = np.full(2, _GREEDY, np.int64)
+    m = keeps.shape[0]
+    out = np.empty(m, np.float64)
+    s1 = np.zeros(m, np.float64)
+    s2 = np.zeros(m, np.float64)
+    for _ in range(samples):
+        _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table, odds,
+                      keeps, out)
+        for j in range(m):
+            x = out[j] - out[0]
+            s1[j] += x
+            s2[j] += x * x
+    top = 0
+    for j in range(m):
+        if s1[j] > s1[top]:
+            top = j
+    if top == 0:
+        return best
+    mean = s1[top] / samples
+    var = (s2[top] - samples * mean * mean) / (samples - 1)
+    if mean > 0 and mean * mean * samples >= ENGINE_SWITCH_Z * ENGINE_SWITCH_Z * max(var, 0.0):
+        return keeps[top]
+    return best
+
+
+def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                crib: str | None = None, pegging: bool = True, odds=None):
+    """Rank the 15 keeps of a six-card hand by the probability of winning from ``score``.
+
+    Parameters
+    ----------
+    cards
+        The six cards dealt, as text or ids.
+    dealer
+        True when the player deals this deal (the crib is his).
+    score
+        ``(me, opponent)``: the scores before the deal, each 0..120.
+    samples
+        Samples of the rest of the deal (the opponent's cards and the starter), shared by all
+        15 keeps; rounded up to a multiple of 64.
+    seed
+        Seed of the samples: the same seed gives the same answer on any number of threads.
+    crib, pegging
+        How the points keep is valued (as :func:`analyzer.keep`).
+    odds
+        The win-odds table (:func:`analyzer.research.odds.win_table`); the shipped one by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The :func:`analyzer.keep` frame with ``p_win`` (the probability of winning with that
+        keep) and ``p_win_se`` (its standard error), sorted by ``p_win`` descending.
+        ``df.attrs`` holds ``points_keep`` (the best ``net``), ``rival_keep`` (the best
+        ``p_win`` of the other keeps), ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
+        points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
+        chosen: the rival when its gain is positive and at least
+        :data:`~analyzer.core.choices.SWITCH_Z` standard errors, else the points keep), ``score``,
+        ``samples``, ``seed``.
+
+    Examples
+    --------
+    >>> df = keep_to_win("5H 5S 6D JC QS KH", dealer=True, score=(0, 0), samples=256)
+    >>> df.attrs["win_keep"] == df.attrs["points_keep"]
+    True
+    """
+    from ..core.rng import chunk_states
+    from ..core.scoring import hand_table, rank_table
+    from ..keeping.crib import crib_values as crib_value_table
+    from ..keeping.discard import keep
+
+    me, opp = _check_score(score)
+    samples = check_number("samples", samples, low=1, high=10**7, integer=True)
+    seed = check_number("seed", seed, low=0, high=2**63 - 1, integer=True)
+    points = keep(cards, dealer, crib=crib, pegging=pegging)
+    six = np.array(sorted(_ids(cards)), np.int64)
+    if odds is None:
+        from ..keeping.winodds import win_table
+
+        odds = win_table()
+    per_block = 64
+    blocks = -(-samples // per_block)
+    states = chunk_states(seed, np.arange(blocks))
+    out = np.empty((blocks * per_block, 15), np.float64)
+    ppol = np.array([_LOOKAHEAD, _LOOKAHEAD], np.int64)
+    _keep_win_samples(six, bool(dealer), me, opp, states, per_block, ppol,
+                      crib_value_table("table"), rank_table(), hand_table(),
+                      np.ascontiguousarray(odds, np.float64), out)
+    return _rank_by_win(points, six, out, me, opp, seed)
+
+
+def _rank_by_win(points, six, out, me, opp, seed):
+    """The points frame with ``p_win`` columns, re-sorted, and the choice in ``attrs``."""
+    from ..core.cards import format_card
+
+    names = [format_card(c) for c in six]
+    keep_text = [" ".join(names[k] for k in row) for row in _KEEP_TABLE]  # six is in id order
+    index = {frozenset(text.split()): d for d, text in enumerate(keep_text)}
+    n = out.shape[0]
+    order = [index[frozenset(k.split())] for k in points["keep"]]
+    p = out.mean(axis=0)
+    se = out.std(axis=0, ddof=1) / np.sqrt(n)
+    df = points.copy()
+    df["p_win"] = p[order]
+    df["p_win_se"] = se[order]
+    best_points = order[0]
+    others = [d for d in range(15) if d != best_points]
+    rival = others[int(np.argmax(p[others]))]  # the best keep but the points keep
+    diff = out[:, rival] - out[:, best_points]
+    gain = float(diff.mean())
+    gain_se = float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
+    chosen = rival if gain > 0 and gain >= SWITCH_Z * gain_se else best_points
+    df = df.sort_values(["p_win", "net"], ascending=False, kind="stable").reset_index(drop=True)
+    df.attrs.update(points.attrs)
+    df.attrs.update(points_keep=keep_text[best_points], win_keep=keep_text[chosen],
+                    rival_keep=keep_text[rival], gain=gain, gain_se=gain_se,
+                    score=(me, opp), samples=n, seed=seed)
+    return df
+
+
+def _ids(cards):
+    from ..core.cards import as_cards
+
+    ids = as_cards(cards)
+    if len(ids) != 6 or len(set(ids)) != 6:
+        from ..core.cards import CardError
+
+        raise CardError(f"a six-card hand is needed, got {len(set(ids))} distinct cards")
+    return ids
+
+
+def _check_score(score):
+    try:
+        me, opp = score
+    except (TypeError, ValueError):
+        raise ValueError(f"score must be two numbers (me, opponent), got {score!r}") from None
+    me = check_number("my score", me, low=0, high=_TARGET - 1, integer=True)
+    opp = check_number("the opponent's score", opp, low=0, high=_TARGET - 1, integer=True)
+    return me, opp

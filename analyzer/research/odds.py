@@ -1,0 +1,546 @@
+"""Win odds of the two-player six-card game from any score at the start of a deal.
+
+The table ``D[nd, np]`` is the probability that the **dealer** wins the game when, at the start
+of a deal (before the starter is cut), the dealer needs ``nd`` more points and the pone ``np``
+(1..121 each). It is built in two steps.
+
+**Self-play deals** (:func:`_odds_chunks`). Many independent deals are played with the engine's
+own steps (:mod:`analyzer.play.engine`: the deal, the discards, his heels, the play and the show),
+the same player in both seats (``ev+lookahead`` by default), each played out whole (no target
+stops it). A deal is a list of events in the order the points arrive: his heels (dealer), each
+card laid in the play with what it pegged, its go or last-card point included (the layer's), the
+pone's hand, the dealer's hand, the crib (dealer). Along that order the dealer's points ``a`` and
+the pone's ``b`` grow, and each deal adds, in time proportional to its points:
+
+* ``Wd[nd, np]``: the deal in which the dealer reaches ``nd`` strictly before the pone reaches
+  ``np`` (the pone may never reach it). When the dealer's running total first reaches ``nd`` the
+  pone has ``b`` points, so the deal counts for every ``np > b``: one +1 in a difference array at
+  ``[nd, b + 1]``, summed along ``np`` afterwards;
+* ``Wp[np, nd]``: likewise the pone reaching ``np`` strictly before the dealer reaches ``nd``;
+* ``H[x, y]``: the deal's totals, ``x`` the dealer's and ``y`` the pone's (clipped at 121).
+
+Only one player scores at each event, so for every ``(nd, np)`` a deal is exactly one of: the
+dealer reaches first, the pone reaches first, or neither reaches (``x < nd`` and ``y < np``):
+``Wd[nd, np] + Wp[np, nd] + sum_{x<nd, y<np} H[x, y] = N`` for ``N`` deals, which the build
+checks for every entry.
+
+**Dynamic programming** (:func:`_solve`). If neither reaches, the next deal starts with the roles
+swapped, the old pone dealing and needing ``np - y``, the old dealer ``nd - x``::
+
+    D[nd, np] = Wd[nd, np] / N + sum_{x<nd, y<np} H[x, y] / N * (1 - D[np - y, nd - x])
+
+Every deal scores at least one point (the last card), so ``H[0, 0] = 0`` and the right side
+needs only states of a smaller ``nd + np``: the table is filled in increasing ``nd + np``. The
+pone's own probability is solved the same way from ``Wp`` (``Pp[nd, np] = Wp[np, nd] / N + sum
+H / N * D[np - y, nd - x]``) and ``D + Pp = 1`` is checked for every state. The recursion is exact
+for a game whose deals are drawn independently from the self-play deals (the players do not look
+at the score, so a deal's events do not depend on it), so the table is exactly monotone: needing
+fewer points, or the opponent needing more, never lowers one's chance.
+
+**Uncertainty.** The deals are dealt in chunks, each with its own xoshiro256** stream
+(``SeedSequence(seed, spawn_key=(chunk,))``, :func:`analyzer.core.rng.chunk_states`); chunk ``i``
+belongs to group ``i % 32``. The standard error of each entry is the delete-one-group jackknife
+over the 32 groups: the table is solved again without each group in turn, and
+``se = sqrt((G - 1) / G * sum_g (D_(-g) - mean)^2)``. The jackknife suits a smooth nonlinear
+function of the tallies like the DP and, unlike 32 separate small tables, each of its replicates
+rests on 31/32 of the deals. With 32 groups the standard error itself is known to about
+``1 / sqrt(2 * 31)``, 13%.
+
+Chunks are tallied in parallel, 32 at a time (one per group, so no two threads add to the same
+tallies); the tallies are integer counts, so the table is the same whatever the number of
+threads.
+
+The shipped table, ``win_odds.csv`` in the package ``analyzer.data`` (built by ``crib tables
+odds``), is read by :mod:`analyzer.keeping.winodds` (:func:`win_table`, :func:`win_table_se`,
+:func:`win_probability`), which imports no compiled code; its names are re-exported here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from ..core.choices import (
+    DEFAULT_PLAYER,
+    MAX_DEALS,
+    MAX_GAMES,
+    MAX_SEED,
+    check_number,
+    numba_threads,
+    parse_player,
+    resolve_workers,
+)
+from ..core.files import atomic_write_text
+from ..core.game import GAME, STANDARD
+from ..core.rng import chunk_states
+from ..core.scoring import hand_table, rank_table
+from ..core.version import git_commit, package_version
+from ..keeping.crib import crib_values, is_shipped_folder
+from ..keeping.winodds import (  # re-exported: the reader is keeping.winodds's
+    ODDS_COLUMNS,
+    ODDS_FILE,
+    TARGET,
+    _check_score,
+    read_odds_table,
+    win_probability,
+    win_probability_se,
+    win_table,
+    win_table_se,
+)
+from ..play.engine import DEAL, PLAY, _deal, _discards, _his_heels, _play, _record_deal, _show
+
+__all__ = [
+    "GROUPS",
+    "MIN_DEALS",
+    "ODDS_COLUMNS",
+    "ODDS_FILE",
+    "OddsTable",
+    "build_odds_table",
+    "play_from_score",
+    "read_odds_table",
+    "record_deals",
+    "solve",
+    "tally_deals",
+    "win_probability",
+    "win_probability_se",
+    "win_table",
+    "win_table_se",
+]
+
+_SIZE = TARGET + 1
+#: Groups of chunks the standard errors are estimated from (the delete-one-group jackknife).
+GROUPS = 32
+#: Deals a chunk holds (fewer when a build is small, so that every group has deals).
+CHUNK = 10_000
+#: The fewest deals a build takes (every group then holds some).
+MIN_DEALS = GROUPS * GROUPS
+_NO_TARGET = 1 << 30  # a target nothing reaches: deals are played out whole
+_NO_CARD_VALUES = np.zeros((2, 13), np.float64)  # the six-card game throws two cards, never one
+_DEALER, _PONE = 0, 1  # the seats in the deals of the table (seat 0 always deals)
+
+
+# --------------------------------------------------------------------------- one deal
+
+
+@njit(cache=True, inline="always")
+def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, kept, thrown,
+              crib, unseen, scores, plays, pegged, show):
+    """Deal, discard, his heels, the play and the show of one deal, seat 0 dealing, played out
+    whole. Returns ``(starter, heels, cards laid)``; ``plays`` and ``show`` hold the rest."""
+    starter = _deal(st, game, deck, hands)
+    scores[:] = 0
+    no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
+    _discards(st, game, hands, _DEALER, starter, deck, dpol, values, cards, hands_t, kept,
+              thrown, crib, unseen, scores, table, no_table, no_table)
+    heels = _his_heels(starter)
+    scores[_DEALER] += heels
+    pegged[:] = 0
+    n_plays, _ = _play(kept, _DEALER, ppol, unseen, scores, _NO_TARGET, st, plays, pegged, False,
+                       thrown, starter, table, no_table, values, hands_t)
+    _show(kept, crib, starter, _DEALER, table, hands_t, scores, _NO_TARGET, -1, show)
+    return starter, heels, n_plays
+
+
+@njit(cache=True, inline="always")
+def _reach(w, own, other, gain):
+    """A player with ``own`` points gains ``gain`` while the other has ``other``: every need
+    ``own < n <= own + gain`` is reached now, before the other's needs above ``other``
+    (``w[n, other + 1] += 1`` in the difference array). Returns the new total."""
+    if other < TARGET:
+        for n in range(own + 1, min(own + gain, TARGET) + 1):
+            w[n, other + 1] += 1
+    return own + gain
+
+
+@njit(cache=True, inline="always")
+def _tally_deal(heels, plays, n_plays, show, wd, wp, h):
+    """Add one deal's events, in order, to the difference arrays ``wd``, ``wp`` and to ``h``."""
+    a = _reach(wd, 0, 0, heels)  # the dealer's points so far
+    b = 0  # the pone's
+    for i in range(n_plays):
+        if plays[i, PLAY.player] == _DEALER:
+            a = _reach(wd, a, b, plays[i, PLAY.points])
+        else:
+            b = _reach(wp, b, a, plays[i, PLAY.points])
+    b = _reach(wp, b, a, show[0])  # the pone's hand
+    a = _reach(wd, a, b, show[1])  # the dealer's hand
+    a = _reach(wd, a, b, show[2])  # the crib
+    h[min(a, TARGET), min(b, TARGET)] += 1
+
+
+@njit(cache=True, parallel=True)
+def _odds_chunks(states, sizes, groups, game, dpol, ppol, values, cards, table, hands_t, wd, wp,
+                 h):
+    """Play and tally chunks of deals in parallel.
+
+    ``states`` uint64 (C, 4) each chunk's generator state (copied); ``sizes`` int64 (C,) its
+    deals; ``groups`` int64 (C,) the group it adds to, all different; ``wd``, ``wp`` and ``h``
+    int64 (groups, 122, 122): per group, the difference arrays of the reach tallies and the
+    deal totals (see the module). The tallies of a chunk depend only on its state and size.
+    """
+    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
+    for k in prange(states.shape[0]):
+        c = np.int64(k)
+        g = groups[c]
+        st = states[c].copy()
+        deck = np.arange(52, dtype=np.int64)
+        hands = np.empty((n_players, n_dealt), np.int64)
+        kept = np.empty((n_players, n_kept), np.int64)
+        thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
+        crib = np.empty(4, np.int64)
+        unseen = np.empty((n_players, 13), np.int64)
+        scores = np.zeros(n_players, np.int64)
+        plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+        pegged = np.zeros(n_players, np.int64)
+        show = np.zeros(n_players + 1, np.int64)
+        for _ in range(sizes[c]):
+            _, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck,
+                                          hands, kept, thrown, crib, unseen, scores, plays,
+                                          pegged, show)
+            _tally_deal(heels, plays, n_plays, show, wd[g], wp[g], h[g])
+
+
+@njit(cache=True)
+def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t, rows):
+    """The first ``n`` deals of the chunk with generator ``state``, exactly as
+    :func:`_odds_chunks` plays them, written to ``rows`` int16 (n, DEAL.size) as the engine
+    records a deal (for the tests: an independent recount of the tallies)."""
+    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
+    st = state.copy()
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.empty((n_players, n_dealt), np.int64)
+    kept = np.empty((n_players, n_kept), np.int64)
+    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen = np.empty((n_players, 13), np.int64)
+    scores = np.zeros(n_players, np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+    pegged = np.zeros(n_players, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    for i in range(n):
+        starter, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t,
+                                            deck, hands, kept, thrown, crib, unseen, scores,
+                                            plays, pegged, show)
+        _record_deal(rows[i], _DEALER, hands, thrown, crib, starter, heels, plays, n_plays, show,
+                     n_players + 1, scores)
+
+
+@njit(cache=True, parallel=True)
+def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, hands_t, wins):
+    """Whole games from a score: seat 0 deals first, the scores start at ``start`` int64 (2,),
+    the deals alternate, and a game stops the moment a seat reaches 121, as in the engine.
+    ``wins`` int64 (C,) receives each chunk's games won by seat 0."""
+    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
+    for k in prange(states.shape[0]):
+        c = np.int64(k)
+        st = states[c].copy()
+        deck = np.arange(52, dtype=np.int64)
+        hands = np.empty((n_players, n_dealt), np.int64)
+        kept = np.empty((n_players, n_kept), np.int64)
+        thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
+        crib = np.empty(4, np.int64)
+        unseen = np.empty((n_players, 13), np.int64)
+        scores = np.zeros(n_players, np.int64)
+        plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+        pegged = np.zeros(n_players, np.int64)
+        show = np.zeros(n_players + 1, np.int64)
+        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
+        for _ in range(sizes[c]):
+            scores[:] = start
+            dealer = 0
+            winner = -1
+            while winner < 0:
+                starter = _deal(st, game, deck, hands)
+                _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
+                          kept, thrown, crib, unseen, scores, table, no_table, no_table)
+                scores[dealer] += _his_heels(starter)
+                if scores[dealer] >= TARGET:
+                    winner = dealer
+                else:
+                    _, winner = _play(kept, dealer, ppol, unseen, scores, TARGET, st, plays,
+                                      pegged, False, thrown, starter, table, no_table, values,
+                                      hands_t)
+                _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
+                                  winner, show)
+                dealer = 1 - dealer
+            if winner == 0:
+                wins[c] += 1
+
+
+# --------------------------------------------------------------------------- the recursion
+
+
+@njit(cache=True)
+def _solve(wd, wp, h, n, d, pp):
+    """The dynamic programme of the module: ``d[nd, np]`` the dealer's and ``pp[nd, np]`` the
+    pone's probability of winning, from the reach tallies ``wd[nd, np]``, ``wp[np, nd]`` (summed
+    along the second axis) and the totals ``h[x, y]`` of ``n`` deals (int64 (122, 122) each).
+    Row and column 0: ``d[0, :] = 1``, ``d[:, 0] = 0`` (``d[0, 0]`` unused, 1)."""
+    xs = np.nonzero(h)  # the deal totals that occur
+    hx, hy = xs[0], xs[1]
+    hp = np.empty(hx.shape[0], np.float64)
+    for i in range(hx.shape[0]):
+        hp[i] = h[hx[i], hy[i]] / n
+    d[:, :] = 0.0
+    pp[:, :] = 0.0
+    d[0, :] = 1.0
+    pp[:, 0] = 1.0
+    pp[0, :] = 0.0
+    for s in range(2, 2 * TARGET + 1):
+        for nd in range(max(1, s - TARGET), min(TARGET, s - 1) + 1):
+            need = s - nd  # the pone's
+            dealer = wd[nd, need] / n
+            pone = wp[need, nd] / n
+            for i in range(hx.shape[0]):
+                x, y = hx[i], hy[i]
+                if x < nd and y < need:
+                    nxt = d[need - y, nd - x]  # the next deal, the roles swapped
+                    dealer += hp[i] * (1.0 - nxt)
+                    pone += hp[i] * nxt
+            d[nd, need] = dealer
+            pp[nd, need] = pone
+
+
+def _cumulate(diff: np.ndarray) -> np.ndarray:
+    """The reach tallies from their difference arrays (summed along the last axis)."""
+    return np.cumsum(diff, axis=-1)
+
+
+def solve(wd: np.ndarray, wp: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The dealer's and the pone's win tables ``(D, Pp)``, float64 (122, 122), from the tallies of
+    some deals: ``wd[nd, np]``, ``wp[np, nd]`` summed along the second axis and ``h[x, y]``
+    (int64 (122, 122) each; see the module). Raises ``ValueError`` for tallies that do not add up:
+    a deal scoring nothing, or a state whose three outcomes do not count every deal."""
+    n = int(h.sum())
+    if n <= 0:
+        raise ValueError("no deals tallied")
+    if h[0, 0]:
+        raise ValueError(f"{int(h[0, 0])} deals scored no point, which cannot happen")
+    neither = np.cumsum(np.cumsum(h, axis=0), axis=1)  # neither[x, y] = sum h[:x+1, :y+1]
+    total = wd[1:, 1:] + wp[1:, 1:].T + neither[:-1, :-1]
+    if not (total == n).all():
+        nd, np_ = np.argwhere(total != n)[0] + 1
+        raise ValueError(f"the tallies do not add up at dealer needs {nd}, pone needs {np_}: "
+                         f"{int(total[nd - 1, np_ - 1])} of {n} deals")
+    d = np.zeros((_SIZE, _SIZE))
+    pp = np.zeros((_SIZE, _SIZE))
+    _solve(np.ascontiguousarray(wd, np.int64), np.ascontiguousarray(wp, np.int64),
+           np.ascontiguousarray(h, np.int64), n, d, pp)
+    return d, pp
+
+
+# --------------------------------------------------------------------------- the build
+
+
+def _layout(deals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Chunk sizes and groups of a build of ``deals``: chunks of :data:`CHUNK` deals (fewer in a
+    small build, so every group gets some), chunk ``i`` in group ``i % GROUPS``."""
+    size = max(1, min(CHUNK, -(-deals // GROUPS)))
+    n_chunks = -(-deals // size)
+    sizes = np.full(n_chunks, size, np.int64)
+    sizes[-1] = deals - size * (n_chunks - 1)
+    return sizes, np.arange(n_chunks, dtype=np.int64) % GROUPS
+
+
+def _player_arrays(players: str) -> tuple[np.ndarray, np.ndarray]:
+    discard, pegging = parse_player(players)
+    return np.full(2, discard, np.int64), np.full(2, pegging, np.int64)
+
+
+def tally_deals(deals: int, seed: int, workers: int | None = None,
+                players: str = DEFAULT_PLAYER, progress=None) -> dict[str, np.ndarray]:
+    """Play ``deals`` self-play deals and return their tallies by group.
+
+    Returns ``{"wd", "wp", "h"}``, int64 (GROUPS, 122, 122) each: ``wd[g, nd, np]`` the deals of
+    group ``g`` in which the dealer reaches ``nd`` before the pone reaches ``np``, ``wp[g, np,
+    nd]`` the pone's likewise, ``h[g, x, y]`` the deals with totals ``x`` (dealer) and ``y``
+    (pone). ``progress(done, deals)`` is called after each block of chunks.
+    """
+    deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    dpol, ppol = _player_arrays(players)
+    sizes, groups = _layout(deals)
+    shape = (GROUPS, _SIZE, _SIZE)
+    wd, wp, h = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+    game, values, table, hands_t = STANDARD.as_array(), crib_values(), rank_table(), hand_table()
+    done = 0
+    with numba_threads(resolve_workers(workers)):
+        for lo in range(0, len(sizes), GROUPS):  # one chunk per group at a time: no shared tally
+            chunks = np.arange(lo, min(lo + GROUPS, len(sizes)))
+            _odds_chunks(chunk_states(seed, chunks), sizes[chunks], groups[chunks], game, dpol,
+                         ppol, values, _NO_CARD_VALUES, table, hands_t, wd, wp, h)
+            done += int(sizes[chunks].sum())
+            if progress is not None:
+                progress(done, deals)
+    return {"wd": _cumulate(wd), "wp": _cumulate(wp), "h": h}
+
+
+def record_deals(n: int, seed: int, chunk: int = 0, players: str = DEFAULT_PLAYER
+                 ) -> np.ndarray:
+    """The first ``n`` deals of chunk ``chunk`` of a build with ``seed``, as the engine records a
+    deal: int16 (n, :data:`analyzer.play.engine.DEAL` size), seat 0 dealing, ``show`` whole."""
+    dpol, ppol = _player_arrays(players)
+    rows = np.zeros((n, DEAL.size), np.int16)
+    _record_odds_deals(chunk_states(seed, [chunk])[0], n, STANDARD.as_array(), dpol, ppol,
+                       crib_values(), _NO_CARD_VALUES, rank_table(), hand_table(), rows)
+    return rows
+
+
+@dataclass
+class OddsTable:
+    """A win-odds table and how it was made.
+
+    ``p[nd, np]`` float64 (122, 122): the dealer's probability of winning when he needs ``nd``
+    and the pone ``np`` at the start of a deal (row 0: 1, column 0: 0); ``se``: its standard
+    error (delete-one-group jackknife over :data:`GROUPS` groups of deals); ``pone``: the pone's
+    probability solved separately, and ``sum_gap`` the largest ``|p + pone - 1|``.
+    """
+
+    p: np.ndarray
+    se: np.ndarray
+    pone: np.ndarray
+    deals: int
+    seed: int
+    players: str
+    elapsed_seconds: float
+    sum_gap: float
+    mean_points: tuple[float, float]  # per deal: dealer, pone
+
+    @property
+    def max_se(self) -> float:
+        return float(self.se[1:, 1:].max())
+
+    def rows(self) -> list[str]:
+        """The CSV lines: a header and one row per state, dealer's need then pone's; the
+        probability to 7 decimals, its standard error to 3 significant digits."""
+        lines = [",".join(ODDS_COLUMNS)]
+        for nd in range(1, _SIZE):
+            for np_ in range(1, _SIZE):
+                lines.append(f"{nd},{np_},{self.p[nd, np_]:.7f},{self.se[nd, np_]:.3g}")
+        return lines
+
+    def save(self, path: str | os.PathLike, command: str = "",
+             overwrite_shipped: bool = False) -> list[Path]:
+        """Write the table to ``path`` (CSV) and its provenance beside it (``.json``),
+        atomically. Refuses (``FileExistsError``) to write into the package's own data folder
+        unless ``overwrite_shipped``. Returns the paths written."""
+        path = Path(path)
+        if not overwrite_shipped and is_shipped_folder(path.parent):
+            raise FileExistsError(f"{path.parent} is the package's own data folder: the shipped "
+                                  "tables are not overwritten without overwrite_shipped=True")
+        provenance = {
+            "package_version": package_version(),
+            "command": command or f"analyzer.research.odds.build_odds_table(deals={self.deals}, "
+                                  f"seed={self.seed})",
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": None,
+            "players": self.players,
+            "what": "P(dealer wins the 121-point game) at the start of a deal, by the points "
+                    "each player needs, from self-play deals made consistent by dynamic "
+                    "programming",
+            "method": "per-deal reach tallies along the order points arrive (heels, the play, "
+                      "the pone's hand, the dealer's hand, the crib) and deal totals; "
+                      "D[nd,np] = Wd/N + sum_{x<nd,y<np} H[x,y]/N (1 - D[np-y, nd-x])",
+            "se": f"delete-one-group jackknife over {GROUPS} groups of chunks",
+            "max_se": self.max_se,
+            "p_dealer_wins_at_0_0": float(self.p[TARGET, TARGET]),
+            "max_abs_dealer_plus_pone_minus_1": self.sum_gap,
+            "mean_points_per_deal": {"dealer": self.mean_points[0],
+                                     "pone": self.mean_points[1]},
+            "elapsed_seconds": self.elapsed_seconds,
+            "git_commit": git_commit(),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "file": path.name,
+        }
+        atomic_write_text(path, "\n".join(self.rows()) + "\n")
+        atomic_write_text(path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n")
+        return [path, path.with_suffix(".json")]
+
+
+
+
+def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
+                     players: str = DEFAULT_PLAYER, progress=None) -> OddsTable:
+    """Build the win-odds table from ``deals`` self-play deals (see the module).
+
+    Parameters
+    ----------
+    deals
+        How many deals, :data:`MIN_DEALS` (1,024) to 10^9.
+    seed
+        0 to 2**63 - 1; the same seed gives the same table whatever ``workers``.
+    workers
+        Threads (default: the cores).
+    players
+        The player in both seats, ``"DISCARD+PEGGING"``. It must not look at the score (none of
+        the engine's players does), or the deals would depend on it.
+    progress
+        Called as ``progress(deals done, deals)`` after each block of chunks.
+
+    Returns
+    -------
+    OddsTable
+
+    Examples
+    --------
+    >>> t = build_odds_table(2_000, seed=1)
+    >>> bool(t.p[1, 121] > 0.99 and t.p[121, 1] < 0.01), t.sum_gap < 1e-9
+    (True, True)
+    """
+    deals = check_number("deals", deals, low=MIN_DEALS, high=MAX_DEALS, integer=True)
+    start = time.perf_counter()
+    t = tally_deals(deals, seed, workers, players, progress)
+    total = {k: v.sum(axis=0) for k, v in t.items()}
+    p, pone = solve(total["wd"], total["wp"], total["h"])
+    replicates = []
+    for g in range(GROUPS):
+        if t["h"][g].sum() == 0:
+            continue
+        replicates.append(solve(*(total[k] - t[k][g] for k in ("wd", "wp", "h")))[0])
+    reps = np.array(replicates)
+    k = len(reps)
+    se = np.sqrt((k - 1) / k * ((reps - reps.mean(axis=0)) ** 2).sum(axis=0))
+    se[0, :] = se[:, 0] = 0.0
+    h = total["h"]
+    n = h.sum()
+    mean_points = (float((h.sum(axis=1) * np.arange(_SIZE)).sum() / n),
+                   float((h.sum(axis=0) * np.arange(_SIZE)).sum() / n))
+    gap = float(np.abs(p[1:, 1:] + pone[1:, 1:] - 1).max())
+    return OddsTable(p, se, pone, deals, seed, players, time.perf_counter() - start, gap,
+                     mean_points)
+
+
+def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
+                    workers: int | None = None, players: str = DEFAULT_PLAYER) -> dict:
+    """Play ``games`` whole games from a score, by the engine's steps, and count the wins.
+
+    A direct Monte Carlo check of the table: the player with ``me`` points deals first
+    (``dealer``) or is the pone, and the games run to 121 as the engine runs them. Returns
+    ``{"wins", "games", "p", "se"}`` (``se`` the binomial standard error). Same seed, same
+    result, whatever ``workers``.
+    """
+    me, opp = _check_score("me", me), _check_score("opp", opp)
+    games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    dpol, ppol = _player_arrays(players)
+    size = 2_000
+    n_chunks = -(-games // size)
+    sizes = np.full(n_chunks, size, np.int64)
+    sizes[-1] = games - size * (n_chunks - 1)
+    wins = np.zeros(n_chunks, np.int64)
+    start = np.array([me, opp] if dealer else [opp, me], np.int64)  # seat 0 deals first
+    with numba_threads(resolve_workers(workers)):
+        _games_from(chunk_states(seed, n_chunks), sizes, start, STANDARD.as_array(), dpol, ppol,
+                    crib_values(), _NO_CARD_VALUES, rank_table(), hand_table(), wins)
+    won = int(wins.sum()) if dealer else games - int(wins.sum())
+    p = won / games
+    return {"wins": won, "games": games, "p": p, "se": math.sqrt(p * (1 - p) / games)}

@@ -1,0 +1,561 @@
+"""The simulation harness: chunks of games, seeds, parallel runs, and results as pandas.
+
+``simulate(games, seed)`` splits the games by index into chunks of ``chunk_size``, gives each
+chunk its own ``numpy.random.SeedSequence(seed).spawn`` child, plays the chunks on the local cores
+(numba threads, one chunk per thread at a time) and adds up per-chunk accumulators. A chunk's games
+depend only on its seed, so the same seed gives identical results whatever the number of workers.
+Nothing is kept per game unless records are asked for: memory stays flat as games grow.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from ..core.choices import (
+    DEFAULT_PLAYER,
+    PEGGING_POLICIES,
+    PEGGING_POLICY_NAMES,
+    PlayerError,
+    policy_arrays,
+    resolve_workers,
+    variant_game,
+)
+from ..core.files import atomic_write, atomic_write_text
+from ..core.rng import chunk_states
+from ..core.scoring import hand_table, rank_table
+from ..core.version import package_version
+from ..play.engine import (
+    ACC,
+    CRIB_STAT,
+    FIRST_DEALER_MODES,
+    MAX_DEALS_HIST,
+    MAX_MARGIN,
+    SKUNK_TIERS,
+    _play_deal,
+    phases,
+)
+
+__all__ = ["SimulationResult", "play_hands", "simulate"]
+
+DEFAULT_CHUNK = 2048
+
+
+def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(centre - half, 0.0), min(centre + half, 1.0))
+
+
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` returns: the reduced counters and their tables.
+
+    Attributes
+    ----------
+    acc
+        int64 (ACC.size,): the summed accumulators (layout :data:`analyzer.play.engine.ACC`).
+    crib_acc
+        int64 CRIB_ACC_SHAPE: crib outcomes ``[role, rank1, rank2, suited, CRIB_STAT]``.
+    records
+        The recorded games (format v1 dicts for the six-card game, v2 for the other forms), the
+        first ``record_games`` by index.
+    variant
+        The form of the game (:data:`analyzer.core.game.VARIANTS`).
+    """
+
+    games: int
+    seed: int
+    players: tuple[str, ...]
+    workers: int
+    chunk_size: int
+    elapsed_seconds: float
+    acc: np.ndarray
+    crib_acc: np.ndarray
+    records: list[dict] = field(default_factory=list)
+    crib: str = "table"
+    games_requested: int | None = None
+    backend: str = "local"
+    played: int | None = None  # games played by this call (the rest came from a checkpoint)
+    variant: str = "six-card"
+    first_dealer: str = "cut"
+
+    def __post_init__(self):
+        if self.played is None:
+            self.played = self.games
+
+    @property
+    def complete(self) -> bool:
+        """Whether every requested game was played (False after a time limit)."""
+        return self.games_requested is None or self.games == self.games_requested
+
+    def _count(self, name: str) -> int:
+        """A counter of :data:`analyzer.play.engine.ACC` by name; a skunk tier by its name; the wins
+        of seat or side 0 as ``seat0_wins``."""
+        if name in SKUNK_TIERS:
+            return int(self.acc[ACC.skunks + SKUNK_TIERS.index(name)])
+        if name == "seat0_wins":
+            return int(self.acc[ACC.side_wins])
+        return int(self.acc[getattr(ACC, name)])
+
+    @property
+    def _game(self):
+        from ..core.game import VARIANTS
+
+        return VARIANTS[self.variant]
+
+    @property
+    def side_win_rates(self) -> list[float]:
+        """The share of games each side won: each seat, or each partnership (seats 0 and 2, 1
+        and 3) in the four-player game."""
+        return [int(self.acc[ACC.side_wins + q]) / self.games for q in range(self._game.teams)]
+
+    @property
+    def first_dealer_win_rate(self) -> float:
+        return self._count("first_dealer_wins") / self.games
+
+    @property
+    def points_per_deal(self) -> dict[str, dict[str, float]]:
+        """Mean points per deal by position and phase, ``{"dealer": {phase: mean}, "pone": {...}}``
+        (three and four players: ``"first"``, ``"second"``, ``"third"`` round from the dealer's
+        left).
+
+        Every deal counts whole: the deal a game ends in is played out past the winning moment for
+        these statistics (not for the game), so the means are not biased by which deals end games.
+        """
+        n = self._count("deals")
+        out: dict[str, dict[str, float]] = {}
+        for role, phase, k in phases(self._game.players):
+            out.setdefault(role, {})[phase] = (float(self.acc[ACC.phase_sum + k]) / n if n
+                                               else math.nan)
+        return out
+
+    @property
+    def summary(self):
+        """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
+
+        Rates carry a 95% Wilson interval; mean points per deal (every deal, played out whole) a 95%
+        normal interval from the per-deal variance (deals of one game are treated as independent,
+        a close approximation).
+        """
+        import pandas as pd
+
+        rows = [("games", self.games, math.nan, math.nan)]
+        for name, key in (("first_dealer_win_rate", "first_dealer_wins"),
+                          ("seat0_win_rate", "seat0_wins"), ("skunk_rate", "skunk"),
+                          ("double_skunk_rate", "double_skunk"),
+                          ("triple_skunk_rate", "triple_skunk")):
+            k = self._count(key)
+            rows.append((name, k / self.games, *_wilson(k, self.games)))
+        lengths = self.game_lengths
+        mean_deals = self._count("deals") / self.games
+        sd = math.sqrt(max((lengths * lengths.index.to_numpy() ** 2).sum() / self.games
+                           - mean_deals**2, 0.0))
+        half = 1.959964 * sd / math.sqrt(self.games)
+        rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
+        for q, rate in enumerate(self.side_win_rates[1:], start=1):
+            k = int(self.acc[ACC.side_wins + q])
+            rows.append((f"seat{q}_win_rate", rate, *_wilson(k, self.games)))
+        n = self._count("deals")
+        for role, phase, k in phases(self._game.players):
+            s = float(self.acc[ACC.phase_sum + k])
+            ss = float(self.acc[ACC.phase_sumsq + k])
+            mean = s / n if n else math.nan
+            var = max(ss / n - mean * mean, 0.0) if n else math.nan
+            half = 1.959964 * math.sqrt(var / n) if n else math.nan
+            rows.append((f"points_per_deal.{role}.{phase}", mean, mean - half, mean + half))
+        margins = self.margins
+        mean_margin = float((margins.index * margins).sum() / self.games)
+        rows.append(("mean_margin", mean_margin, math.nan, math.nan))
+        df = pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high"])
+        return df.set_index("figure")
+
+    def _histogram(self, field: str, size: int, index_name: str):
+        """Accumulator histogram ``field`` as a Series of games, up to its last nonzero bin."""
+        import pandas as pd
+
+        start = getattr(ACC, field)
+        hist = self.acc[start:start + size]
+        nz = np.nonzero(hist)[0]
+        top = int(nz.max()) + 1 if nz.size else 1
+        return pd.Series(hist[:top], index=pd.RangeIndex(top, name=index_name), name="games")
+
+    @property
+    def margins(self):
+        """The final-margin distribution: games by (winner's score - loser's score), a Series."""
+        return self._histogram("margin", MAX_MARGIN, "margin")
+
+    @property
+    def game_lengths(self):
+        """Games by the number of deals they lasted, a Series (the last bin: that many or more)."""
+        return self._histogram("deals_hist", MAX_DEALS_HIST, "deals")
+
+    @property
+    def crib_outcomes(self):
+        """Crib outcomes by thrown pair: one row per (role, rank1, rank2, suited) seen.
+
+        ``role`` is whose crib it was for the thrower (``dealer``: his own; ``pone``: the
+        opponent's); ``n``, ``mean`` and ``sem`` (standard error) of the crib score.
+        """
+        import pandas as pd
+
+        from ..core.cards import RANKS
+
+        rows = []
+        for role in (0, 1):
+            for r1 in range(13):
+                for r2 in range(r1, 13):
+                    for suited in (0, 1):
+                        stat = self.crib_acc[role, r1, r2, suited]
+                        n, s, ss = (int(stat[CRIB_STAT.n]), int(stat[CRIB_STAT.sum]),
+                                    int(stat[CRIB_STAT.sumsq]))
+                        if n == 0:
+                            continue
+                        mean = s / n
+                        var = (ss - n * mean * mean) / (n - 1) if n > 1 else math.nan
+                        rows.append(("dealer" if role == 0 else "pone", RANKS[r1], RANKS[r2],
+                                     bool(suited), n, mean, math.sqrt(var / n) if n > 1
+                                     else math.nan))
+        return pd.DataFrame(rows, columns=["role", "card1", "card2", "suited", "n", "mean", "sem"])
+
+    def save(self, out_dir: str | os.PathLike, command: str = "") -> list[Path]:
+        """Write the summary, margins and crib outcomes as CSV, with a JSON provenance file.
+
+        Every file is written to a temporary name and renamed. Returns the paths written.
+        """
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        tables = {
+            "summary.csv": self.summary,
+            "margins.csv": self.margins.to_frame(),
+            "crib_outcomes.csv": self.crib_outcomes,
+        }
+        written = []
+        for name, df in tables.items():
+            path = out / name
+            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp))
+            written.append(path)
+        provenance = {
+            "package_version": package_version(),
+            "command": command,
+            **self._run_fields(),
+            "elapsed_seconds": self.elapsed_seconds,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "files": [p.name for p in written],
+        }
+        path = out / "provenance.json"
+        atomic_write_text(path, json.dumps(provenance, indent=2) + "\n")
+        return [*written, path]
+
+    def _run_fields(self) -> dict:
+        """What the run was: in the JSON summary and the provenance file alike."""
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "players": list(self.players),
+            "workers": self.workers,
+            "chunk_size": self.chunk_size,
+            "crib_values": self.crib,
+            "backend": self.backend,
+            "complete": self.complete,
+            "games_requested": self.games_requested,
+            "variant": self.variant,
+            "first_dealer": self.first_dealer,
+        }
+
+    def to_dict(self) -> dict:
+        """The JSON summary of ``crib simulate --json``."""
+        low, high = _wilson(self._count("first_dealer_wins"), self.games)
+        return {
+            **self._run_fields(),
+            "first_dealer_win_rate": self.first_dealer_win_rate,
+            "first_dealer_win_ci": [low, high],
+            "seat0_win_rate": self._count("seat0_wins") / self.games,
+            "side_win_rates": self.side_win_rates,
+            "skunk_rate": self._count("skunk") / self.games,
+            "double_skunk_rate": self._count("double_skunk") / self.games,
+            "triple_skunk_rate": self._count("triple_skunk") / self.games,
+            "mean_deals": self._count("deals") / self.games,
+            "points_per_deal": self.points_per_deal,
+            "elapsed_seconds": self.elapsed_seconds,
+            "games_per_second": (self.played / self.elapsed_seconds if self.elapsed_seconds
+                                 else None),
+        }
+
+
+def simulate(
+    games: int,
+    seed: int | None = None,
+    players: str | tuple[str, ...] | list[str] = DEFAULT_PLAYER,
+    workers: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    record_games: int = 0,
+    progress: bool = False,
+    crib: str = "table",
+    backend: str = "local",
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    resume: bool = False,
+    time_limit: float | None = None,
+    max_chunks: int | None = None,
+    variant: str = "six-card",
+    first_dealer: str = "cut",
+) -> SimulationResult:
+    """Play ``games`` complete games, AI against AI, and summarize them.
+
+    Parameters
+    ----------
+    games
+        How many games (at least 1).
+    seed
+        The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
+        repeated). Same seed and ``chunk_size``, same results, whatever ``workers`` or backend.
+    players
+        One player ``"DISCARD+PEGGING"`` for every seat, or one for each seat in order (see
+        :func:`analyzer.core.choices.parse_player`); the first
+        dealer is chosen by the cut (see ``first_dealer``).
+    workers
+        Threads to run chunks on (or, with a local Dask cluster, its worker processes); default
+        all of this machine's cores.
+    chunk_size
+        Games per chunk (each chunk has its own seed).
+    record_games
+        Keep the full record (format v1) of the first this many games.
+    progress
+        Show a progress bar (games per second, time left) on stderr, or in Jupyter.
+    crib
+        The crib values the ``ev`` discard policy reads: ``"table"`` (the form's shipped
+        self-play table, the default) or ``"uniform"`` (the exact uniform-opponent values: in
+        the six-card and five-card games the pair thrown, in the three- and four-player games
+        the one card thrown, :func:`analyzer.keeping.crib.card_crib_values`).
+    backend
+        ``"local"`` (this machine's cores) or ``"dask"`` (a Dask distributed cluster at
+        ``scheduler``: an address such as ``"tcp://host:8786"``, or ``"local"`` to start a
+        ``LocalCluster`` here). Needs ``pip install 'analyzer[dask]'``.
+    checkpoint
+        A folder where finished chunks are saved as they complete (with the run's plan), so an
+        interrupted run can be continued with ``resume=True``.
+    resume
+        Continue the run checkpointed in ``checkpoint``: only missing chunks are played. A
+        different plan (games, seed, players, chunk size, crib table, records) is refused.
+    time_limit
+        Stop at the first chunk boundary after this many seconds; the result then covers the games
+        finished (``result.complete`` is False) and the checkpoint can be resumed.
+    variant
+        The form of the game (:data:`analyzer.core.game.VARIANTS`): ``"six-card"`` (two players),
+        ``"three-player"``, ``"four-player"`` (partners opposite score as a side), ``"five-card"``
+        (to 61, hands of three, one count in the play, 3 to the first pone).
+    max_chunks
+        Play at most this many of the chunks still to do (the lowest-numbered), then stop as a
+        time limit stops: a deterministic partial run, resumable the same way. For staged runs
+        and tests.
+    first_dealer
+        ``"cut"`` (the default: the cut for the first deal, as the rules say) or ``"alternate"``
+        (game ``i`` is dealt first by seat ``i % players``, no cut drawn: what
+        :func:`analyzer.sim.duel.duel` uses so that each player deals first equally often).
+
+    Raises
+    ------
+    PlayerError, ValueError
+        Bad players or numbers. :class:`analyzer.sim.runs.RunError` for a refused resume or an
+        unreachable cluster.
+
+    Examples
+    --------
+    >>> result = simulate(200, seed=1, players=("ev+greedy", "ev+greedy"))
+    >>> result.games, int(result.summary.loc["games", "value"])
+    (200, 200)
+    """
+    from .records import game_records
+    from .runs import (
+        BACKENDS,
+        Checkpoint,
+        ChunkResult,
+        RunError,
+        RunPlan,
+        dask_backend,
+        local_backend,
+        plan_values,
+    )
+
+    games = int(games)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
+    if record_games < 0:
+        raise ValueError(f"record_games must be at least 0, got {record_games}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if backend == "dask":
+        if not scheduler:
+            raise ValueError("the dask backend needs a scheduler address (or 'local')")
+        from .runs import check_scheduler
+
+        check_scheduler(scheduler)
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    if max_chunks is not None and int(max_chunks) < 1:
+        raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
+    if resume and checkpoint is None:
+        raise RunError("resume needs the checkpoint folder of the run")
+    if first_dealer not in FIRST_DEALER_MODES:
+        raise ValueError(f"unknown first_dealer {first_dealer!r}: choose one of "
+                         f"{', '.join(FIRST_DEALER_MODES)}")
+    game = variant_game(variant)
+    if isinstance(players, str):
+        players = (players,)
+    players = tuple(players)
+    if len(players) == 1:
+        players *= game.players
+    if len(players) != game.players:
+        raise PlayerError(f"{variant} has {game.players} seats: give one player for every seat, "
+                          f"or one for each, not {len(players)}")
+    policies = policy_arrays(players, game.players)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    workers = resolve_workers(workers, backend)
+    plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
+                   min(int(record_games), games), variant, first_dealer)
+    values, table = plan_values(plan), rank_table()
+    store = Checkpoint(checkpoint) if checkpoint is not None else None
+    total = store.start(plan, resume) if store is not None else ChunkResult.empty()
+    sizes = plan.chunk_sizes()
+    todo = np.setdiff1d(np.arange(plan.n_chunks), total.chunks)
+    if max_chunks is not None:
+        todo = todo[:int(max_chunks)]
+    resumed = int(sizes[total.chunks].sum())
+    start = time.perf_counter()
+
+    def out_of_time() -> bool:
+        return time_limit is not None and time.perf_counter() - start >= time_limit
+
+    bar = _progress_bar(games, progress, initial=resumed)
+    if backend == "local":
+        parts = local_backend(plan, todo, workers, policies, values, table)
+    else:
+        parts = dask_backend(plan, todo, scheduler, workers, out_of_time)
+    try:
+        for part in parts:
+            if store is not None:
+                store.save(part)
+            total.add(part)
+            if bar is not None:
+                bar.update(int(sizes[part.chunks].sum()))
+            if out_of_time():
+                break
+    finally:
+        parts.close()
+        if bar is not None:
+            bar.close()
+    elapsed = time.perf_counter() - start
+    done = int(sizes[total.chunks].sum())
+    rec_games, rec_deals = total.sorted_records()
+    records = game_records(rec_games, rec_deals, game)
+    return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
+                            total.acc, total.crib_acc, records, crib, games, backend,
+                            done - resumed, variant, first_dealer)
+
+
+def _progress_bar(total: int, enabled: bool, initial: int = 0):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, file=sys.stderr,
+                smoothing=0.1, dynamic_ncols=True)
+
+
+#: Who is who in :func:`play_hands`, by the number of players: the dealer's left first.
+_SEAT_NAMES = {2: ("pone", "dealer"), 3: ("first", "second", "dealer"),
+               4: ("first", "second", "third", "dealer")}
+
+
+def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
+               variant: str = "six-card") -> dict:
+    """Run the engine's play (pegging) of one deal from given hands, for any form of the game.
+
+    Parameters
+    ----------
+    *hands
+        The kept hands in turn order, the dealer's left first and the dealer last: ``pone,
+        dealer`` for two players. As text or ids; four cards each, three for five-card. With the
+        ``ordered`` policy each player lays the first legal card of the hand as given, so a play
+        can be scripted.
+    pegging
+        Pegging policy names, one per hand in the same order, or one name for all (default
+        ``"ordered"``). ``best`` knows no thrown cards here and values pegging points (no
+        score).
+    seed
+        Seed for a random policy.
+    starter
+        Optional starter card (the policies then treat it as seen).
+    variant
+        The form of the game (:data:`analyzer.core.game.VARIANTS`): the number of hands it takes,
+        the cards in each, and its play (five-card: one count only). Partners' points are reported
+        by player.
+
+    Returns
+    -------
+    dict
+        ``plays``: ``[(who, card, points), ...]`` with card text and who ``"pone"`` or
+        ``"dealer"`` (two players) or ``"first"``, ``"second"``, ``"third"`` (from the dealer's
+        left) and ``"dealer"``; the points include the go or last-card point. ``pegged``: each
+        player's points, ``{who: points}``.
+
+    Examples
+    --------
+    >>> play_hands("JH 7C 6D 4H", "5S 6H 2S 4S")["pegged"]
+    {'pone': 3, 'dealer': 6}
+    >>> play_hands("KS 9C 8C", "TD 4H 7H", variant="five-card")["plays"][-1]
+    ('pone', '9C', 1)
+    """
+    from ..core.cards import CardError, as_cards, format_card
+    game = variant_game(variant)
+    if len(hands) != game.players:
+        raise CardError(f"{variant} is played by {game.players} players: give {game.players} "
+                        f"hands, got {len(hands)}")
+    cards = [as_cards(h, n=game.kept) for h in hands]
+    s = -1 if starter is None else int(as_cards(starter, n=1)[0])
+    as_cards([c for h in cards for c in h.tolist()] + ([s] if s >= 0 else []))  # all distinct
+    names = [pegging] * len(hands) if pegging is None or isinstance(pegging, str) else pegging
+    names = ["ordered" if n is None else n for n in names]
+    if len(names) != len(hands):
+        raise PlayerError(f"give one pegging policy per hand, or one for all: got {len(names)}")
+    unknown = [n for n in names if n not in PEGGING_POLICIES]
+    if unknown:
+        raise PlayerError(f"unknown pegging policy {unknown[0]!r}: choose from "
+                          f"{', '.join(PEGGING_POLICY_NAMES)}")
+    # the engine's seats: the dealer is seat 0, the hands follow round the table from seat 1
+    n = game.players
+    order = [n - 1, *range(n - 1)]  # seat -> index into hands
+    kept = np.array([cards[i] for i in order], np.int64)
+    peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
+    scores = np.zeros(game.teams, np.int64)
+    st = chunk_states(seed, 1)[0]
+    from ..keeping.crib import crib_values
+
+    plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
+                                  rank_table(), crib_values("table"), hand_table())
+    who = _SEAT_NAMES[n]
+    seat_name = [who[i] for i in order]
+    return {
+        "plays": [(seat_name[int(a)], format_card(int(c)), int(pts)) for a, c, pts in plays],
+        "pegged": {who[i]: int(pegged[(i + 1) % n]) for i in range(n)},
+    }

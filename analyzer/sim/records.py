@@ -1,0 +1,621 @@
+"""Game records (format v1, JSON Lines) and their replay, counted out.
+
+One game a line::
+
+    {"format": 1, "game": 0, "first_dealer": 0|1, "winner": 0|1, "scores": [a, b],
+     "skunk": 0..3, "deals": [DEAL, ...]}
+
+    DEAL = {"dealer": 0|1, "hands": [[six of player 0], [six of player 1]],
+            "discards": [[two], [two]], "starter": "JD", "heels": 0|2,
+            "plays": [[player, card, points], ...], "show": [pone hand, dealer hand, crib],
+            "scores": [a, b]}
+
+Cards are written as :func:`analyzer.core.cards.format_card` writes them. ``plays`` lists every card
+laid, in order; its points are all that card pegged, the go or last-card point included. When the
+game ends inside a deal, that deal's ``plays`` and ``show`` stop at the winning moment, and
+``scores`` are the totals after the deal or at the winning moment. A game longer than the
+recorded deals (128) carries ``"truncated": true``.
+
+Two optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
+the player in each seat (``"you"`` for a person, else a player spec such as ``"best"``), and
+``"unfinished": true`` for a game stopped before anyone reached the target: its ``winner`` is
+``null``, its ``skunk`` 0, and it holds the deals played to the end of the crib count. A game
+played with muggins (two sides) has ``"claims"`` in each deal, beside ``"show"``: for each count,
+the points its owner claimed, or ``null`` for a count made for its owner. A claim too low pegs
+the claim, and the other side takes the rest ("muggins"); a claim too high pegs the true count.
+
+:func:`read_records` checks what it reads (:func:`validate_record`): the format version, the
+structure, and everything the cards decide, re-scored with the package's own scoring: the heels,
+each card's pegging points (with at most the go or last-card point, due exactly when the count
+resets or the play ends), the show counts, the running scores, the winner and the skunk. A record
+that contradicts its cards is refused with the first inconsistency.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..core import rules
+from ..core.cards import RANKS, SUITS, card_value, format_card, parse_cards
+from ..core.files import atomic_write_text
+from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
+from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
+
+__all__ = ["FORMAT", "RecordError", "decisions", "format_game", "game_records", "read_records",
+           "validate_record", "write_records"]
+
+FORMAT = 1
+#: The records of the three- and four-player games (and, later, the five-card game).
+FORMAT_FORMS = 2
+
+
+class RecordError(ValueError):
+    """A records file that cannot be read, or a game that is not in it."""
+
+
+def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD
+                 ) -> list[dict]:
+    """Turn the engine's record arrays into record dicts (game ``i`` is row ``i``): format 1 for
+    the six-card game, format 2 (which names the variant, the cards the pack gave the crib, the
+    scores and skunk tiers by side, and the points given before the first deal) for the others.
+
+    ``rec_games`` int64 (n, GAME_RECORD.size) and ``rec_deals`` int16 (n, MAX_RECORDED_DEALS,
+    DEAL.size), laid out as :mod:`analyzer.play.engine` writes them.
+    """
+    seats, sides = range(game.players), game.teams
+    v1 = game == STANDARD
+    out = []
+    for i, (header, deals) in enumerate(zip(rec_games.tolist(), rec_deals, strict=True)):
+        n_deals = header[GAME_RECORD.deals]
+        scores = header[GAME_RECORD.scores:GAME_RECORD.scores + sides]
+        tiers = header[GAME_RECORD.skunk:GAME_RECORD.skunk + sides]
+        first = header[GAME_RECORD.first_dealer]
+        record = {"format": FORMAT if v1 else FORMAT_FORMS, "game": i, "first_dealer": first,
+                  "winner": header[GAME_RECORD.winner], "scores": scores,
+                  "skunk": max(tiers) if v1 else tiers, "deals": []}
+        if not v1:
+            start = [0] * sides
+            start[(first + 1) % sides] = game.start_points
+            record = {"format": FORMAT_FORMS, "variant": game.name, **record, "start": start}
+        if n_deals > MAX_RECORDED_DEALS:
+            record["truncated"] = True
+        for row in deals[: min(n_deals, MAX_RECORDED_DEALS)].tolist():
+            n_plays, n_show = row[DEAL.n_plays], row[DEAL.n_show]
+            plays = [row[DEAL.plays + PLAY.size * k: DEAL.plays + PLAY.size * (k + 1)]
+                     for k in range(n_plays)]
+            hands = [row[DEAL.hands + MAX_DEALT * p: DEAL.hands + MAX_DEALT * p + game.dealt]
+                     for p in seats]
+            thrown = [row[DEAL.discards + MAX_THROWN * p:
+                          DEAL.discards + MAX_THROWN * p + game.thrown] for p in seats]
+            pack = row[DEAL.pack: DEAL.pack + game.crib_from_pack]
+            deal = {
+                "dealer": row[DEAL.dealer],
+                "hands": [[format_card(c) for c in hand] for hand in hands],
+                "discards": [[format_card(c) for c in cards] for cards in thrown],
+                **({} if v1 else {"pack": [format_card(c) for c in pack]}),
+                "starter": format_card(row[DEAL.starter]),
+                "heels": row[DEAL.heels],
+                "plays": [[p[PLAY.player], format_card(p[PLAY.card]), p[PLAY.points]]
+                          for p in plays],
+                "show": row[DEAL.show: DEAL.show + n_show],
+                "scores": row[DEAL.scores: DEAL.scores + sides],
+            }
+            record["deals"].append(deal)
+        out.append(record)
+    return out
+
+
+def write_records(path: str | Path, records: list[dict]) -> None:
+    """Write records as JSON Lines, atomically."""
+    atomic_write_text(path, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+
+
+def read_records(path: str | Path, validate: bool = True) -> list[dict]:
+    """Read a JSON Lines records file (UTF-8), checking every game (:func:`validate_record`).
+
+    :class:`RecordError` names the file, the line and the first thing wrong: bytes that are not
+    UTF-8 text, a line that is not JSON, a record of another format, a game number seen twice, or
+    a game that contradicts its cards.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        kind = " (gzip-compressed?)" if data[:2] == b"\x1f\x8b" else ""
+        raise RecordError(f"{path}: not UTF-8 text{kind}: byte {exc.start} is "
+                          f"{data[exc.start]:#04x}") from None
+    records = []
+    seen: set[int] = set()
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise RecordError(f"{path}:{n}: not JSON ({why})") from None
+        if not isinstance(record, dict) or "deals" not in record:
+            raise RecordError(f"{path}:{n}: not a game record")
+        if validate:
+            try:
+                validate_record(record)
+            except RecordError as exc:
+                raise RecordError(f"{path}:{n}: {exc}") from None
+            if record["game"] in seen:
+                raise RecordError(f"{path}:{n}: game {record['game']} is recorded twice")
+            seen.add(record["game"])
+        records.append(record)
+    return records
+
+
+# --------------------------------------------------------------------------- validation
+
+_CARD_IDS = {r + s: 4 * i + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+_GAME_KEYS = {"format", "game", "first_dealer", "winner", "scores", "skunk", "deals"}
+_DEAL_KEYS = {"dealer", "hands", "discards", "starter", "heels", "plays", "show", "scores"}
+
+
+def decisions(record: dict):
+    """Every decision of a recorded game, each from its seat's view, in the order made.
+
+    Yields dicts: ``"kind"`` (``"discard"`` or ``"lay"``), ``"deal"`` (its index), ``"seat"``,
+    ``"view"`` (the keyword arguments of :func:`analyzer.play.seat.discard` or
+    :func:`analyzer.play.seat.lay`: what that seat knows then, and nothing else) and
+    ``"answer"`` (what the record shows it did: the card ids thrown, in the order of the hand;
+    the card laid; None for a go). A seat holding cards that did not lay in its turn said go;
+    the record's hands tell (and it is checked) that none of its cards fitted. The goes said
+    after the last card a deal's record lays are not listed (they decide nothing). The form of
+    the game is in each view (``"variant"``).
+    """
+    from ..core.cards import parse_card
+
+    game = _record_game(record)
+    n, sides = game.players, game.teams
+    for number, deal in enumerate(record["deals"]):
+        dealer = deal["dealer"]
+        # the scores before the deal: after it, less what it scored (the start points stay)
+        before = list(deal["scores"])
+        before[dealer % sides] -= deal["heels"]
+        for seat, _, points in deal["plays"]:
+            before[seat % sides] -= points
+        claims = deal.get("claims") or [None] * len(deal["show"])
+        for k, (points, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
+            owner = ((dealer + 1 + k) % n if k < n else dealer) % sides
+            before[owner] -= points if claimed is None else min(claimed, points)
+            if claimed is not None and claimed < points:  # muggins: the other side took it
+                before[(owner + 1) % sides] -= points - claimed
+        hands = [[parse_card(c) for c in h] for h in deal["hands"]]
+        thrown = [[parse_card(c) for c in t] for t in deal["discards"]]
+        for p in range(n):
+            mine = p % sides
+            yield {"kind": "discard", "deal": number, "seat": p, "answer": thrown[p],
+                   "view": {"hand": hands[p], "own_crib": mine == dealer % sides,
+                            "scores": (before[mine], before[(mine + 1) % sides]),
+                            "variant": game.name}}
+        kept = [[c for c in hands[p] if c not in thrown[p]] for p in range(n)]
+        starter = parse_card(deal["starter"])
+        start = list(before)
+        start[dealer % sides] += deal["heels"]
+        plays = [(seat, parse_card(card)) for seat, card, _ in deal["plays"]]
+        left = [list(k) for k in kept]
+        history: list = []
+        turn, count, passes, last, k = (dealer + 1) % n, 0, 0, -1, 0
+        while k < len(plays):
+            p = turn
+            laid = False
+            if left[p]:
+                view = {"hand": kept[p], "played": list(history), "seat": p, "dealer": dealer,
+                        "starter": starter, "thrown": thrown[p], "scores": tuple(start),
+                        "variant": game.name}
+                if plays[k][0] == p and count + card_value(plays[k][1]) <= rules.MAX_COUNT:
+                    card = plays[k][1]
+                    yield {"kind": "lay", "deal": number, "seat": p, "view": view,
+                           "answer": card}
+                    history.append((p, card))
+                    left[p].remove(card)
+                    count += card_value(card)
+                    k += 1
+                    laid = True
+                else:
+                    if any(count + card_value(c) <= rules.MAX_COUNT for c in left[p]):
+                        _fail(f"game {record['game']} deal {number + 1}",
+                              f"seat {p} did not lay a card that fitted")
+                    yield {"kind": "lay", "deal": number, "seat": p, "view": view,
+                           "answer": None}
+                    history.append((p, None))
+            if laid:
+                last, passes = p, 0
+                if count == rules.MAX_COUNT:
+                    count = 0
+            else:
+                passes += 1
+                if passes >= n:  # nobody can lay: the count starts again after the last to lay
+                    count, passes = 0, 0
+                    turn = (last + 1) % n
+                    continue
+            turn = (p + 1) % n
+
+
+def _fail(where: str, message: str):
+    raise RecordError(f"{where}: {message}")
+
+
+def _int(x, where: str, what: str, low: int = 0, high: int = 10**6) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or not low <= x <= high:
+        _fail(where, f"{what} must be a whole number {low}..{high}, got {x!r}")
+    return x
+
+
+def _cards(x, n: int, where: str, what: str) -> list[int]:
+    if not isinstance(x, list) or len(x) != n:
+        _fail(where, f"{what} must be a list of {n} cards, got {x!r}")
+    ids = []
+    for c in x:
+        if not isinstance(c, str) or c not in _CARD_IDS:
+            _fail(where, f"{what}: {c!r} is not a card (written like 5H, TD, AS)")
+        ids.append(_CARD_IDS[c])
+    return ids
+
+
+def _list(x, n: int, where: str, what: str) -> list:
+    if not isinstance(x, list) or len(x) != n:
+        _fail(where, f"{what} must be a list of {'two' if n == 2 else n}, got {x!r}")
+    return x
+
+
+def _scores(x, where: str, what: str, n: int = 2) -> list[int]:
+    return [_int(v, where, f"{what}[{p}]") for p, v in enumerate(_list(x, n, where, what))]
+
+
+def _record_game(record: dict) -> Game:
+    """The form a record is of: format 1 is the six-card game; format 2 names its variant."""
+    from ..core.game import VARIANTS
+
+    fmt = record.get("format", FORMAT)
+    if type(fmt) is not int or fmt not in (FORMAT, FORMAT_FORMS):
+        _fail("record", f"format {fmt!r} is not known (this version reads formats {FORMAT} and "
+              f"{FORMAT_FORMS})")
+    if fmt == FORMAT:
+        return STANDARD
+    variant = record.get("variant")
+    if not isinstance(variant, str) or variant not in VARIANTS or VARIANTS[variant] == STANDARD:
+        _fail("record", f"variant {variant!r} is not a form of format {FORMAT_FORMS} records "
+              f"(one of {', '.join(v for v in VARIANTS if v != STANDARD.name)})")
+    return VARIANTS[variant]
+
+
+def validate_record(record: dict) -> None:
+    """Raise :class:`RecordError` at the first thing wrong with one game record.
+
+    Format 1 is the six-card game, format 2 the other forms (named by ``variant``). Checks the
+    keys and types, that the cards are cards (every card dealt once each deal, hands of the
+    form's size, discards from each hand, the pack's cards to the crib), and re-scores the game
+    with :func:`analyzer.score_hand` and :func:`analyzer.peg_points`: the heels, every card laid
+    (its points those of :func:`~analyzer.peg_points`, plus 1 exactly for a go or the last card),
+    every show count, the deal and game scores by side, the winner and the skunk. The message
+    names the game and deal.
+
+    Examples
+    --------
+    >>> from analyzer import simulate
+    >>> validate_record(simulate(5, seed=1, record_games=1).records[0])  # no error
+    """
+    from ..core.scoring import score_hand
+
+    if not isinstance(record, dict):
+        _fail("record", f"must be a JSON object, got {type(record).__name__}")
+    game = _record_game(record)
+    keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
+    missing = sorted(keys - record.keys())
+    extra = sorted(record.keys() - keys - {"truncated", "seats", "unfinished"})
+    if missing or extra:
+        _fail("record", "missing keys " + ", ".join(missing) if missing
+              else "unknown keys " + ", ".join(extra))
+    number = _int(record["game"], "record", "game", 0, 2**63 - 1)
+    where = f"game {number}"
+    first_dealer = _int(record["first_dealer"], where, "first_dealer", 0, game.players - 1)
+    truncated = record.get("truncated", False)
+    if truncated is not False and truncated is not True:
+        _fail(where, f"truncated must be true or false, got {truncated!r}")
+    unfinished = record.get("unfinished", False)
+    if unfinished is not False and unfinished is not True:
+        _fail(where, f"unfinished must be true or false, got {unfinished!r}")
+    if "seats" in record:
+        seats = _list(record["seats"], game.players, where, "seats")
+        if not all(isinstance(name, str) and name for name in seats):
+            _fail(where, f"seats must be {game.players} names, got {seats!r}")
+    deals = record["deals"]
+    if not isinstance(deals, list) or (not deals and not unfinished):
+        _fail(where, "deals must be a non-empty list")
+    scores = [0] * game.teams
+    scores[(first_dealer + 1) % game.teams] = game.start_points
+    if game != STANDARD and _scores(record["start"], where, "start", game.teams) != scores:
+        _fail(where, f"start is {record['start']}, but the form gives {scores}")
+    winner = None
+    for k, deal in enumerate(deals, start=1):
+        at = f"{where} deal {k}"
+        if winner is not None:
+            _fail(at, f"{_side(game, winner)} already won in deal {k - 1}")
+        winner = _validate_deal(deal, at, (first_dealer + k - 1) % game.players, scores,
+                                score_hand, game)
+    if winner is not None and unfinished:
+        _fail(where, f"is unfinished, but {_side(game, winner)} reached {game.target}")
+    if winner is None and not truncated and not unfinished:
+        _fail(where, f"nobody reaches {game.target} (scores {'-'.join(map(str, scores))})")
+    got = _scores(record["scores"], where, "scores", game.teams)
+    if got != scores:
+        _fail(where, f"scores {got} are not the final scores {scores}")
+    if unfinished:
+        if record["winner"] is not None:
+            _fail(where, f"winner of an unfinished game must be null, got {record['winner']!r}")
+        no_skunk = 0 if game == STANDARD else [0] * game.teams
+        if record["skunk"] != no_skunk:
+            _fail(where, f"skunk of an unfinished game must be {no_skunk}, got "
+                  f"{record['skunk']!r}")
+        return
+    recorded_winner = _int(record["winner"], where, "winner", 0, game.teams - 1)
+    if winner is not None and recorded_winner != winner:
+        _fail(where, f"winner is {recorded_winner}, but {_side(game, winner)} reached "
+              f"{game.target}")
+    tiers = [sum(score < line for line in game.skunk_lines) if q != winner else 0
+             for q, score in enumerate(scores)]
+    if game == STANDARD:
+        skunk = _int(record["skunk"], where, "skunk", 0, 3)
+        if winner is not None and skunk != max(tiers):
+            _fail(where, f"skunk is {skunk}, but the loser has {scores[1 - winner]} "
+                  f"(skunk {max(tiers)})")
+    else:
+        skunk = [_int(t, where, f"skunk[{q}]", 0, 3)
+                 for q, t in enumerate(_list(record["skunk"], game.teams, where, "skunk"))]
+        if winner is not None and skunk != tiers:
+            _fail(where, f"skunk is {skunk}, but the scores {scores} give {tiers}")
+
+
+def _side(game: Game, side: int) -> str:
+    return f"side {side}" if game.partnerships else f"player {side}"
+
+
+def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
+                   game: Game = STANDARD) -> int | None:
+    """Check one deal, adding its points to ``scores`` (by side); the winning side if the game
+    ends in it."""
+    from ..core.rules import HEELS_POINTS, JACK, MAX_COUNT
+    from ..core.scoring import peg_points
+
+    n, sides, target = game.players, game.teams, game.target
+    keys = _DEAL_KEYS if game == STANDARD else _DEAL_KEYS | {"pack"}
+    if not isinstance(deal, dict):
+        _fail(at, f"a deal must be a JSON object, got {type(deal).__name__}")
+    missing, extra = sorted(keys - deal.keys()), sorted(deal.keys() - keys - {"claims"})
+    if missing or extra:
+        _fail(at, "missing keys " + ", ".join(missing) if missing
+              else "unknown keys " + ", ".join(extra))
+    if _int(deal["dealer"], at, "dealer", 0, n - 1) != dealer:
+        _fail(at, f"dealer is {deal['dealer']}, but the deal passes round: player {dealer} "
+              "deals (it alternates between two)")
+    first = (dealer + 1) % n
+    hands = [_cards(h, game.dealt, at, f"hands[{p}]")
+             for p, h in enumerate(_list(deal["hands"], n, at, "hands"))]
+    discards = [_cards(d, game.thrown, at, f"discards[{p}]")
+                for p, d in enumerate(_list(deal["discards"], n, at, "discards"))]
+    pack = [] if game == STANDARD else _cards(deal["pack"], game.crib_from_pack, at, "pack")
+    starter = _cards([deal["starter"]], 1, at, "starter")[0]
+    dealt = [c for hand in hands for c in hand] + pack + [starter]
+    if len(set(dealt)) != len(dealt):
+        twice = next(format_card(c) for c in dealt if dealt.count(c) > 1)
+        _fail(at, f"{twice} is dealt twice")
+    for p in range(n):
+        if len(set(discards[p])) != game.thrown or not set(discards[p]) <= set(hands[p]):
+            _fail(at, f"player {p} discards {' '.join(deal['discards'][p])}, not "
+                  f"{game.thrown} cards of their hand")
+    kept = [[c for c in hands[p] if c not in discards[p]] for p in range(n)]
+
+    def peg(player: int, points: int) -> bool:
+        scores[player % sides] += points
+        return scores[player % sides] >= target
+
+    def check_scores() -> None:
+        got = _scores(deal["scores"], at, "scores", sides)
+        if got != scores:
+            _fail(at, f"scores {got} are not the running totals {scores}")
+
+    def ended(what: str) -> None:
+        if what == "heels" and deal["plays"] != []:
+            _fail(at, f"player {dealer} won on the heels, but cards are laid after")
+        if deal["show"] != []:
+            _fail(at, f"the game ended in the {what}, but the show is {deal['show']!r}")
+        check_scores()
+
+    heels = _int(deal["heels"], at, "heels", 0, HEELS_POINTS)
+    expected = HEELS_POINTS if starter // 4 == JACK else 0
+    if heels != expected:
+        _fail(at, f"heels is {heels} with the starter {deal['starter']} (must be {expected})")
+    if heels and peg(dealer, heels):
+        ended("heels")
+        return dealer % sides
+
+    plays = deal["plays"]
+    if not isinstance(plays, list):
+        _fail(at, f"plays must be a list, got {plays!r}")
+    laid = []  # (player, card, points) of each entry, checked for type first
+    for k, entry in enumerate(plays):
+        here = f"{at} play {k + 1}"
+        if not isinstance(entry, list) or len(entry) != 3:
+            _fail(here, f"must be [player, card, points], got {entry!r}")
+        laid.append((_int(entry[0], here, "player", 0, n - 1),
+                     _cards([entry[1]], 1, here, "card")[0],
+                     _int(entry[2], here, "points", 0, 31)))
+    left = [list(cards) for cards in kept]
+    count: list[int] = []
+    total = 0
+    for k, (entry, (player, card, points)) in enumerate(zip(plays, laid, strict=True)):
+        here = f"{at} play {k + 1}"
+        if card not in left[player]:
+            _fail(here, f"player {player} lays {entry[1]}, not a card they hold")
+        if k == 0 and player != first:
+            _fail(here, f"the player on the dealer's left (player {first}) lays the first card")
+        left[player].remove(card)
+        if total + card_value(card) > MAX_COUNT:
+            count, total = [], 0  # the previous card ended the count with a go
+        count.append(card)
+        total += card_value(card)
+        base = peg_points(count)
+        last = k == len(plays) - 1
+        # What follows this card: a 31 (no extra point), the last card of the play (1), a go
+        # (the next card does not fit: 1), or the next card on the same count (0).
+        if total == MAX_COUNT:
+            bonus = (0,)
+        elif not any(left):
+            bonus = (1,)
+        elif last and game.one_count:  # the single count ends with the go (or the game)
+            stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
+            wins = scores[player % sides] + base >= target
+            bonus = (1,) if stuck and not wins else (0,) if wins else (0, 1)
+        elif last:
+            bonus = (0, 1)  # the game ends here (checked below)
+        else:  # the next card fits on this count, or a go ended it
+            bonus = (0,) if total + card_value(laid[k + 1][1]) <= MAX_COUNT else (1,)
+        if game.one_count and not last and (total == MAX_COUNT or bonus == (1,)):
+            _fail(here, f"the count ends at {total}, but cards are laid after it: the "
+                  f"{game.name} play is one count")
+        if points - base not in bonus:
+            _fail(here, f"player {player} lays {entry[1]} making {_text(count)} "
+                  f"(count {total}): pegs {points}, expected {base + bonus[0]}")
+        if points - base == 1 and scores[player % sides] + base >= target and any(left):
+            _fail(here, f"player {player} wins with {entry[1]} before any go: pegs {points}, "
+                  f"expected {base}")
+        if peg(player, points):
+            if not last:
+                _fail(here, f"player {player} reaches {scores[player % sides]} and wins, but "
+                      "the play goes on")
+            ended("play")
+            return player % sides
+    playable = [c for h in left for c in h if total + card_value(c) <= MAX_COUNT]
+    if any(left) and not (game.one_count and (total == MAX_COUNT or not playable)):
+        _fail(at, f"the play stops with {sum(map(len, left))} cards in hand, but nobody "
+              f"reached {target}")
+
+    show = deal["show"]
+    if not isinstance(show, list) or len(show) > n + 1:
+        _fail(at, f"show must be a list of at most {n + 1} counts, got {show!r}")
+    claims = deal.get("claims")
+    if claims is not None:
+        if sides != 2:
+            _fail(at, "claims (muggins) are made between two sides")
+        _list(claims, len(show), at, "claims")
+        for k, claim in enumerate(claims):
+            if claim is not None:
+                _int(claim, at, f"claims[{k}]", 0, 29)
+    crib = [c for cards in discards for c in cards] + pack
+    order = [(dealer + 1 + k) % n for k in range(n)]
+    names = {first: "the pone's hand" if n == 2 else f"player {first}'s hand",
+             dealer: "the dealer's hand"}
+    counts = [(p, kept[p], False, names.get(p, f"player {p}'s hand")) for p in order]
+    counts.append((dealer, crib, True, "the crib"))
+    for k, (player, cards, is_crib, label) in enumerate(counts):
+        if k >= len(show):
+            _fail(at, f"the show stops after {k} counts, but nobody reached {target}")
+        got = _int(show[k], at, f"show[{k}]", 0, 29)
+        right = score_hand(cards, starter, crib=is_crib,
+                           variant="six-card" if is_crib else game.name)
+        if got != right:
+            _fail(at, f"{label} {_text(cards)} with {deal['starter']} counts "
+                  f"{right}, recorded {got}")
+        claim = None if claims is None else claims[k]
+        taken = 0 if claim is None else max(got - claim, 0)  # muggins: to the other side
+        for who, points in ((player, got if claim is None else min(claim, got)),
+                            ((player + 1) % n, taken)):
+            if points and peg(who, points):
+                if k != len(show) - 1:
+                    _fail(at, f"player {who} wins with {label}, but the show goes on")
+                check_scores()
+                return who % sides
+    check_scores()
+    return None
+
+
+def _text(ids: list[int]) -> str:
+    """Card ids as record text, e.g. ``5H 5S``."""
+    return " ".join(format_card(c) for c in ids)
+
+
+def format_game(record: dict) -> str:
+    """A recorded game, deal by deal, counted out: the text of ``crib replay``.
+
+    The record is checked first (:func:`validate_record`), so it prints only games that hold.
+    """
+    from ..core.scoring import count_hand, say_count
+
+    validate_record(record)
+    game = _record_game(record)
+    n = game.players
+    tiers = record["skunk"] if isinstance(record["skunk"], list) else [record["skunk"]]
+    skunk = max(tiers)
+    form = "" if game == STANDARD else f" ({game.name}"
+    form += ", partners 0 and 2 against 1 and 3)" if game.partnerships else ")" if form else ""
+    if record.get("unfinished", False):
+        outcome = "stopped unfinished at " + "-".join(map(str, record["scores"]))
+    else:
+        outcome = (f"{_side(game, record['winner'])} wins " + "-".join(map(str, record["scores"]))
+                   + ("" if not skunk
+                      else f" ({('skunk', 'double skunk', 'triple skunk')[skunk - 1]})"))
+    lines = [f"game {record['game']}{form}: player {record['first_dealer']} deals first; "
+             f"{outcome}"]
+    if "seats" in record:
+        lines.append("seats: " + ", ".join(f"player {p} {name}"
+                                           for p, name in enumerate(record["seats"])))
+    for side, points in enumerate(record.get("start", [])):
+        if points:
+            lines.append(f"{_side(game, side)} pegs {points} before the first deal (three for "
+                         "last)")
+    for k, deal in enumerate(record["deals"], start=1):
+        dealer = deal["dealer"]
+        order = [(dealer + 1 + j) % n for j in range(n)]  # the dealer's left first, dealer last
+        lines.append("")
+        lines.append(f"deal {k}: player {dealer} deals")
+        for p in order:
+            role = POSITIONS[n][(p - dealer) % n]
+            lines.append(f"  player {p} ({role}) holds {' '.join(deal['hands'][p])}, throws "
+                         f"{' '.join(deal['discards'][p])}")
+        pack = deal.get("pack", [])
+        if pack:
+            lines.append(f"  the pack gives the crib {' '.join(pack)}")
+        lines.append(f"  starter {deal['starter']}"
+                     + (f": his heels, 2 to player {dealer}" if deal["heels"] else ""))
+        count = 0
+        for who, card, pts in deal["plays"]:
+            value = card_value(int(parse_cards(card)[0]))
+            if count + value > 31:
+                count = 0
+            count += value
+            lines.append(f"    player {who} lays {card}  count {count:2d}"
+                         + (f"  pegs {pts}" if pts else ""))
+            if count == 31:
+                count = 0
+        kept = [[c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in range(n)]
+        crib = [c for cards in deal["discards"] for c in cards] + pack
+        shows = [(f"player {p} ({POSITIONS[n][(p - dealer) % n]}) hand", kept[p], False)
+                 for p in order]
+        shows.append((f"player {dealer} crib", crib, True))
+        claims = deal.get("claims") or [None] * len(deal["show"])
+        for (label, cards, is_crib), points, claim in zip(shows, deal["show"], claims,
+                                                          strict=False):
+            said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib,
+                                        variant="six-card" if is_crib else game.name))
+            lines.append(f"  {label} {' '.join(cards)}: {points}  ({said})")
+            if claim is not None and claim < points:
+                lines.append(f"    claimed {claim}: muggins, the other side takes "
+                             f"{points - claim}")
+            elif claim is not None:
+                lines.append(f"    claimed {claim}" + (f", corrected to {points}"
+                                                       if claim > points else ""))
+        label = "sides" if game.partnerships else "scores"
+        lines.append(f"  {label} {'-'.join(map(str, deal['scores']))}")
+    return "\n".join(lines)

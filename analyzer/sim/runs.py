@@ -1,0 +1,352 @@
+"""Run plans, chunk tasks, backends, checkpoints and resume for :func:`analyzer.simulate`.
+
+A run is a :class:`RunPlan`: the games split by index into chunks of ``chunk_size``, chunk ``i``
+seeded by the ``i``-th child of ``numpy.random.SeedSequence(seed).spawn``. Whatever runs the
+chunks (threads here, a Dask cluster, or several sessions of an interrupted run), the result is the
+sum of the same per-chunk counters, so it is identical.
+
+Backends yield :class:`ChunkResult` parts as chunks finish:
+
+* ``local``: blocks of chunks on this machine's cores (numba threads), a block sized to take a
+  second or two, so progress, checkpoints and time limits act often without slowing the run;
+* ``dask``: a few chunks per task on a Dask distributed cluster (``scheduler`` an address such as
+  ``tcp://host:8786``, or ``"local"`` for a ``LocalCluster`` on this machine). Dask is imported
+  only here, only for this backend.
+
+A :class:`Checkpoint` folder holds ``run.json`` (the plan) and ``chunks/part-*.npz``, one file per
+finished part, each written to a temporary name and renamed, so a run killed at any moment loses
+only the parts in flight; resuming recomputes just the missing chunks and refuses a different plan.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..core.choices import (
+    numba_threads,
+    policy_arrays,
+)
+from ..core.files import atomic_write, atomic_write_text
+from ..core.game import VARIANTS
+from ..core.rng import chunk_states
+from ..core.scoring import hand3_table, hand_table
+from ..core.version import package_version
+from ..keeping.crib import card_values as card_values_for
+from ..play.engine import (
+    ACC,
+    CRIB_ACC_SHAPE,
+    DEAL,
+    FIRST_DEALER_MODES,
+    GAME_RECORD,
+    MAX_RECORDED_DEALS,
+    _run_chunks,
+)
+from ..play.reads import NO_CARD_VALUES, crib_pairs, score_tables
+
+__all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
+
+BACKENDS = ("local", "dask")
+MANIFEST = "run.json"
+PARTS = "chunks"
+#: The layout of a checkpoint's parts; 2 since the records are laid out by
+#: analyzer.core.game.layout,
+#: 3 since the accumulators count first deals and wins by the loser's skunk tier (duels).
+CHECKPOINT_FORMAT = 3
+#: What must match for a run to be resumed.
+PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant",
+             "first_dealer")
+#: What a plan written before a key existed meant by it.
+_PLAN_DEFAULTS = {"variant": "six-card", "first_dealer": "cut"}
+
+
+class RunError(ValueError):
+    """A run that cannot start or continue: a mismatched resume, an unreachable cluster..."""
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What defines a run's results: the games, the seed, the players and how games are chunked."""
+
+    games: int
+    seed: int
+    players: tuple[str, ...]
+    chunk_size: int
+    crib: str
+    record_games: int
+    variant: str = "six-card"
+    # or "alternate" (a duel): see analyzer.play.engine.FIRST_DEALER_MODES
+    first_dealer: str = "cut"
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.games // self.chunk_size)
+
+    def chunk_sizes(self) -> np.ndarray:
+        sizes = np.full(self.n_chunks, self.chunk_size, np.int64)
+        sizes[-1] = self.games - self.chunk_size * (self.n_chunks - 1)
+        return sizes
+
+    def chunk_firsts(self) -> np.ndarray:
+        return np.arange(self.n_chunks, dtype=np.int64) * self.chunk_size
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["players"] = list(self.players)
+        return d
+
+
+@dataclass
+class ChunkResult:
+    """The counters of some finished chunks, summed, and the records of their recorded games."""
+
+    chunks: np.ndarray
+    acc: np.ndarray
+    crib_acc: np.ndarray
+    rec_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    rec_games: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, GAME_RECORD.size), np.int64))
+    rec_deals: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, MAX_RECORDED_DEALS, DEAL.size), np.int16))
+
+    @classmethod
+    def empty(cls) -> ChunkResult:
+        return cls(np.zeros(0, np.int64), np.zeros(ACC.size, np.int64),
+                   np.zeros(CRIB_ACC_SHAPE, np.int64))
+
+    def add(self, other: ChunkResult) -> None:
+        self.chunks = np.concatenate([self.chunks, other.chunks])
+        self.acc = self.acc + other.acc
+        self.crib_acc = self.crib_acc + other.crib_acc
+        if len(other.rec_index):
+            self.rec_index = np.concatenate([self.rec_index, other.rec_index])
+            self.rec_games = np.concatenate([self.rec_games, other.rec_games])
+            self.rec_deals = np.concatenate([self.rec_deals, other.rec_deals])
+
+    def sorted_records(self) -> tuple[np.ndarray, np.ndarray]:
+        order = np.argsort(self.rec_index, kind="stable")
+        return self.rec_games[order], self.rec_deals[order]
+
+    def save(self, path: Path) -> None:
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, chunks=self.chunks, acc=self.acc, crib_acc=self.crib_acc,
+                                    rec_index=self.rec_index, rec_games=self.rec_games,
+                                    rec_deals=self.rec_deals)
+
+        atomic_write(path, write)
+
+    @classmethod
+    def load(cls, path: Path) -> ChunkResult:
+        with np.load(path) as z:
+            return cls(z["chunks"], z["acc"], z["crib_acc"], z["rec_index"], z["rec_games"],
+                       z["rec_deals"])
+
+
+def plan_values(plan: RunPlan) -> np.ndarray:
+    """The pair crib values a plan's ``ev`` players read
+    (:func:`analyzer.play.reads.crib_pairs`)."""
+    return crib_pairs(plan.crib, plan.variant)
+
+
+def plan_tables(plan: RunPlan) -> tuple[np.ndarray, np.ndarray]:
+    """The pegging table and the win-odds table a plan's players read
+    (:func:`analyzer.play.reads.score_tables`)."""
+    return score_tables(plan.variant, plan.players)
+
+
+def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
+             values: np.ndarray, table: np.ndarray) -> ChunkResult:
+    """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
+    chunks = np.asarray(chunks, np.int64)
+    states = chunk_states(plan.seed, chunks)
+    sizes = plan.chunk_sizes()[chunks]
+    firsts = plan.chunk_firsts()[chunks]
+    n_record = min(plan.record_games, plan.games)
+    rec_index = np.array([i for lo, n in zip(firsts, sizes, strict=True)
+                          for i in range(lo, min(lo + n, n_record))], np.int64)
+    # the kernel records games [rec_lo, rec_hi) into slot index - rec_lo
+    rec_lo = int(rec_index.min()) if len(rec_index) else 0
+    rec_hi = int(rec_index.max()) + 1 if len(rec_index) else 0
+    rec_games = np.zeros((max(rec_hi - rec_lo, 1), GAME_RECORD.size), np.int64)
+    rec_deals = np.zeros((max(rec_hi - rec_lo, 1), MAX_RECORDED_DEALS, DEAL.size), np.int16)
+    acc = np.zeros((len(chunks), ACC.size), np.int64)
+    crib_acc = np.zeros((len(chunks), *CRIB_ACC_SHAPE), np.int64)
+    game = VARIANTS[plan.variant]
+    card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else NO_CARD_VALUES
+    hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
+    _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
+                card_values, table, hands, *plan_tables(plan), acc, crib_acc, rec_games,
+                rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
+    keep = rec_index - rec_lo
+    return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
+                       rec_games[keep], rec_deals[keep])
+
+
+def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
+    """Some chunks, as one Dask task: everything it needs comes in ``plan`` (a plain dict)."""
+    import numba
+
+    from ..core.scoring import rank_table
+
+    numba.set_num_threads(1)  # one chunk per worker thread; Dask does the spreading
+    run = RunPlan(**{**plan, "players": tuple(plan["players"])})
+    return run_plan(run, np.asarray(chunks, np.int64),
+                    policy_arrays(run.players, VARIANTS[run.variant].players),
+                    plan_values(run), rank_table())
+
+
+# --------------------------------------------------------------------------- backends
+
+
+def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
+                  target_seconds: float = 1.5) -> Iterator[ChunkResult]:
+    """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long.
+
+    The threads take a block's chunks one at a time as they finish (numba's dynamic schedule,
+    chunk size 1), not an equal share each fixed in advance, so a thread slowed by other work
+    on the machine does not hold the block up. A block is a multiple of ``workers`` chunks, and
+    a remainder too small to keep every thread busy joins the block before it.
+    """
+    import numba
+
+    block = workers
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        with numba_threads(workers):
+            i = 0
+            while i < len(todo):
+                if len(todo) - (i + block) < max(block // 2, workers):
+                    block = len(todo) - i  # the rest in one block: no lone chunk at the end
+                chunks = todo[i:i + block]
+                start = time.perf_counter()
+                yield run_plan(plan, chunks, policies, values, table)
+                i += len(chunks)
+                took = time.perf_counter() - start
+                per_chunk = took / len(chunks) * workers
+                block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers,
+                                    256))
+                block -= block % workers
+    finally:
+        numba.set_parallel_chunksize(previous)
+
+
+SCHEDULER_PATTERN = r"(local|(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d{1,5})?)"
+
+
+def check_scheduler(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler address (or ``local``); else RunError."""
+    import re
+
+    if not re.fullmatch(SCHEDULER_PATTERN, str(address)):
+        raise RunError(f"{address!r} is not a Dask scheduler address: use tcp://host:8786 or "
+                       "'local'")
+    return address
+
+
+def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
+                 stop: Callable[[], bool]) -> Iterator[ChunkResult]:
+    """Tasks of a few chunks on a Dask cluster; finished chunks come back as they complete."""
+    check_scheduler(scheduler)
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RunError("the dask backend needs Dask: pip install 'analyzer[dask]'") from None
+    cluster = None
+    try:
+        if scheduler == "local":
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise RunError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        spec = plan.as_dict()
+        # a few chunks per task: enough tasks to balance the workers, few enough to keep the
+        # per-task cost small
+        group = int(np.clip(len(todo) // (8 * max(workers, 1)), 1, 8))
+        tasks = [todo[i:i + group].tolist() for i in range(0, len(todo), group)]
+        futures = [client.submit(chunk_task, spec, t, pure=False,
+                                 key=f"chunks-{plan.seed}-{t[0]}-{uuid.uuid4().hex[:6]}")
+                   for t in tasks]
+        pending = as_completed(futures)
+        for future in pending:
+            yield future.result()
+            if stop():
+                for f in futures:
+                    f.cancel()
+                break
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+class Checkpoint:
+    """The checkpoint folder of a run: ``run.json`` and ``chunks/part-*.npz``."""
+
+    def __init__(self, folder: str | os.PathLike):
+        self.folder = Path(folder)
+        self.manifest = self.folder / MANIFEST
+        self.parts = self.folder / PARTS
+
+    def start(self, plan: RunPlan, resume: bool) -> ChunkResult:
+        """Check or write the plan; return what earlier sessions of the run finished."""
+        if self.manifest.exists():
+            try:
+                saved = json.loads(self.manifest.read_text())
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise RunError(f"{self.manifest}: cannot read the run's plan ({exc})") from None
+            if not isinstance(saved, dict):
+                raise RunError(f"{self.manifest}: not a run's plan")
+            if not resume:
+                raise RunError(f"{self.folder} already holds a run: add --resume to continue it, "
+                               "or choose another folder")
+            if saved.get("format") != CHECKPOINT_FORMAT:
+                raise RunError(f"cannot resume {self.folder}: its checkpoint format "
+                               f"{saved.get('format')!r} is not this version's "
+                               f"({CHECKPOINT_FORMAT}); start the run again in a new folder")
+            mine = plan.as_dict()
+            saved = {**_PLAN_DEFAULTS, **saved}
+            differ = [k for k in PLAN_KEYS if saved.get(k) != mine[k]]
+            if differ:
+                what = ", ".join(f"{k} {saved.get(k)!r} there, {mine[k]!r} now" for k in differ)
+                raise RunError(f"cannot resume {self.folder}: a different run ({what})")
+        elif resume:
+            raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
+        else:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            manifest = {**plan.as_dict(), "package_version": package_version(),
+                        "format": CHECKPOINT_FORMAT}
+            atomic_write_text(self.manifest, json.dumps(manifest, indent=2) + "\n")
+        self.parts.mkdir(parents=True, exist_ok=True)
+        for stale in self.parts.glob(".part-*.tmp"):  # a part being written when killed
+            stale.unlink(missing_ok=True)
+        done = ChunkResult.empty()
+        for path in sorted(self.parts.glob("part-*.npz")):
+            try:
+                done.add(ChunkResult.load(path))
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+                raise RunError(f"{path}: damaged checkpoint ({exc})") from None
+        if len(np.unique(done.chunks)) != len(done.chunks):
+            raise RunError(f"{self.parts}: a chunk is checkpointed twice")
+        return done
+
+    def save(self, part: ChunkResult) -> None:
+        first = int(part.chunks.min()) if len(part.chunks) else 0
+        part.save(self.parts / f"part-{first:09d}-{uuid.uuid4().hex[:8]}.npz")

@@ -1,0 +1,6 @@
+"""The table wing: one game with people at it, with no terminal or web code.
+
+:mod:`.tabletop` plays a game move by move, each seat a person or an AI; :mod:`.review` reviews
+a recorded game's decisions. The terminal (:mod:`analyzer.cli.terminal`) and the web page
+(:mod:`analyzer.web.game`) are its faces.
+"""

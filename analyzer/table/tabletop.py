@@ -1,0 +1,470 @@
+"""A game at the table: one game of cribbage played move by move, with no terminal code.
+
+:class:`Table` plays one game between seats that are each a person or an AI. An AI seat is a
+player spec (``"best"``, ``"ev+lookahead"``, see :func:`analyzer.core.choices.parse_player`); its
+decisions come from the engine's own compiled steps, drawn from one xoshiro256** state in the
+engine's order:
+
+* the cut (:func:`analyzer.play.engine._cut_cards`, unless the first dealer is given), then for
+  each deal: the shuffle and the deal (:func:`analyzer.play.engine._deal`, on a pack that
+  persists through the game), each seat's discard in seat order, his heels, the play (each
+  card's points :func:`analyzer.play.playstep._lay`) and the show.
+
+Every AI decision is asked of the public seat API, :func:`analyzer.play.seat.discard` and
+:func:`analyzer.play.seat.lay`, with what that seat knows and nothing else: its own cards, the
+cards laid with the goes said, the starter and the scores (never another seat's hand).
+
+So a game with an AI in every seat is the engine's game for the same state, card for card and
+point for point: ``Table(("best", "best"), seed=S).play()`` equals
+``simulate(1, seed=S, players="best", record_games=1).records[0]`` with ``"seats"`` added (the
+engine's game 0 of a run plays on the state of chunk 0, :func:`analyzer.core.rng.chunk_states`). A
+person's decisions draw nothing. The turn logic of the play (go, 31, the last card, the floor a
+go sets) is this module's Python twin of :func:`analyzer.play.deal._play_with`; the test suite
+proves the two equal.
+
+A person is an object with the methods of :class:`Person`, asked for each decision; it reads
+the table through :class:`Table`'s public attributes and methods. The table reports what
+happens to ``emit`` as events (plain dicts, :data:`EVENTS`), for a face to show. With
+``muggins`` a person counts his own hand and crib (:meth:`Person.claim`); a count too low gives
+the difference to the opponent, one too high is corrected.
+
+The record (:meth:`Table.record`) is the project's game record (:mod:`analyzer.sim.records`) with
+``"seats"``; a game stopped before its end is ``"unfinished"`` and holds the deals played to the
+end of the crib count; a muggins game has ``"claims"`` in each deal.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from ..core.cards import card_rank, card_value, format_card
+from ..core.choices import ADVISE_SAMPLES, parse_player, variant_game
+from ..core.counting import count_hand, count_peg
+from ..core.rules import GO_POINTS, HEELS_POINTS, JACK, MAX_COUNT
+
+__all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "keep_advice", "play_advice"]
+
+#: The seat name of a person in a record's ``"seats"``.
+PERSON = "you"
+
+#: The events a table emits, with their fields (cards are ids, seats 0..players-1):
+#:
+#: * ``cut``: ``cards`` (one a seat, the deciding round), ``dealer``;
+#: * ``deal``: ``number`` (1, 2, ...), ``dealer``, ``scores``;
+#: * ``discard``: ``seat``, ``kept``, ``thrown``;
+#: * ``starter``: ``card``, ``dealer``, ``heels`` (points to the dealer), ``scores``;
+#: * ``lay``: ``seat``, ``card``, ``count`` (after it), ``cards`` (the cards of this count),
+#:   ``points``, ``items`` (:func:`analyzer.core.counting.count_peg`), ``scores``;
+#: * ``go``: ``seat`` (says go: no card fits);
+#: * ``go_point``: ``seat`` (pegs one for the go), ``scores``;
+#: * ``new_count``: the count starts again at 0 (after 31 or the go);
+#: * ``show``: ``seat``, ``cards``, ``crib`` (bool), ``starter``, ``points`` (the true count),
+#:   ``items`` (:func:`analyzer.core.counting.count_hand`), ``claimed`` (None unless the seat
+#: counted   it, muggins), ``taken`` (points the opponent took by muggins), ``scores``;
+#: * ``end``: ``winner`` (a side), ``scores``, ``skunk`` (tier of each side, 0..3).
+EVENTS = ("cut", "deal", "discard", "starter", "lay", "go", "go_point", "new_count", "show",
+          "end")
+
+
+class QuitGame(Exception):  # noqa: N818 - a request, not an error
+    """A person stops the game (``quit``, the end of input): raised from a :class:`Person`
+    method, it leaves :meth:`Table.play`; :meth:`Table.record` then gives the unfinished game."""
+
+
+class Person(Protocol):
+    """What a table asks a person. Each method may raise :class:`QuitGame`."""
+
+    def discard(self, table: Table, seat: int) -> list[int]:
+        """The cards to throw to the crib (ids, ``table.game.thrown`` of them) from
+        ``table.hand(seat)``."""
+
+    def lay(self, table: Table, seat: int) -> int | None:
+        """The card to lay (an id of ``table.legal(seat)``), or None for a go (only when that
+        list is empty)."""
+
+    def claim(self, table: Table, seat: int, cards: list[int], crib: bool) -> int:
+        """With muggins: the points the person counts in ``cards`` (a hand, or the crib) with
+        ``table.starter``."""
+
+
+class Table:
+    """One game at the table.
+
+    Parameters
+    ----------
+    seats
+        One entry a seat, in seat order: a player spec for an AI (``"best"``,
+        ``"ev+lookahead"``, ...) or a :class:`Person`.
+    variant
+        The form of the game (:data:`analyzer.core.game.VARIANTS`).
+    seed
+        The game plays on the state of chunk 0 of ``seed`` (as the engine's game 0 of a run with
+        that seed). Or give ``state``.
+    state
+        A xoshiro256** state, uint64 (4,), used (and advanced) in place: a second game on the
+        same array is the engine's next game of that chunk.
+    first
+        ``"cut"`` (the cut decides, drawing from the state) or the seat that deals first.
+    muggins
+        People count their own hands and cribs (two sides only).
+    emit
+        Called with each event (a dict with ``"kind"``, :data:`EVENTS`).
+
+    Examples
+    --------
+    >>> table = Table(("ev+greedy", "ev+greedy"), seed=3)
+    >>> record = table.play()
+    >>> record["winner"] in (0, 1), record["scores"][record["winner"]] >= 121
+    (True, True)
+    """
+
+    def __init__(self, seats, variant: str = "six-card", seed: int | None = 0, state=None,
+                 first="cut", muggins: bool = False, emit=None):
+        from ..core.rng import chunk_states
+
+        self.game = variant_game(variant)
+        game = self.game
+        if len(seats) != game.players:
+            raise ValueError(f"{game.name} has {game.players} seats, got {len(seats)}")
+        self.seats = list(seats)
+        self.ai = [isinstance(s, str) for s in seats]
+        for spec, ai in zip(seats, self.ai, strict=True):
+            if ai:
+                parse_player(spec)  # a bad spec is refused here, before the game starts
+        if first != "cut" and first not in range(game.players):
+            raise ValueError(f"first must be 'cut' or a seat 0..{game.players - 1}, got {first!r}")
+        if muggins and game.teams != 2:
+            raise ValueError("muggins is played by two sides")
+        self.first = first
+        self.muggins = bool(muggins)
+        self._emit = emit or (lambda event: None)
+        if state is None:
+            state = chunk_states(int(seed), 1)[0]
+        self._st = state
+        self._game = game.as_array()
+        n, sides = game.players, game.teams
+        self._deck = np.arange(52, dtype=np.int64)
+        self._hands = np.zeros((n, game.dealt), np.int64)
+        self._kept = np.zeros((n, game.kept), np.int64)
+        self._thrown = np.zeros((n, game.thrown), np.int64)
+        self._laid = np.zeros((n, game.kept), np.bool_)
+        self._seq = np.zeros(n * game.kept + 1, np.int64)
+        self.scores = np.zeros(sides, np.int64)  #: by side, live
+        self.first_dealer: int | None = None
+        self.dealer: int | None = None
+        self.starter: int | None = None
+        self.crib: list[int] = []
+        self.count = 0  #: the running count of the play
+        self.count_cards: list[int] = []  #: the cards of the current count
+        self.played: list[int] = []  #: every card laid this deal, in order
+        self.winner: int | None = None
+        self._go_reset = False  # the count was ended by goes and no card laid since
+        self._deals: list[dict] = []  # deals played to the end of the crib count, or the last
+        self._deal: dict | None = None
+        self._start: list[int] = [0] * sides
+
+    # ------------------------------------------------------------------ what a person may read
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` holds now: the cards dealt before the discard, then the cards kept
+        not yet laid."""
+        if self._deal is not None and self._deal["discards"][seat]:
+            return [int(c) for c, done in zip(self._kept[seat], self._laid[seat], strict=True)
+                    if not done]
+        return [int(c) for c in self._hands[seat]]
+
+    def kept(self, seat: int) -> list[int]:
+        """The cards ``seat`` kept this deal (laid or not)."""
+        return [int(c) for c in self._kept[seat]]
+
+    def thrown(self, seat: int) -> list[int]:
+        """The cards ``seat`` threw to the crib this deal."""
+        return [int(c) for c in self._thrown[seat]]
+
+    def legal(self, seat: int) -> list[int]:
+        """The cards ``seat`` may lay on the count now (none: it must say go)."""
+        return [c for c in self.hand(seat) if self.count + card_value(c) <= MAX_COUNT]
+
+    def side(self, seat: int) -> int:
+        return seat % self.game.teams
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    # ------------------------------------------------------------------ the game
+
+    def play(self) -> dict:
+        """Play the game to its end; return its record. A :class:`QuitGame` (or any exception)
+        from a person leaves the game where it stands: :meth:`record` gives it, unfinished."""
+        from ..play.engine import _cut_cards
+
+        game = self.game
+        if self.first_dealer is None:
+            if self.first == "cut":
+                cut = np.zeros(game.players, np.int64)
+                self.first_dealer = int(_cut_cards(self._st, cut))
+                self._emit({"kind": "cut", "cards": cut.tolist(), "dealer": self.first_dealer})
+            else:
+                self.first_dealer = int(self.first)
+            self._start[(self.first_dealer + 1) % game.teams] = game.start_points
+            self.scores[:] = self._start
+            self.dealer = self.first_dealer
+        while self.winner is None:
+            self._play_deal()
+            self.dealer = (self.dealer + 1) % game.players
+        return self.record()
+
+    def _scores_of(self, seat: int) -> tuple[int, int]:
+        """The scores as a seat's discard reads them: its side's, then the next side's."""
+        side = self.side(seat)
+        return int(self.scores[side]), int(self.scores[(side + 1) % self.game.teams])
+
+    def _peg(self, seat: int, points: int) -> bool:
+        """Add points to the seat's side; True when that side wins."""
+        side = self.side(seat)
+        self.scores[side] += points
+        if self.scores[side] >= self.game.target and self.winner is None:
+            self.winner = side
+        return self.winner is not None
+
+    def _play_deal(self) -> None:
+        from ..play.engine import _deal
+        from ..play.seat import discard as seat_discard
+
+        game, n, dealer = self.game, self.game.players, self.dealer
+        starter = int(_deal(self._st, self._game, self._deck, self._hands))
+        deal = {"dealer": dealer, "hands": [[format_card(c) for c in h] for h in self._hands],
+                "discards": [[] for _ in range(n)]}
+        if game != variant_game("six-card"):
+            deal["pack"] = [format_card(self._deck[n * game.dealt + i])
+                            for i in range(game.crib_from_pack)]
+        self._deal = deal
+        self.starter = None
+        self.crib = []
+        self.count, self.count_cards, self.played = 0, [], []
+        self._laid[:, :] = False
+        self._emit({"kind": "deal", "number": len(self._deals) + 1, "dealer": dealer,
+                    "scores": self.scores.tolist()})
+        for p in range(n):
+            own = self.side(p) == self.side(dealer)
+            if self.ai[p]:
+                thrown = seat_discard(self.seats[p], self._hands[p], own_crib=own,
+                                      scores=self._scores_of(p), variant=game.name,
+                                      rng=self._st)
+                self._kept[p] = [c for c in self._hands[p].tolist() if c not in thrown]
+                self._thrown[p] = thrown
+            else:
+                self._person_discard(p)
+            deal["discards"][p] = [format_card(c) for c in self._thrown[p]]
+            self._emit({"kind": "discard", "seat": p, "kept": self.kept(p),
+                        "thrown": self.thrown(p)})
+        self.crib = [int(c) for c in self._thrown.ravel()]
+        self.crib += [int(self._deck[n * game.dealt + i]) for i in range(game.crib_from_pack)]
+        self.starter = starter
+        heels = HEELS_POINTS if card_rank(starter) == JACK else 0
+        deal.update(starter=format_card(starter), heels=heels, plays=[], show=[])
+        if self.muggins:
+            deal["claims"] = []
+        won = bool(heels) and self._peg(dealer, heels)
+        self._emit({"kind": "starter", "card": starter, "dealer": dealer, "heels": heels,
+                    "scores": self.scores.tolist()})
+        if not won:
+            self._play()
+        if self.winner is None:
+            self._show()
+        deal["scores"] = self.scores.tolist()
+        self._deals.append(deal)
+        if self.winner is not None:
+            self._emit({"kind": "end", "winner": self.winner, "scores": self.scores.tolist(),
+                        "skunk": self._tiers()})
+
+    def _person_discard(self, p: int) -> None:
+        hand = [int(c) for c in self._hands[p]]
+        throw = [int(c) for c in self.seats[p].discard(self, p)]
+        if len(set(throw)) != self.game.thrown or not set(throw) <= set(hand):
+            raise ValueError(f"a discard must be {self.game.thrown} cards of the hand, got "
+                             f"{throw!r}")
+        self._kept[p] = [c for c in hand if c not in throw]
+        self._thrown[p] = [c for c in hand if c in throw]
+
+    def _play(self) -> None:
+        """The play: the Python twin of :func:`analyzer.play.deal._play_with`."""
+        from ..play.playstep import _lay
+        from ..play.seat import lay as seat_lay
+
+        game, n, n_cards = self.game, self.game.players, self.game.kept
+        dealer, kept, laid, plays = self.dealer, self._kept, self._laid, self._deal["plays"]
+        left = [n_cards] * n
+        self._seq[:] = 0
+        history = []  # what every seat sees: (seat, card) laid, (seat, None) a go said
+        start = self.scores.copy()  # the scores before the play (his heels in)
+        total_left = n * n_cards
+        nseq = count = passes = 0
+        turn, last = (dealer + 1) % n, -1
+        while total_left > 0:
+            p = turn
+            nxt = (p + 1) % n
+            choice = -1
+            if left[p] > 0:
+                if self.ai[p]:  # from what the seat knows (analyzer.play.seat)
+                    card = seat_lay(self.seats[p], kept[p], history, seat=p, dealer=dealer,
+                                    starter=self.starter, thrown=self._thrown[p],
+                                    scores=start, variant=game.name, rng=self._st)
+                    choice = -1 if card is None else kept[p].tolist().index(card)
+                else:
+                    choice = self._person_lay(p)
+                if choice < 0:
+                    history.append((p, None))
+                    self._emit({"kind": "go", "seat": p})
+            if choice < 0:  # go (or no cards left)
+                passes += 1
+                if passes >= n:  # nobody can lay: the last to lay pegs one for the go
+                    plays[-1][2] += GO_POINTS
+                    won = self._peg(last, GO_POINTS)
+                    self._emit({"kind": "go_point", "seat": last, "scores": self.scores.tolist()})
+                    if won or game.one_count:
+                        return
+                    count = nseq = passes = 0
+                    self.count, self.count_cards, self._go_reset = 0, [], True
+                    self._emit({"kind": "new_count"})
+                    turn = (last + 1) % n
+                else:
+                    turn = nxt
+                continue
+            card = int(kept[p, choice])
+            laid[p, choice] = True
+            left[p] -= 1
+            total_left -= 1
+            history.append((p, card))
+            count, nseq, points = (int(x) for x in _lay(self._seq, nseq, count, card,
+                                                        total_left))
+            self.count_cards.append(card)
+            self.played.append(card)
+            self.count, self._go_reset = count, False
+            plays.append([p, format_card(card), points])
+            items = count_peg(self.count_cards, last=total_left == 0)
+            won = self._peg(p, points)
+            self._emit({"kind": "lay", "seat": p, "card": card, "count": count,
+                        "cards": list(self.count_cards), "points": points, "items": items,
+                        "scores": self.scores.tolist()})
+            if won:
+                return
+            last, passes = p, 0
+            if count == MAX_COUNT:  # 31: a new count, led by the next player
+                if game.one_count:
+                    return
+                count = nseq = 0
+                self.count, self.count_cards = 0, []
+                self._emit({"kind": "new_count"})
+            turn = nxt
+
+    def _person_lay(self, p: int) -> int:
+        legal = self.legal(p)
+        card = self.seats[p].lay(self, p)
+        if card is None:
+            if legal:
+                raise ValueError(f"seat {p} said go holding a card that fits")
+            return -1
+        if int(card) not in legal:
+            raise ValueError(f"seat {p} cannot lay {format_card(card)} now")
+        return [int(c) for c in self._kept[p]].index(int(card))
+
+    def _show(self) -> None:
+        """The show: each hand from the dealer's left round to the dealer, then the crib, each
+        to its side until a side reaches the target (:func:`analyzer.play.deal._show`)."""
+        game, n, dealer = self.game, self.game.players, self.dealer
+        counts = [((dealer + 1 + k) % n, self.kept((dealer + 1 + k) % n), False)
+                  for k in range(n)]
+        counts.append((dealer, list(self.crib), True))
+        for seat, cards, is_crib in counts:
+            items = count_hand(cards, self.starter, crib=is_crib,
+                               variant="six-card" if is_crib else game.name)
+            points = sum(i.points for i in items)
+            claimed = None
+            if self.muggins and not self.ai[seat]:
+                claimed = int(self.seats[seat].claim(self, seat, cards, is_crib))
+            self._deal["show"].append(points)
+            if self.muggins:
+                self._deal["claims"].append(claimed)
+            taken = 0
+            won = self._peg(seat, points if claimed is None else min(claimed, points))
+            if not won and claimed is not None and claimed < points:
+                taken = points - claimed
+                self._peg(seat + 1, taken)  # the other side (two sides: the next seat's)
+            self._emit({"kind": "show", "seat": seat, "cards": cards, "crib": is_crib,
+                        "starter": self.starter, "points": points, "items": items,
+                        "claimed": claimed, "taken": taken, "scores": self.scores.tolist()})
+            if self.winner is not None:
+                break
+
+    def _tiers(self) -> list[int]:
+        return [sum(int(s) < line for line in self.game.skunk_lines) if q != self.winner else 0
+                for q, s in enumerate(self.scores.tolist())]
+
+    # ------------------------------------------------------------------ the record
+
+    def record(self) -> dict:
+        """The game's record (:mod:`analyzer.sim.records`): finished, or (before the end)
+        ``"unfinished"`` with the deals played to the end of the crib count and the scores
+        after them."""
+        from ..core.game import STANDARD
+
+        game = self.game
+        v1 = game == STANDARD
+        finished = self.winner is not None
+        deals = self._deals
+        scores = deals[-1]["scores"] if deals else list(self._start)
+        if finished:
+            tiers = self._tiers()
+            skunk = max(tiers) if v1 else tiers
+        else:
+            skunk = 0 if v1 else [0] * game.teams
+        record = {"format": 1 if v1 else 2}
+        if not v1:
+            record["variant"] = game.name
+        record.update({"game": 0, "first_dealer": (self.first_dealer if self.first_dealer
+                                                   is not None else 0),
+                       "winner": self.winner, "scores": list(scores), "skunk": skunk,
+                       "deals": [dict(d) for d in deals]})
+        if not v1:
+            record["start"] = list(self._start)
+        record["seats"] = [s if ai else PERSON for s, ai in zip(self.seats, self.ai, strict=True)]
+        if not finished:
+            record["unfinished"] = True
+        return record
+
+
+# --------------------------------------------------------------------------- advice
+
+
+def keep_advice(table: Table, seat: int, top: int = 3):
+    """The analyzer's best keeps for ``seat``'s dealt hand (:func:`analyzer.keep`, the crib the
+    seat's side's or not), best first: a DataFrame of at most ``top`` rows."""
+    from ..keeping.discard import keep
+
+    own = table.side(seat) == table.side(table.dealer)
+    return keep([int(c) for c in table._hands[seat]], dealer=own,
+                variant=table.game.name).head(top)
+
+
+def play_advice(table: Table, seat: int, samples: int = ADVISE_SAMPLES):
+    """The analyzer's value of each card ``seat`` may lay now (:func:`analyzer.advise_play`,
+    score-aware), best first; None in the forms it does not cover (it is written for the
+    two-player six-card play, two counts of four cards each). The advice draws from its own
+    seeded samples, never from the game's state."""
+    from ..play.search import advise_play
+
+    game = table.game
+    if game.name != "six-card":
+        return None
+    played = [format_card(c) for c in table.played]
+    if table._go_reset and played:
+        played.append("go")  # the count was ended by goes: advise the lead of the new one
+    mine = table.side(seat)
+    score = (min(int(table.scores[mine]), 120), min(int(table.scores[1 - mine]), 120))
+    return advise_play(table.kept(seat), played, dealer=seat == table.dealer,
+                       starter=table.starter, thrown=table.thrown(seat), score=score,
+                       samples=samples)

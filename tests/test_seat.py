@@ -1,0 +1,120 @@
+"""One seat's decision (analyzer.play.seat) against the engine's recorded games, in every form.
+
+Two checks:
+
+* recorded engine games of deterministic players (no draw from the stream) are replayed decision
+  by decision from each seat's view (analyzer.sim.records.decisions): every discard and every
+  card laid or go said in the record is what :func:`discard` and :func:`lay` answer, given only
+  that seat's cards, the cards laid with the goes, the starter and the scores;
+* with players that draw from the stream (``best``, ``random``, ``baseline``), a game at the
+  table, whose every AI decision is a call of the seat API sharing one stream, is the engine's
+  game for the same seed (the same check as tests/test_tabletop.py, here in all four forms).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer import Seat, format_cards, simulate
+from analyzer.core.rng import chunk_states
+from analyzer.play.seat import SeatError, discard, lay
+from analyzer.sim.records import decisions
+from analyzer.table.tabletop import Table
+
+DETERMINISTIC = {
+    "six-card": [("ev+greedy", "ev+lookahead"), ("hand+lookahead", "ev+greedy")],
+    "five-card": [("ev+lookahead", "ev+greedy")],
+    "three-player": [("ev+greedy", "ev+lookahead", "hand+greedy")],
+    "four-player": [("ev+lookahead", "ev+greedy", "ev+greedy", "hand+lookahead")],
+}
+
+
+@pytest.mark.parametrize("variant", list(DETERMINISTIC))
+def test_the_seat_api_makes_the_engines_choices_in_recorded_games(variant):
+    checked = {"discard": 0, "lay": 0, "go": 0}
+    for k, players in enumerate(DETERMINISTIC[variant]):
+        records = simulate(6, seed=40 + k, players=players, variant=variant, record_games=6,
+                           workers=1).records
+        for record in records:
+            for d in decisions(record):
+                ask = discard if d["kind"] == "discard" else lay
+                assert ask(players[d["seat"]], **d["view"]) == d["answer"], (record["game"], d)
+                checked["go" if d["kind"] == "lay" and d["answer"] is None else d["kind"]] += 1
+    # the games reached every kind of decision, goes included
+    assert min(checked.values()) > 0, checked
+
+
+# The players that draw from the stream, in every form: a game at the table (each AI decision a
+# call of the seat API, on the table's one stream) is the engine's game for the same seed.
+STREAM_CASES = [
+    ("six-card", ("best", "ev+lookahead"), 11),
+    ("six-card", ("best", "best"), 12),
+    ("six-card", ("baseline", "random+random"), 13),
+    ("five-card", ("best", "random+random"), 14),
+    ("three-player", ("best", "random+random", "baseline"), 15),
+    ("four-player", ("baseline", "best", "random+random", "ev+lookahead"), 16),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), STREAM_CASES)
+def test_games_made_of_seat_api_calls_are_the_engines_games(variant, players, seed):
+    engine = simulate(1, seed=seed, players=players, record_games=1, variant=variant,
+                      workers=1).records[0]
+    record = Table(players, variant=variant, seed=seed).play()
+    assert {k: v for k, v in record.items() if k != "seats"} == engine
+
+
+def test_a_seat_draws_from_its_own_stream_reproducibly():
+    a, b = Seat("random+random", seed=5), Seat("random+random", seed=5)
+    hands = ["5H 5S 6D JC QS KH", "AC 2D 3H 4S 9C TD", "7C 7D 8H 8S JD QC"]
+    assert [a.discard(h, dealer=0) for h in hands] == [b.discard(h, dealer=0) for h in hands]
+    state = chunk_states(5, 1)[0]
+    assert discard("random+random", hands[0], own_crib=True, rng=state) == \
+        Seat("random+random", seed=5).discard(hands[0], dealer=0)
+
+
+def test_a_hand_of_held_cards_is_the_same_as_the_whole_kept_hand():
+    played = [(1, "9C"), (0, "5S"), (1, "2C")]
+    whole = lay("ev+lookahead", "5S JC QS KH", played, dealer=0, starter="2D", thrown="5H 6D")
+    held = lay("ev+lookahead", "JC QS KH", played, dealer=0, starter="2D", thrown="5H 6D")
+    assert whole == held and format_cards([whole]) in {"JC", "QS", "KH"}
+
+
+@pytest.mark.parametrize(("played", "message"), [
+    ([(1, "9C")], "it was seat 0's turn"),                       # the pone (seat 0) leads
+    ([(0, "JC"), (1, "JC")], "JC is not in play"),             # a card laid twice
+    ([(0, "JC"), (1, "KD"), (0, "QS"), (1, "5C")], "5C takes the count past 31"),
+    ([(0, "JC"), (1, "5H")], "5H is not in play"),               # the starter
+    ([(0, "8H")], "8H is not one of your kept cards"),
+    ([(0, None)], "said go with a card that fits"),
+])
+def test_a_position_the_game_cannot_reach_is_one_clear_error(played, message):
+    with pytest.raises(SeatError, match=message):
+        lay("ev+greedy", "JC QS KH 2C", played, seat=0, dealer=1, starter="5H",
+            thrown="3D 4D")
+
+
+def test_bad_arguments_are_refused_in_one_line():
+    view = dict(dealer=1, starter="5H", thrown="3D 4D")
+    with pytest.raises(SeatError, match="turn, not seat 1's"):
+        lay("ev+greedy", "JC QS KH 2C", [], seat=1, **view)
+    with pytest.raises(SeatError, match="unknown discard policy"):
+        discard("nope+greedy", "5H 5S 6D JC QS KH", own_crib=True)
+    with pytest.raises(SeatError, match="hand"):
+        discard("ev+greedy", "5H 5S 6D JC QS", own_crib=True)
+    with pytest.raises(SeatError, match="rng"):
+        discard("ev+greedy", "5H 5S 6D JC QS KH", own_crib=True, rng=np.zeros(4))
+    with pytest.raises(SeatError, match="share a card"):
+        lay("ev+greedy", "JC QS KH 2C", [], seat=0, dealer=1, starter="JC", thrown="3D 4D")
+    with pytest.raises(SeatError, match="seat 0..1"):
+        lay("ev+greedy", "JC QS KH 2C", [], seat=2, **view)
+
+
+def test_the_play_over_is_refused():
+    # JC TD QS make 30, both say go; then 9D KH 9H 2C AS make 31: every card is laid
+    hand = "JC QS KH 2C"
+    played = [(0, "JC"), (1, "TD"), (0, "QS"), (1, None), (0, None), (1, "9D"), (0, "KH"),
+              (1, "9H"), (0, "2C"), (1, "AS")]
+    with pytest.raises(SeatError, match="over"):
+        lay("ev+greedy", hand, played, seat=0, dealer=1, starter="5H", thrown="3D 4D")
