@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import ast
 import doctest
-import importlib
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -392,7 +392,7 @@ def _without_pending(examples: list, missing: list[str]) -> list:
 
 
 @pytest.mark.parametrize("block", _params(PYTHON))
-def test_python_example(block: Block, tmp_path: Path, monkeypatch) -> None:
+def test_python_example(block: Block, tmp_path: Path) -> None:
     assert ">>> " in block.text, (
         f"{block.name}: a Python example is a doctest (>>> lines), so that it runs here")
     test = doctest.DocTestParser().get_doctest(block.text, {}, block.name, str(block.page),
@@ -403,12 +403,25 @@ def test_python_example(block: Block, tmp_path: Path, monkeypatch) -> None:
         warnings.warn(f"{block.name}: {len(test.examples) - len(examples)} example(s) left out "
                       f"until {', '.join(missing)} can be imported (issue 21's restructure)",
                       stacklevel=1)
-    test.examples = examples
-    monkeypatch.chdir(tmp_path)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    report: list[str] = []
-    runner.run(test, out=report.append)
-    assert runner.failures == 0, "".join(report)
+    # A fresh interpreter, as a reader's: this process's imports (other tests') would change what
+    # ``from analyzer import ...`` finds.
+    task = json.dumps({"name": block.name, "file": str(block.page), "line": block.line,
+                       "examples": [[e.source, e.want, e.lineno] for e in examples]})
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=task, text=True,
+                            capture_output=True, cwd=tmp_path, env=_environment(),
+                            timeout=COMMAND_TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+_DOCTEST_DRIVER = """
+import doctest, json, sys
+task = json.load(sys.stdin)
+examples = [doctest.Example(s, w, lineno=n) for s, w, n in task["examples"]]
+test = doctest.DocTest(examples, {}, task["name"], task["file"], task["line"], None)
+runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+runner.run(test, out=sys.stdout.write)
+sys.exit(1 if runner.failures else 0)
+"""
 
 
 # --------------------------------------------------------------------------- links
@@ -504,5 +517,10 @@ def test_the_reader_reads_examples() -> None:
     kept = _without_pending(examples, ["analyzer.nowhere"])
     assert [e.source for e in kept] == ["1 + 1\n"]
     assert "output varies" in MARK.match("<!-- output varies: timings -->")["what"]
+    failing = json.dumps({"name": "page.md:3", "file": "page.md", "line": 3,
+                          "examples": [["1 + 1\n", "3\n", 1]]})
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=failing, text=True,
+                            capture_output=True, timeout=COMMAND_TIMEOUT)
+    assert result.returncode == 1 and 'File "page.md", line 5' in result.stdout, result.stdout
     readme = [target for _, target in links(ROOT / "README.md")]
     assert "docs/architecture.md#the-suites-time" in readme  # its text runs over two lines
