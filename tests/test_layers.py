@@ -208,3 +208,26 @@ def test_the_checker_sees_a_circle(monkeypatch):
                         GRAPH["analyzer.core.cards"] | {"analyzer.core.scoring"})
     assert ["analyzer.core.cards", "analyzer.core.scoring"] in import_circles() or any(
         {"analyzer.core.cards", "analyzer.core.scoring"} <= set(g) for g in import_circles())
+
+
+def test_the_public_names_are_what_they_name_after_every_module_is_imported():
+    """``from analyzer import keep, duel, ...`` gives the function even once every module is
+    imported: no submodule of the root shares a public name (importing ``analyzer.x`` binds
+    ``x`` on the package, over the lazy name)."""
+    code = (
+        "import importlib, types, sys\n"
+        f"for name in {sorted(MODULES)!r}:\n"
+        "    if name.endswith('__main__'):\n"
+        "        continue\n"
+        "    importlib.import_module(name)\n"
+        "import analyzer\n"
+        "bad = [n for n in analyzer._LAZY if isinstance(getattr(analyzer, n), types.ModuleType)]\n"
+        "bad += [n for n in analyzer._MODULES if not isinstance(getattr(analyzer, n),\n"
+        "                                                        types.ModuleType)]\n"
+        "sys.exit(', '.join(bad) or 0)\n")
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=1800)
+    assert result.returncode == 0, result.stderr

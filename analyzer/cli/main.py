@@ -62,7 +62,7 @@ EXAMPLES = """examples:
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib review games.jsonl --game 3          what each discard and card laid lost
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
-  crib plot census --out census.png         draw a figure (census, keep, crib, games) to a file
+  crib plot census --out census.png         draw a figure (census, keep, crib, games, odds)
   crib bench                                measure the scorer, keep and the engine
   crib serve --open                         the analyzer in the browser, on this machine only
 """
@@ -802,8 +802,8 @@ def _add_quiet(p, what: str = "no progress bar") -> None:
     p.add_argument("--quiet", action="store_true", help=what)
 
 
-def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "", seats: str = "seat 0 and seat 1"
-                 ) -> None:
+def _add_players(p, default=(DEFAULT_PLAYER,), note: str = "",
+                 seats: str = "the seats in order") -> None:
     p.add_argument("--players", nargs="+", metavar="PLAYER",
                    default=None if default is None else list(default),
                    help=f"{note}DISCARD+PEGGING, one for every seat or one for each of "
@@ -846,8 +846,9 @@ def _add_table_crib(p, what: str) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="crib",
-        description="Cribbage strategy analyzer: count hands, choose which four to keep, "
-        "measure the scorer.",
+        description="Cribbage strategy analyzer: which cards to keep, hands counted as at the "
+        "table, games against the AI in the terminal or the browser, AI-against-AI "
+        "simulations, self-play tables and benchmarks.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -949,7 +950,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
                    "LocalCluster on this machine (needs pip install 'analyzer[dask]')")
-    p.add_argument("--record", metavar="FILE", help="write game records (JSON Lines, v1)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write game records (JSON Lines: format 1, or 2 for the other forms)")
     p.add_argument("--record-games", type=_number(low=1, high=MAX_RECORD_GAMES, integer=True),
                    metavar="K", help=f"how many games --record keeps, 1 to {MAX_RECORD_GAMES:,} "
                    f"(default {DEFAULT_RECORD_GAMES})")
@@ -1001,7 +1003,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
-    p.add_argument("file", metavar="FILE", help="records written by crib simulate --record")
+    p.add_argument("file", metavar="FILE",
+                   help="records written by crib simulate --record, or a game saved by crib "
+                   "play --save")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
 
@@ -1166,9 +1170,10 @@ def build_parser() -> argparse.ArgumentParser:
         "trainer, JSON API (needs the web extra)",
         description="Serve the analyzer's pages and JSON API on this machine (FastAPI on "
         "uvicorn; pip install 'analyzer[web]'): /count counts a hand, /keep ranks the keeps "
-        "with the chart, /trainer deals discard problems; /api/count, /api/keep, "
-        "/api/keep/win, /api/keep/chart.svg, /api/trainer/deal, /api/trainer/answer answer "
-        "scripts in JSON. Binds to 127.0.0.1 (this machine only) unless --host says otherwise.")
+        "with the chart, /trainer deals discard problems, /play is a game against the AI; "
+        "/api/count, /api/keep, /api/keep/win, /api/keep/chart.svg, /api/trainer/deal, "
+        "/api/trainer/answer, /api/game, /api/game/record answer scripts in JSON. Binds to "
+        "127.0.0.1 (this machine only) unless --host says otherwise.")
     p.add_argument("--host",
                    help=f"the address to listen on (default {SERVE_HOST}, this machine only; "
                    "another address is reachable from the network, and warned about)")

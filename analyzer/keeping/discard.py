@@ -677,7 +677,8 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
 
 def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VARIANT,
          pegging: bool = True):
-    """Rank the ways to keep cards of a dealt hand, best first: four of six in the standard game.
+    """Rank the ways to keep cards of a dealt hand, best first: four of six in the six-card game,
+    four of five (one thrown) with three or four players, three of five in five-card.
 
     Parameters
     ----------

@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -222,10 +223,37 @@ def _stream(rng, seed) -> np.ndarray:
 
 
 def _ids(cards, n: int | None, what: str) -> np.ndarray:
+    """Card ids, int64: ids are checked in plain Python (the common case of a program's loop,
+    a few cards), text is parsed (:func:`analyzer.core.cards.as_cards`)."""
+    if isinstance(cards, int | np.integer) and not isinstance(cards, bool):
+        cards = (cards,)
+    if isinstance(cards, np.ndarray | list | tuple):
+        ids = cards.tolist() if isinstance(cards, np.ndarray) else cards
+        if all(type(c) is int and 0 <= c < 52 for c in ids) and (n is None or len(ids) == n) \
+                and len(set(ids)) == len(ids) and ids:
+            return np.array(ids, np.int64)
     try:
         return as_cards(cards, n=n).astype(np.int64)
     except CardError as exc:
         raise SeatError(f"{what}: {exc}") from None
+
+
+@lru_cache(maxsize=64)
+def _policies(player: str) -> tuple[int, int]:
+    try:
+        return parse_player(player)
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
+
+
+@lru_cache(maxsize=8)
+def _game(variant: str):
+    """The form and its array as the kernels read it (read-only: made once)."""
+    try:
+        game = variant_game(variant)
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
+    return game, game.as_array()
 
 
 def _seat_number(value, n_players: int, what: str) -> int:
@@ -238,6 +266,9 @@ def _seat_number(value, n_players: int, what: str) -> int:
 def _scores(scores, sides: int) -> np.ndarray:
     if scores is None:
         return np.zeros(sides, np.int64)
+    if isinstance(scores, tuple | list) and len(scores) == sides \
+            and all(type(s) is int and s >= 0 for s in scores):
+        return np.array(scores, np.int64)
     out = np.asarray(scores)
     if out.shape != (sides,) or not np.issubdtype(out.dtype, np.integer) \
             or (out < 0).any():
@@ -312,11 +343,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         A position the game cannot reach: out of turn, a card seen twice, past 31, not this
         seat's turn, the play over; or a bad argument. One line.
     """
-    game = variant_game(variant)
-    try:
-        pol = parse_player(player)[1]
-    except ValueError as exc:
-        raise SeatError(str(exc)) from None
+    game, game_array = _game(variant)
+    pol = _policies(player)[1]
     n = game.players
     seat = _seat_number(seat, n, "seat")
     dealer = _seat_number(dealer, n, "dealer")
@@ -336,7 +364,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         raise SeatError("hand, thrown and starter share a card")
     t = _tables(game.name, player)
     out = np.zeros(3, np.int64)
-    _seat_play(game.as_array(), pol, held, seat, dealer, ev_seat, ev_card, starter_id,
+    _seat_play(game_array, pol, held, seat, dealer, ev_seat, ev_card, starter_id,
                thrown_ids, _scores(scores, game.teams), t.rank_table, t.odds, t.crib_values,
                t.hand_table, _stream(rng, seed), out)
     problem, where, choice = (int(x) for x in out)
@@ -370,17 +398,14 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     win when the game can end in the deal); the other players and forms ignore them. ``rng`` or
     ``seed``: as :func:`lay`.
     """
-    game = variant_game(variant)
-    try:
-        pol = parse_player(player)[0]
-    except ValueError as exc:
-        raise SeatError(str(exc)) from None
+    game, game_array = _game(variant)
+    pol = _policies(player)[0]
     cards = _ids(hand, game.dealt, "hand")
     own = _scores(scores, 2)
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     t = _tables(game.name, player)
-    _discard_one(_stream(rng, seed), game.as_array(), cards, bool(own_crib), pol, own, 0,
+    _discard_one(_stream(rng, seed), game_array, cards, bool(own_crib), pol, own, 0,
                  t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds,
                  kept, thrown)
     return [int(c) for c in thrown]
@@ -402,11 +427,8 @@ class Seat:
     """
 
     def __init__(self, player: str = "best", variant: str = "six-card", seed: int = 0):
-        try:
-            parse_player(player)
-            variant_game(variant)
-        except ValueError as exc:
-            raise SeatError(str(exc)) from None
+        _policies(player)
+        _game(variant)
         self.player, self.variant = player, variant
         self.rng = chunk_states(int(seed), 1)[0]
 
@@ -414,7 +436,7 @@ class Seat:
                 ) -> list[int]:
         """The cards to throw from ``hand`` when ``dealer`` deals and this seat is ``seat``;
         ``scores`` by side, as in :func:`lay`."""
-        game = variant_game(self.variant)
+        game = _game(self.variant)[0]
         seat = _seat_number(seat, game.players, "seat")
         dealer = _seat_number(dealer, game.players, "dealer")
         by_side = _scores(scores, game.teams)

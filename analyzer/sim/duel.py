@@ -186,7 +186,7 @@ def duel(a: str, b: str, games: int, seed: int | None = None, workers: int | Non
     progress
         A progress bar on stderr (or in Jupyter).
     record_games
-        Keep the records (format v1) of the first this many games, in
+        Keep the records (:mod:`analyzer.sim.records`) of the first this many games, in
         ``result.simulation.records``.
     chunk_size
         Games per chunk (each chunk its own seed); part of what the seed means.

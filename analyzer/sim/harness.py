@@ -333,7 +333,7 @@ def simulate(
     chunk_size
         Games per chunk (each chunk has its own seed).
     record_games
-        Keep the full record (format v1) of the first this many games.
+        Keep the full record (format 1, or 2 for the other forms) of the first this many games.
     progress
         Show a progress bar (games per second, time left) on stderr, or in Jupyter.
     crib

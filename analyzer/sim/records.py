@@ -1,6 +1,7 @@
-"""Game records (format v1, JSON Lines) and their replay, counted out.
+"""Game records (JSON Lines: format 1 for the six-card game, format 2 for the other forms), their
+replay counted out, and each decision of a record from its seat's view (:func:`decisions`).
 
-One game a line::
+One game a line (format 1)::
 
     {"format": 1, "game": 0, "first_dealer": 0|1, "winner": 0|1, "scores": [a, b],
      "skunk": 0..3, "deals": [DEAL, ...]}
