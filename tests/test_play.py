@@ -189,6 +189,8 @@ def test_muggins_both_ways_through_a_terminal(tmp_path):
                 child.sendline(str(claim))
             claims.append(claim)
     child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("yes")
     child.expect(r"Saved the unfinished game to ")
     child.expect(pexpect.EOF)
     child.close()
@@ -345,3 +347,50 @@ def test_crib_review_of_a_saved_game_through_a_terminal(tmp_path):
     assert re.search(r"9H[^\n]*(KC|QD)", text)  # the card laid on 5, and the advised ten
     assert "cards laid with no choice (not counted): 1" in text
     assert max(len(line) for line in text.split("\n")) <= 80
+
+
+def test_a_rank_alone_lays_that_card_quit_asks_first_and_help_lists_the_commands(tmp_path):
+    """Issue 23's first defect: ``Q`` ended the game (``q`` and ``exit`` too), losing the deal.
+    Now a rank alone names the one card of that rank held, ``quit`` asks, and ``help`` lists
+    the commands at any prompt."""
+    child = spawn("--seed", "5", "--opponent", OPPONENT, "--first", "me", "--save", "q.jsonl",
+                  cwd=tmp_path)
+    assert child.expect(PROMPTS) == THROW
+    hand = re.findall(r"\d (\S\S)", child.before[child.before.rindex("Your hand:"):])
+    child.sendline("help")
+    child.expect("Commands, at any prompt:")
+    assert child.expect(PROMPTS) == THROW
+    assert "quit         stop here (asks first)" in child.before
+    child.sendline("quit")
+    child.expect(r"Stop the game here\? It is saved unfinished \(y/n\)> ")
+    child.sendline("n")
+    child.expect("The game goes on.")
+    assert child.expect(PROMPTS) == THROW
+    ranks = [c[0] for c in hand]
+    keep = [c for c in hand if c[0] in "AJQK" and ranks.count(c[0]) == 1][:1]
+    assert keep, hand  # a card to name by its rank alone (the seed deals one)
+    throw = [c for c in hand if c not in keep][:2]
+    child.sendline(" ".join(throw))
+    laid = None
+    while laid is None:
+        prompt = child.expect(PROMPTS)
+        if prompt == GO:
+            child.sendline("go")
+            continue
+        assert prompt == LAY, child.before
+        cards, count = held(child.before)
+        named = [c for c in cards if c in keep and count + card_value(parse_card(c)) <= 31]
+        if not named:
+            child.sendline(first_fitting(cards, count))
+            continue
+        laid = named[0]
+        child.sendline(laid[0].lower())  # "q" for a queen: a card, not a command
+    child.expect(f"you lay {laid}")
+    assert child.expect(PROMPTS) in (LAY, GO, THROW, COUNT)
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect("Saved the unfinished game to q.jsonl")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -8,13 +8,16 @@ terminal (``rich`` leaves them out), so a game can be piped, scripted or logged.
 The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 
 * the discard: the cards (``5H JC``, ``10h,jc``) or their positions in the hand shown (``1 4``);
-* a card to lay: the card or its position among the cards still held; ``go`` only when no card
-  fits (refused, with the card that fits, otherwise);
+* a card to lay: the card or its position among the cards still held, or its rank alone when
+  one card of the hand has it (``Q`` lays the queen); ``go`` only when no card fits (refused,
+  with the card that fits, otherwise);
 * with ``--muggins``, the points of your hand and of your crib: a number;
 * ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
   each card, six-card only); ``--hints`` shows it at every decision;
-* ``quit`` (or the end of input) stops the game, saves it unfinished and exits with status 0;
-  Ctrl-C does the same with status 130.
+* ``help`` lists these;
+* ``quit`` (or ``exit``) asks first, then stops the game, saves it unfinished and exits with
+  status 0; the end of input stops it at once, and Ctrl-C does the same with status 130. A
+  letter alone is never a command (``q`` is a queen).
 
 Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
 to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
@@ -41,7 +44,16 @@ WIDTH = 80
 NAMES = ("you", "AI")
 #: The samples of the play advice shown at the table (``crib peg`` takes more by default).
 ADVICE_SAMPLES = 1000
-_QUIT_WORDS = {"quit", "q", "exit"}
+_QUIT_WORDS = {"quit", "exit"}
+#: What ``help`` prints at any prompt.
+HELP = """Commands, at any prompt:
+  cards        5H JC or 10h,jc; or their positions in the hand shown: 1 4
+  a rank       Q, K, A, T or 10 alone names the one card of that rank you hold
+  go           in the play, when no card fits
+  ?            the analyzer's advice for this decision
+  help         this list
+  quit         stop here (asks first); the game is saved unfinished"""
+_RANK_WORDS = {"A": "A", "T": "T", "10": "T", "J": "J", "Q": "Q", "K": "K"}
 _EXIT_INTERRUPTED = 130
 
 
@@ -210,8 +222,8 @@ class TerminalPlayer:
 
     # ------------------------------------------------------------------ input
 
-    def ask(self, prompt: str) -> str:
-        """One line of input, stripped; ``quit`` and the end of input raise QuitGame."""
+    def _line(self, prompt: str) -> str:
+        """One line of input, stripped; the end of input raises QuitGame."""
         try:
             text = self._read(prompt)
         except EOFError:
@@ -220,10 +232,26 @@ class TerminalPlayer:
             raise QuitGame("end of input") from None
         if self.echo:
             self.say(text)
-        text = text.strip()
-        if text.lower() in _QUIT_WORDS:
-            raise QuitGame("quit")
-        return text
+        return text.strip()
+
+    def ask(self, prompt: str) -> str:
+        """One line of input, stripped. ``help`` prints the commands and asks again; ``quit``
+        asks to confirm, then raises QuitGame (so does the end of input)."""
+        while True:
+            text = self._line(prompt)
+            if text.lower() == "help":
+                self.say(HELP, wrap=False)
+                continue
+            if text.lower() in _QUIT_WORDS:
+                try:
+                    answer = self._line("Stop the game here? It is saved unfinished (y/n)> ")
+                except QuitGame:  # the input ends: as good as a yes
+                    answer = "y"
+                if answer.lower() in ("y", "yes"):
+                    raise QuitGame("quit")
+                self.say("The game goes on.")
+                continue
+            return text
 
     def wrong(self, message: str) -> None:
         self.say(f"  {message}", style="red")
@@ -236,7 +264,14 @@ class TerminalPlayer:
         (a one-line message) otherwise."""
         picked = []
         for token in text.replace(",", " ").split():
-            if token.isdigit():
+            rank = _RANK_WORDS.get(token.upper())
+            if rank is not None:  # a rank alone: the one card of that rank held
+                same = [c for c in cards if format_card(c)[0] == rank]
+                if len(same) != 1:
+                    raise ValueError(f"you hold no card of rank {token}" if not same else
+                                     f"you hold {format_cards(same)}: say which")
+                card = same[0]
+            elif token.isdigit():
                 k = int(token)
                 if not 1 <= k <= len(cards):
                     raise ValueError(f"no card at position {k}: positions are 1 to "
