@@ -64,6 +64,7 @@ EXAMPLES = """examples:
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
   crib plot census --out census.png         draw a figure (census, keep, crib, games, odds)
   crib bench                                measure the scorer, keep and the engine
+  crib warmup                               compile ahead what the commands use (first run)
   crib serve --open                         the analyzer in the browser, on this machine only
 """
 
@@ -639,6 +640,10 @@ def _cmd_tables(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.cold:
+        if args.against is not None:
+            raise UsageError("crib bench: --cold measures this checkout only: leave out --against")
+        return _bench_cold(args)
     if args.against is not None:
         from .benchcompare import BenchCompareError, compare_with_commit, format_comparison
 
@@ -663,6 +668,37 @@ def _cmd_bench(args) -> int:
     width = max(len(r["name"]) for r in results["figures"])
     for r in results["figures"]:
         print(f"{r['name']:<{width}}  {r['value']:>12.4g} {r['unit']:<12} {r.get('note', '')}")
+    return 0
+
+
+def _bench_cold(args) -> int:
+    from .coldbench import format_cold, run_cold
+    from .compiletime import format_kernel_table
+
+    results = run_cold(progress=None if args.json else print)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    print()
+    print("\n".join(format_cold(results)))
+    if "error" in results[-1]:
+        return 1
+    kernels = results[-1]["first"]["kernels"]  # crib warmup --all's: every kernel, once
+    print()
+    print(f"{results[-1]['name']}: the kernels compiled, most CPU first")
+    print("\n".join(format_kernel_table(kernels, top=25)))
+    return 0
+
+
+# --------------------------------------------------------------------------- warmup
+
+
+def _cmd_warmup(args) -> int:
+    from .warmup import run_warmup
+
+    seconds = run_warmup(everything=args.all, progress=not args.quiet)
+    if not args.quiet:
+        print(f"crib warmup: ready ({seconds:.1f} s)", file=sys.stderr)
     return 0
 
 
@@ -1199,7 +1235,21 @@ def build_parser() -> argparse.ArgumentParser:
                    "this checkout and compare")
     p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), default=2,
                    metavar="K", help="with --against: runs of each side, in turn (default 2)")
+    p.add_argument("--cold", action="store_true",
+                   help="instead: each main command's first run with an empty numba cache (a "
+                   "new process, a temporary NUMBA_CACHE_DIR) beside its second run, and the "
+                   "compile time of each kernel")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser(
+        "warmup", help="compile ahead what the commands use (numba's first-run compiling)",
+        description="Compile into numba's cache, ahead, the kernels the everyday commands use "
+        "(keep, simulate, duel, peg, play, serve), so that their first run does not wait on "
+        "the compiler. A kernel already compiled is loaded, not compiled again.")
+    p.add_argument("--all", action="store_true",
+                   help="also the other forms of the game and the research tables")
+    _add_quiet(p, "no progress bar")
+    p.set_defaults(func=_cmd_warmup)
     return parser
 
 
@@ -1212,6 +1262,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             raise UsageError("crib: no command given (see crib --help)")
+        from .compiletime import watch_compiles
+
+        watch_compiles(args.command, say=args.command not in ("warmup", "bench"))
         return args.func(args)
     except (UsageError, CardError) as exc:
         message = str(exc) if isinstance(exc, UsageError) else f"crib: {exc}"

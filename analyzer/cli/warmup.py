@@ -1,0 +1,153 @@
+"""``crib warmup``: compile ahead, into numba's cache, the kernels the commands use.
+
+Each task makes the public call a command makes (so with the argument types the command passes)
+on a tiny input: the compiling is the work, the answers are thrown away. ``crib warmup`` runs the
+tasks of the everyday commands; ``--all`` adds the other forms of the game and the research
+tables (``crib tables``, ``crib odds``'s self-play). A kernel already in the cache is loaded, not
+compiled, so a second warmup takes seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["TASKS", "WarmupTask", "run_warmup", "warmup_tasks"]
+
+HAND = "5H 5S 6D JC QS KH"
+
+
+@dataclass(frozen=True)
+class WarmupTask:
+    name: str  #: what it prepares, as the progress bar says it
+    run: Callable[[], object]
+    everyday: bool  #: in plain ``crib warmup`` (else only with ``--all``)
+
+
+def _keep() -> None:
+    from ..keeping.discard import crib_distribution, keep
+
+    for crib in ("table", "uniform", "weighted"):
+        keep(HAND, dealer=True, crib=crib)
+    crib_distribution(HAND, dealer=True, crib="weighted")
+
+
+def _engine() -> None:
+    from ..sim.harness import simulate
+
+    simulate(2, seed=0, workers=1, record_games=2)
+
+
+def _duel() -> None:
+    from ..sim.duel import duel
+
+    duel("best", "ev+lookahead", 2, seed=0, workers=1)
+
+
+def _peg() -> None:
+    from ..play.search import advise_play
+
+    advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
+
+
+def _keep_score() -> None:
+    from ..play.winkeep import keep_to_win
+
+    keep_to_win(HAND, True, (100, 100), samples=4)
+
+
+def _play() -> None:
+    from ..table.tabletop import Table
+
+    Table(("best", "ev+lookahead"), seed=0).play()
+
+
+def _forms() -> None:
+    from ..keeping.discard import keep
+    from ..sim.harness import simulate
+    from ..table.tabletop import Table
+
+    for variant in ("five-card", "three-player", "four-player"):
+        simulate(4, seed=0, workers=1, variant=variant, record_games=4)
+        keep("5H 5S 6D JC QS", dealer=True, variant=variant)
+    Table(("best", "ev+lookahead"), variant="five-card", seed=0).play()
+
+
+def _play_hands() -> None:
+    from .. import play_hands
+
+    play_hands("5H 5S 6D JC", "AC 2D 3H 4S", starter="KD")
+
+
+def _census() -> None:
+    from .. import show_census
+
+    show_census()
+
+
+def _pegging_table() -> None:
+    from ..research.pegging import build_pegging_table
+
+    build_pegging_table(deals=10, seed=0, workers=1)
+
+
+def _odds() -> None:
+    from ..research.odds import play_from_score, record_deals, tally_deals
+
+    tally_deals(1, seed=0, workers=1)
+    record_deals(1, seed=0)
+    play_from_score(120, 120, True, games=1, seed=0, workers=1)
+
+
+def _crib_tables() -> None:
+    from ..research.tables import build_crib_table
+
+    for variant in ("six-card", "five-card", "three-player"):
+        build_crib_table(deals=10, seed=0, max_iterations=1, workers=1, variant=variant)
+
+
+#: The tasks, in the order they run: the everyday commands', then ``--all``'s.
+TASKS = (
+    WarmupTask("keep (crib keep)", _keep, True),
+    WarmupTask("the game engine (crib simulate)", _engine, True),
+    WarmupTask("best's search (crib duel, crib peg, crib play)", _duel, True),
+    WarmupTask("the play's advice (crib peg)", _peg, True),
+    WarmupTask("the keep to win (crib keep --score, crib serve)", _keep_score, True),
+    WarmupTask("the game at the table (crib play, crib serve)", _play, True),
+    WarmupTask("the other forms of the game (--variant)", _forms, False),
+    WarmupTask("two hands played out (play_hands)", _play_hands, False),
+    WarmupTask("the show census (crib plot census)", _census, False),
+    WarmupTask("the pegging table (crib tables pegging)", _pegging_table, False),
+    WarmupTask("the win-odds table (crib tables odds)", _odds, False),
+    WarmupTask("the crib tables (crib tables crib)", _crib_tables, False),
+)
+
+
+def warmup_tasks(everything: bool = False) -> list[WarmupTask]:
+    """The tasks of ``crib warmup`` (``everything``: ``--all``)."""
+    return [t for t in TASKS if everything or t.everyday]
+
+
+def run_warmup(everything: bool = False, progress: bool = True, clock=None) -> float:
+    """Run the warmup tasks; return the seconds taken. ``progress``: a progress bar on stderr."""
+    import time
+
+    tasks = warmup_tasks(everything)
+    start = time.perf_counter()
+    if not progress:
+        for task in tasks:
+            task.run()
+        return time.perf_counter() - start
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("crib warmup"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.description}"))
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        job = bar.add_task("", total=len(tasks))
+        for task in tasks:
+            bar.update(job, description=task.name)
+            task.run()
+            bar.advance(job)
+        bar.update(job, description="done")
+    return time.perf_counter() - start
