@@ -1,0 +1,187 @@
+"""The compiling seen and done ahead (issue 22): the per-kernel clock, the line said before a
+first compile, ``crib warmup``, ``crib bench --cold``'s runs, and the user cache folder when the
+package's folders cannot be written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from analyzer.cli import main
+from analyzer.cli import warmup as warmup_module
+from analyzer.cli.coldbench import ColdCase, format_cold, run_cold
+from analyzer.cli.compiletime import REPORT_ENV, CompileClock, format_kernel_table, notice_line
+from analyzer.core import numbacache
+
+CRIB = Path(sys.executable).parent / "crib"
+#: A hang guard only: a cold compile on a loaded machine may take many minutes.
+HANG_GUARD = 1800
+HAND = ["5H", "5S", "6D", "JC", "QS", "KH"]
+
+
+def _env(**extra) -> dict:
+    env = dict(os.environ, PYTHONWARNINGS="ignore", **extra)
+    env.pop(REPORT_ENV, None)
+    return env
+
+
+# ------------------------------------------------------------------ the clock
+
+
+def test_the_clock_counts_each_kernels_versions_and_its_own_time_without_inner_ones():
+    @njit
+    def inner(x):
+        return x + 1
+
+    @njit
+    def outer(x):
+        return inner(x) * 2
+
+    with CompileClock.recording() as clock:
+        assert outer(1) == 4
+        assert outer(1.5) == 5.0  # a second signature: a second version of both
+        outer(2)  # compiled already: nothing
+    rows = {r["kernel"].rsplit(".", 1)[-1]: r for r in clock.rows()}
+    assert rows["outer"]["versions"] == 2 and rows["inner"]["versions"] == 2
+    assert rows["outer"]["top"] == 2 and rows["inner"]["top"] == 0
+    own = rows["outer"]["self_cpu"] + rows["inner"]["self_cpu"]
+    assert rows["outer"]["total_cpu"] >= own - 1e-6
+    assert clock.total_cpu() <= sum(r["total_cpu"] for r in clock.rows() if r["top"]) + 1e-6
+    table = format_kernel_table(clock.rows())
+    assert table[0].startswith("| kernel |") and table[-1].startswith("| all | ")
+
+    @njit
+    def later(x):
+        return x
+
+    later(np.zeros(2))  # after the block: not counted
+    assert "later" not in {r["kernel"].rsplit(".", 1)[-1] for r in clock.rows()}
+
+
+# ------------------------------------------------------------------ said before the wait
+
+
+def test_a_first_compile_is_said_on_one_stderr_line_and_a_second_run_says_nothing(tmp_path):
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    args = [str(CRIB), "keep", *HAND, "--dealer", "--crib", "uniform"]
+    report = tmp_path / "report.json"
+    first = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD,
+                           env=dict(env, **{REPORT_ENV: str(report)}))
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.splitlines() == [notice_line("keep")]
+    assert "first run only" in first.stderr and "min" in first.stderr
+    kernels = json.loads(report.read_text())["kernels"]
+    assert any(k["kernel"].startswith("keeping.") for k in kernels)
+    second = subprocess.run(args, capture_output=True, text=True, timeout=HANG_GUARD, env=env)
+    assert second.returncode == 0 and second.stderr == ""
+    assert second.stdout == first.stdout
+
+
+def test_commands_without_kernels_still_do_not_import_numba():
+    code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['count', '5H', '5C', '5S', 'JD', '--starter', '5D'])\n"
+            "    main(['keep', '5H', '5S', '6D', 'JC', 'QS', 'KH', '--dealer'])\n"
+            "print('numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=HANG_GUARD, env=_env())
+    assert done.stdout.strip() == "False", done.stderr
+
+
+# ------------------------------------------------------------------ crib warmup
+
+
+def test_warmup_runs_its_tasks_with_a_progress_bar(monkeypatch, capsys):
+    ran = []
+    tasks = tuple(warmup_module.WarmupTask(f"task {k}", lambda k=k: ran.append(k), k < 2)
+                  for k in range(3))
+    monkeypatch.setattr(warmup_module, "TASKS", tasks)
+    assert main(["warmup"]) == 0
+    assert ran == [0, 1]
+    err = capsys.readouterr().err
+    assert "crib warmup" in err and "ready" in err
+    ran.clear()
+    assert main(["warmup", "--all", "--quiet"]) == 0
+    assert ran == [0, 1, 2] and capsys.readouterr().err == ""
+
+
+def test_warmup_tasks_are_named_once_and_all_adds_to_the_everyday_ones():
+    everyday = warmup_module.warmup_tasks()
+    every = warmup_module.warmup_tasks(everything=True)
+    assert set(everyday) < set(every)
+    assert len({t.name for t in every}) == len(every)
+
+
+# ------------------------------------------------------------------ crib bench --cold
+
+
+def test_a_cold_run_compiles_and_the_second_loads_from_the_same_cache():
+    cases = (ColdCase("score a hand", ("-c", "from analyzer import score_hand; "
+                                             "score_hand('5H 5C 5S JD', '5D')")),
+             ColdCase("count", ("count", "5H", "5C", "5S", "JD", "--starter", "5D")))
+    results = run_cold(cases)
+    scored, counted = results
+    assert scored["first"]["compile_cpu"] > 0
+    assert any(k["kernel"].startswith("core.scoring.") for k in scored["first"]["kernels"])
+    assert scored["second"]["kernels"] == []
+    assert counted["first"]["compile_cpu"] == 0  # the counter is plain Python
+    lines = format_cold(results)
+    assert len(lines) == 4 and lines[2].startswith("| score a hand | ")
+
+
+def test_bench_cold_and_against_are_refused_together(capsys):
+    assert main(["bench", "--cold", "--against", "HEAD"]) == 2
+    assert "--cold" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the user cache folder
+
+
+def test_the_user_cache_folder_only_when_the_package_cannot_be_written(monkeypatch, tmp_path):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert numbacache.cache_folder(writable=lambda folder: True) is None
+    read_only = {numbacache._PACKAGE / "play"}
+    assert numbacache.cache_folder(writable=lambda f: f not in read_only) == str(
+        tmp_path / "analyzer" / "numba")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert numbacache.user_cache_folder() == str(Path.home() / ".cache" / "analyzer" / "numba")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert numbacache.cache_folder(writable=lambda folder: False) is None
+
+
+def test_a_read_only_package_caches_its_kernels_in_the_user_cache_folder(tmp_path):
+    # The package's folders seen as read-only (as in a system site-packages; chmod would not
+    # stop root): the kernels compile into $XDG_CACHE_HOME/analyzer/numba, and a second
+    # process loads them from there.
+    package = Path(numbacache.__file__).resolve().parent.parent
+    code = ("import os\nreal = os.access\n"
+            f"os.access = lambda p, m, **k: (False if m == os.W_OK and str(p).startswith("
+            f"{str(package)!r}) else real(p, m, **k))\n"
+            "from analyzer.core import scoring\n"
+            "print(os.environ.get('NUMBA_CACHE_DIR'))\n"
+            "print(scoring.score_hand('5H 5C 5S JD', '5D'))\n")
+    env = _env(XDG_CACHE_HOME=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=HANG_GUARD, env=env)
+    assert first.returncode == 0, first.stderr
+    folder, points = first.stdout.split()[:2]
+    assert folder == str(tmp_path / "analyzer" / "numba") and points == "29"
+    cached = list(Path(folder).rglob("*.nbi"))
+    assert any("scoring" in p.name for p in cached)
+    # the second process compiles nothing: the clock hears no compile
+    code2 = code.replace("from analyzer.core import scoring\n",
+                         "from analyzer.cli.compiletime import CompileClock\n"
+                         "clock = CompileClock().install()\n"
+                         "from analyzer.core import scoring\n") + "print(len(clock.rows()))\n"
+    second = subprocess.run([sys.executable, "-c", code2], capture_output=True, text=True,
+                            timeout=HANG_GUARD, env=env)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split()[-1] == "0"
