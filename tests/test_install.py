@@ -23,7 +23,7 @@ HAND = ["5H", "5S", "6D", "JC", "QS", "KH"]
 BEST_AS_DEALER = "best: keep 5S JC QS KH, throw 5H 6D (net 18.674)"
 
 
-def _run(args, cwd, env=None, timeout=600):
+def _run(args, cwd, env=None, timeout=1800):  # a hang guard only
     result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True,
                             text=True, timeout=timeout)
     assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
@@ -90,10 +90,10 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     out = _run([crib, "odds", "96", "110", "--dealer"], cwd=elsewhere, env=env).stdout
     assert out.startswith("P(win) = 0.18"), out
     refused = subprocess.run([crib, "tables", "odds", "--out", package / "data" / "win_odds.csv"],
-                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
+                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=1800)
     assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr
     refused = subprocess.run([crib, "tables", "crib", "--deals", "100", "--out", package / "data"],
-                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
+                             cwd=elsewhere, env=env, capture_output=True, text=True, timeout=1800)
     assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr
     assert _files(package) == before  # loading tables (and the refusal) wrote nothing there
     assert list(elsewhere.iterdir()) == []

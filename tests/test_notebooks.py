@@ -39,7 +39,8 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     monkeypatch.setenv("ANALYZER_REFERENCE_DIR", str(TEST_DATA))
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name="python3", timeout=120,
+    # timeout: a hang guard only, a cell may wait on a cold compile
+    client = NotebookClient(nb, kernel_name="python3", timeout=1800,
                             resources={"metadata": {"path": str(tmp_path)}})
     client.execute()  # raises CellExecutionError, naming the cell, on any error
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]

@@ -248,7 +248,7 @@ def test_policy_comparison_from_results_and_from_a_table(results):
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONWARNINGS="ignore", MPLBACKEND="Agg")
     return subprocess.run([str(CRIB), *args], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=cwd)
+                          timeout=1800, cwd=cwd)  # a hang guard only
 
 
 def test_crib_plot_census_writes_a_png(tmp_path):

@@ -15,10 +15,16 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to drive
 
 from analyzer import keep  # noqa: E402
 from analyzer.core.cards import format_card  # noqa: E402
-from analyzer.web import trainer  # noqa: E402
-from analyzer.web.browser import chromium, wait_for  # noqa: E402
+from analyzer.web import browser, trainer  # noqa: E402
+from analyzer.web.browser import chromium  # noqa: E402
 
 HAND = "5H 5S 6D JC QS KH"
+HANG_GUARD = 1800  # seconds: a page's first answer may wait on a cold compile on a slow machine
+
+
+def wait_for(condition, timeout: float = HANG_GUARD):
+    """:func:`analyzer.web.browser.wait_for` with only a hang guard for a timeout."""
+    return browser.wait_for(condition, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +181,7 @@ def test_the_pages_fit_a_phone(site, path):
         wait_for(lambda: [e for e in by(driver, "table tbody tr, #deal-cards .card")
                           if e.is_displayed()])
         if path.startswith("/keep"):
-            wait_for(lambda: by(driver, "#wins tbody tr"), timeout=60)
+            wait_for(lambda: by(driver, "#wins tbody tr"))
         if path.startswith("/trainer"):  # answered: the 15 keeps are shown
             for card in by(driver, "#deal-cards .card")[:2]:
                 card.click()

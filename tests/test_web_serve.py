@@ -87,7 +87,7 @@ def _start(*args):
 def _url(process, said: list[str]) -> str:
     """The address the server printed (it says where it serves once it is ready); the lines
     read are added to ``said``."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 1800  # a hang guard only
     while time.monotonic() < deadline:
         line = process.stdout.readline()
         if not line:
@@ -103,7 +103,7 @@ def _stop(process, said: list[str]) -> tuple[str, str]:
     """Ctrl-C: the server stops, exit status 0; its whole stdout (with ``said``) and stderr."""
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=1800)
     assert process.returncode == 0, (said, out, err)
     return "".join(said) + out, err
 
@@ -115,9 +115,9 @@ def test_serve_binds_to_loopback_answers_and_stops_on_ctrl_c():
         url = _url(process, said)
         assert url.startswith("http://127.0.0.1:")
         with urllib.request.urlopen(url + "/api/count?hand=5H+5C+5S+JD&starter=5D",
-                                    timeout=30) as r:
+                                    timeout=1800) as r:
             assert json.load(r)["total"] == 29
-        with urllib.request.urlopen(url + "/keep", timeout=30) as r:
+        with urllib.request.urlopen(url + "/keep", timeout=1800) as r:
             assert b"Which four to keep" in r.read()
     finally:
         out, err = _stop(process, said)
@@ -133,7 +133,7 @@ def test_another_host_is_warned_about():
         url = _url(process, said)
         assert url.startswith("http://0.0.0.0:")
         port = url.rsplit(":", 1)[1]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/count", timeout=30) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/count", timeout=1800) as r:
             assert r.status == 200  # serving; asked from this machine only
     finally:
         out, err = _stop(process, said)
