@@ -23,7 +23,9 @@ $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $(VENV)/.installed $@
 
+# crib warmup compiles the numba kernels the commands use (a few minutes, once; a progress bar).
 run: $(VENV)/.installed-web
+	$(BIN)/crib warmup
 	$(BIN)/crib keep 5H 5S 6D JC QS KH --dealer
 
 # The analyzer in the browser, on this machine only: http://127.0.0.1:8000 (crib serve --help).
