@@ -1264,7 +1264,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("crib: no command given (see crib --help)")
         from .compiletime import watch_compiles
 
-        watch_compiles(args.command, say=args.command not in ("warmup", "bench"))
+        watch_compiles(args.command, say=args.command != "warmup")  # warmup: its progress bar
         return args.func(args)
     except (UsageError, CardError) as exc:
         message = str(exc) if isinstance(exc, UsageError) else f"crib: {exc}"

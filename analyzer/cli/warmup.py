@@ -74,13 +74,13 @@ def _forms() -> None:
 
 
 def _play_hands() -> None:
-    from .. import play_hands
+    from ..sim.harness import play_hands
 
     play_hands("5H 5S 6D JC", "AC 2D 3H 4S", starter="KD")
 
 
 def _census() -> None:
-    from .. import show_census
+    from ..core.scoring import show_census
 
     show_census()
 
