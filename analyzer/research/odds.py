@@ -96,6 +96,7 @@ from ..keeping.winodds import (  # re-exported: the reader is keeping.winodds's
     win_table_se,
 )
 from ..play.engine import DEAL, PLAY, _deal, _discards, _his_heels, _play, _record_deal, _show
+from ..play.reads import NO_CARD_VALUES
 
 __all__ = [
     "GROUPS",
@@ -123,7 +124,9 @@ CHUNK = 10_000
 #: The fewest deals a build takes (every group then holds some).
 MIN_DEALS = GROUPS * GROUPS
 _NO_TARGET = 1 << 30  # a target nothing reaches: deals are played out whole
-_NO_CARD_VALUES = np.zeros((2, 13), np.float64)  # the six-card game throws two cards, never one
+# The six-card game throws two cards, never one: the read-only table every run passes (one
+# signature for the engine's kernels, as the shipped tables are read-only).
+_NO_CARD_VALUES = NO_CARD_VALUES
 _DEALER, _PONE = 0, 1  # the seats in the deals of the table (seat 0 always deals)
 
 
