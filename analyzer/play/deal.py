@@ -95,8 +95,10 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
     floor = ints[n_players:2 * n_players]  # the least value each one's cards can have (goes)
     seq = ints[2 * n_players:]  # ranks in the current count
     total_left = n_players * n_cards
-    nseq = 0
-    count = 0
+    # np.int64, not a literal 0: typing the loop, numba would otherwise compile the callees once
+    # for Literal[int](0) and once for int64
+    nseq = np.int64(0)
+    count = np.int64(0)
     turn = (dealer + 1) % n_players
     last = -1
     passes = 0

@@ -522,7 +522,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             pegged[:] = 0
             laid[:, :] = False
             play_ints[:] = 0
-            _play_with(kept, dealer, ppol, unseen_saved, stat_scores, 1 << 30, st_stats,
+            _play_with(kept, dealer, ppol, unseen_saved, stat_scores, np.int64(1 << 30), st_stats,
                        stat_plays, pegged, one_count, thrown, starter, table, odds, crib_values,
                        hand_table, laid, play_ints)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)

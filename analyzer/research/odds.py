@@ -146,8 +146,9 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     heels = _his_heels(starter)
     scores[_DEALER] += heels
     pegged[:] = 0
-    n_plays, _ = _play(kept, _DEALER, ppol, unseen, scores, _NO_TARGET, st, plays, pegged, False,
-                       thrown, starter, table, no_table, values, hands_t)
+    n_plays, _ = _play(kept, np.int64(_DEALER), ppol, unseen, scores, np.int64(_NO_TARGET), st,
+                       plays, pegged, np.bool_(False), thrown, starter, table, no_table, values,
+                       hands_t)
     _show(kept, crib, starter, _DEALER, table, hands_t, scores, _NO_TARGET, -1, show)
     return starter, heels, n_plays
 
@@ -268,9 +269,9 @@ def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, ha
                 if scores[dealer] >= TARGET:
                     winner = dealer
                 else:
-                    _, winner = _play(kept, dealer, ppol, unseen, scores, TARGET, st, plays,
-                                      pegged, False, thrown, starter, table, no_table, values,
-                                      hands_t)
+                    _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
+                                      plays, pegged, np.bool_(False), thrown, starter, table,
+                                      no_table, values, hands_t)
                 _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
                                   winner, show)
                 dealer = 1 - dealer
