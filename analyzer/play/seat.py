@@ -111,8 +111,8 @@ def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown,
     out[1] = -1
     out[2] = -1
     total_left = n_players * n_cards
-    nseq = 0
-    count = 0
+    nseq = np.int64(0)  # np.int64, not literals: one version of search._best_play
+    count = np.int64(0)
     turn = (dealer + 1) % n_players
     last = -1
     passes = 0
