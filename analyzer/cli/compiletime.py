@@ -179,32 +179,45 @@ def format_kernel_table(rows: list[dict], top: int | None = None) -> list[str]:
 
 # ------------------------------------------------------------------ saying it before the wait
 
-#: What each command compiles on its first run, and roughly how long it takes (minutes, on a
-#: quiet 2-core machine: the CPU seconds ``crib bench --cold`` measured, rounded up).
+#: What each command compiles on its first run, and roughly how long that takes: CPU seconds
+#: measured by ``crib bench --cold`` on the 2-core machine (docs/benchmarks.md), rounded up; the
+#: most a command's options make it compile (``crib keep --score``: ``--crib uniform`` alone takes
+#: 5 s).
 PREPARES = {
-    "simulate": ("the game engine", 5),
-    "duel": ("the game engine and best's search", 6),
-    "peg": ("best's search", 2),
-    "keep": ("the keep analysis", 1),
-    "play": ("the game engine and best's search", 5),
-    "review": ("the game engine and best's search", 5),
-    "serve": ("the analyzer's kernels", 4),
-    "plot": ("the analyzer's kernels", 4),
-    "tables": ("the self-play engine", 6),
-    "bench": ("the analyzer's kernels", 8),
+    "simulate": ("the game engine", 150),
+    "duel": ("the game engine and best's search", 150),
+    "peg": ("best's search", 20),
+    "keep": ("the keep analysis", 70),
+    "play": ("the game engine and best's search", 100),
+    "review": ("best's search", 60),
+    "serve": ("the analyzer's kernels", 70),
+    "plot": ("the analyzer's kernels", 150),
+    "tables": ("the self-play engine", 400),
+    "bench": ("the analyzer's kernels", 300),
 }
+
+
+def _roughly(seconds: int) -> str:
+    """``about 20 s``, ``up to 3 min``: how long, said roughly.
+
+    >>> _roughly(20), _roughly(150)
+    ('up to 20 s', 'up to 3 min')
+    """
+    if seconds < 90:
+        return f"up to {seconds} s"
+    return f"up to {-(-seconds // 60)} min"
 
 
 def notice_line(command: str) -> str:
     """The one line said on stderr before ``crib COMMAND`` first compiles.
 
     >>> notice_line("peg")  # doctest: +NORMALIZE_WHITESPACE
-    'crib peg: compiling best\\'s search for this machine: first run only, about 2 min
-     (crib warmup does it ahead) ...'
+    "crib peg: compiling best's search for this machine: first run only, up to 20 s on 2 cores
+     (crib warmup does it ahead) ..."
     """
-    what, minutes = PREPARES.get(command, ("the analyzer's kernels", 5))
-    return (f"crib {command}: compiling {what} for this machine: first run only, about "
-            f"{minutes} min (crib warmup does it ahead) ...")
+    what, seconds = PREPARES.get(command, ("the analyzer's kernels", 150))
+    return (f"crib {command}: compiling {what} for this machine: first run only, "
+            f"{_roughly(seconds)} on 2 cores (crib warmup does it ahead) ...")
 
 
 class _AfterImport:
