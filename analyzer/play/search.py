@@ -529,8 +529,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
         seq9[i] = seq[i]
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
-                np.int64(BEST_SAMPLES), np.int64(_BEST_CONT), local, ref, out, crib_values,
-                hand_table, np.bool_(BEST_INFER))  # not literals: one version of _search
+                BEST_SAMPLES, _BEST_CONT, local, ref, out, crib_values, hand_table, BEST_INFER)
     if n < 0:  # cannot happen in a real game; lay as lookahead would
         return ref
     best = _pick(out, odds.shape[0] > target and starter >= 0)
