@@ -229,12 +229,13 @@ class _AfterImport:
         self.name, self.then = name, then
 
     def find_spec(self, name, path=None, target=None):
-        import importlib.util
+        if name != self.name:  # before any import here: each would come back through this
+            return None
         import sys
 
-        if name != self.name:
-            return None
         sys.meta_path.remove(self)
+        import importlib.util
+
         spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:
             return spec
