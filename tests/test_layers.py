@@ -173,16 +173,10 @@ def test_the_table_readers_load_no_compiled_code():
         seen, todo = {reader}, [reader]
         while todo:
             m = todo.pop()
-            here = MODULES[m]
-            top = ast.Module(body=_top_level(here), type_ignores=[])
-            tmp = {m: here}
-            deps = set()
-            for node in ast.walk(top):
-                if isinstance(node, ast.Import | ast.ImportFrom):
-                    deps |= _resolve(m, here, node) & set(MODULES) - tmp.keys()
-            for d in deps - seen:
-                seen.add(d)
-                todo.append(d)
+            for node in _top_level(MODULES[m]):
+                for d in _resolve(m, MODULES[m], node) - seen:
+                    seen.add(d)
+                    todo.append(d)
         loading = sorted(m for m in seen if _imports_numba(MODULES[m]))
         assert loading == [], f"{reader} loads numba through {loading}"
 

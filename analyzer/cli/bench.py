@@ -242,17 +242,20 @@ def _seat_figures(add: Callable[..., None], repeats: int) -> None:
             discard(d["player"], d["hand"], own_crib=d["own_crib"], scores=d["scores"],
                     rng=d["rng"].copy())
 
+    ready = [(d["hand"], d["own_crib"], np.array(d["scores"], np.int64), d["rng"])
+             for d in discards]
+
     def step_discards():
-        for d in discards:
-            _discard_one(d["rng"].copy(), game, d["hand"].astype(np.int64), d["own_crib"], pol_d,
-                         np.array(d["scores"], np.int64), 0, t.crib_values, t.card_values,
-                         t.hand_table, t.rank_table, t.peg_values, t.odds, kept, thrown)
+        for hand, own, scores, rng in ready:
+            _discard_one(rng.copy(), game, hand, own, pol_d, scores, 0, t.crib_values,
+                         t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept,
+                         thrown)
 
     prepared = []
     for d in lays:
         seats = np.array([s for s, _ in d["played"]], np.int64)
         cards = np.array([-1 if c is None else c for _, c in d["played"]], np.int64)
-        prepared.append((d["hand"].astype(np.int64), d["seat"], d["dealer"], seats, cards,
+        prepared.append((d["hand"], d["seat"], d["dealer"], seats, cards,
                          int(d["starter"]), np.asarray(d["thrown"], np.int64),
                          np.asarray(d["scores"], np.int64), d["rng"]))
 

@@ -379,6 +379,7 @@ def simulate(
     >>> result.games, int(result.summary.loc["games", "value"])
     (200, 200)
     """
+    from ..play.reads import crib_pairs
     from .records import game_records
     from .runs import (
         BACKENDS,
@@ -388,7 +389,6 @@ def simulate(
         RunPlan,
         dask_backend,
         local_backend,
-        plan_values,
     )
 
     games = int(games)
@@ -433,7 +433,7 @@ def simulate(
     workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
                    min(int(record_games), games), variant, first_dealer)
-    values, table = plan_values(plan), rank_table()
+    values, table = crib_pairs(plan.crib, plan.variant), rank_table()
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
     sizes = plan.chunk_sizes()

@@ -151,18 +151,6 @@ class ChunkResult:
                        z["rec_deals"])
 
 
-def plan_values(plan: RunPlan) -> np.ndarray:
-    """The pair crib values a plan's ``ev`` players read
-    (:func:`analyzer.play.reads.crib_pairs`)."""
-    return crib_pairs(plan.crib, plan.variant)
-
-
-def plan_tables(plan: RunPlan) -> tuple[np.ndarray, np.ndarray]:
-    """The pegging table and the win-odds table a plan's players read
-    (:func:`analyzer.play.reads.score_tables`)."""
-    return score_tables(plan.variant, plan.players)
-
-
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
              values: np.ndarray, table: np.ndarray) -> ChunkResult:
     """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
@@ -183,8 +171,9 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     game = VARIANTS[plan.variant]
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
+    peg_values, odds = score_tables(plan.variant, plan.players)
     _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, *plan_tables(plan), acc, crib_acc, rec_games,
+                card_values, table, hands, peg_values, odds, acc, crib_acc, rec_games,
                 rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
@@ -201,7 +190,7 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
     run = RunPlan(**{**plan, "players": tuple(plan["players"])})
     return run_plan(run, np.asarray(chunks, np.int64),
                     policy_arrays(run.players, VARIANTS[run.variant].players),
-                    plan_values(run), rank_table())
+                    crib_pairs(run.crib, run.variant), rank_table())
 
 
 # --------------------------------------------------------------------------- backends
