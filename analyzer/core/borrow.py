@@ -24,7 +24,10 @@ __all__: list[str] = []  # kernels only
 @intrinsic
 def _borrowed(typingctx, arr):
     """``arr`` (any numba array) without its memory block: the same data, shape and strides,
-    with no reference counting. Valid while the owner of ``arr`` lives."""
+    with no reference counting. Valid while the owner of ``arr`` lives. ``None`` (a table
+    nobody reads, :mod:`analyzer.play.reads`) is returned as it is."""
+    if isinstance(arr, types.NoneType):
+        return arr(arr), lambda context, builder, signature, args: args[0]
     if not isinstance(arr, types.Array):
         return None
 
@@ -47,7 +50,7 @@ def _borrowed(typingctx, arr):
 def _keep_alive(typingctx, arr):
     """Does nothing with ``arr``; a use of it that keeps the owner of a borrowed array alive up
     to this point (numba releases an array after its last use)."""
-    if not isinstance(arr, types.Array):
+    if not isinstance(arr, (types.Array, types.NoneType)):
         return None
 
     def codegen(context, builder, signature, args):

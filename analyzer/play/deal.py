@@ -61,7 +61,9 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     the crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the (122, 122)
     win-odds table (any smaller array: it values pegging points, not wins), and the
     ``crib_values`` and ``hand_table`` its model of the opponent's discard reads. The other policies
-    ignore them. (In the statistics' play-out past a winning moment, where ``target`` is out of
+    ignore them. ``odds`` ``None`` says that no player searches: ``best`` then lays as
+    ``lookahead``, and numba compiles the play without the search (a branch on an argument that
+    is ``None`` is removed before typing), which is most of its compile time. (In the statistics' play-out past a winning moment, where ``target`` is out of
     reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
     the last card follow :func:`analyzer.play.playstep._lay`.
     """
@@ -109,7 +111,7 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            if searched and peg_pol[p] == _PEG_BEST:
+            if odds is not None and searched and peg_pol[p] == _PEG_BEST:
                 choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                     unseen_rank[p], scores, target, dealer, table, odds,
                                     crib_values, hand_table, st)
@@ -184,7 +186,7 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
     player's only card would be the last of the play, ``searched`` whether ``best`` searches
     (two players, four cards each, two counts or more); the other arguments as :func:`_play`.
     """
-    if searched and pol == _PEG_BEST:
+    if odds is not None and searched and pol == _PEG_BEST:
         return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                           unseen_rank[p], scores, target, dealer, table, odds, crib_values,
                           hand_table, st)

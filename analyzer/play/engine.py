@@ -238,7 +238,7 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         pol = dpol[p]
         if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
             pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
-        if pol >= _DISCARD_PEGGING:
+        if peg_values is not None and pol >= _DISCARD_PEGGING:
             samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
             d = _best_discard(hands[p], own, scores[p], scores[1 - p], st, crib_values,
                               peg_values, table, hand_table, odds, samples, BEST_DISCARD_REACH,
@@ -293,7 +293,7 @@ def _discard_one(st, game, hand, own, pol, scores, p, crib_values, card_values, 
     n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
     if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
         pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
-    if pol >= _DISCARD_PEGGING:
+    if peg_values is not None and pol >= _DISCARD_PEGGING:
         samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
         d = _best_discard(hand, own, scores[p], scores[1 - p], st, crib_values, peg_values,
                           table, hand_table, odds, samples, BEST_DISCARD_REACH,
@@ -583,10 +583,11 @@ def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card
 
 @njit(cache=True)
 def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, table, crib_values,
-               hand_table):
+               hand_table, odds):
     """The play of one deal from given kept hands (for :func:`analyzer.sim.harness.play_hands`);
-    ``best`` sees no thrown cards and values pegging points (no odds table); ``crib_values``
-    and ``hand_table`` are its model of the opponent's discard."""
+    ``best`` sees no thrown cards and values pegging points (``odds`` any (1, 1) array; ``None``
+    when no seat plays ``best``); ``crib_values`` and ``hand_table`` are its model of the
+    opponent's discard."""
     n_players, n_cards = kept.shape
     unseen_rank = np.full((n_players, 13), 4, np.int64)
     for p in range(n_players):
@@ -598,6 +599,6 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, ta
     pegged = np.zeros(n_players, np.int64)
     thrown = np.empty((n_players, 0), np.int64)
     n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                            one_count, thrown, starter, table, np.zeros((1, 1)), crib_values,
+                            one_count, thrown, starter, table, odds, crib_values,
                             hand_table)
     return plays[:n_plays], pegged, winner

@@ -4,8 +4,11 @@ Every game the engine plays, a game at the table and one seat's decision
 (:mod:`analyzer.play.seat`) hand the players the same arrays, made here: the crib values of a
 pair thrown, of one card thrown, the rank table, the kept-hand table (three cards in
 five-card), the pegging table and the win-odds table. The last two are read by the ``pegging``
-and ``best`` players of the two-player six-card game only; a (2, 1) placeholder stands for a
-table nobody reads, so no kernel is compiled twice for them.
+and ``best`` players of the two-player six-card game only; ``None`` stands for a table nobody
+reads. The kernels are compiled for what they are given: with ``None`` numba removes the
+branches that read the table before typing them, so a run without ``best`` compiles neither
+its search of the play nor its samples of the deal's end (most of the engine's compile time),
+and a run without ``pegging`` or ``best`` not the pegging-table discard.
 """
 
 from __future__ import annotations
@@ -17,12 +20,9 @@ import numpy as np
 from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES, parse_player
 from ..core.game import VARIANTS
 
-__all__ = ["NO_CARD_VALUES", "NO_TABLE", "PlayerTables", "crib_pairs", "player_tables",
+__all__ = ["NO_CARD_VALUES", "PlayerTables", "crib_pairs", "player_tables",
            "score_tables"]
 
-#: For runs whose players read no such table (the pegging and win-odds tables off the six-card
-#: game).
-NO_TABLE = np.zeros((2, 1), np.float64)
 #: The forms that throw two cards never read one card's crib value.
 NO_CARD_VALUES = np.zeros((2, 13), np.float64)
 NO_CARD_VALUES.setflags(write=False)  # as the shipped tables are: one signature for the kernels
@@ -35,8 +35,8 @@ class PlayerTables(NamedTuple):
     card_values: np.ndarray  #: float64 (2, 13): one card thrown (three and four players)
     rank_table: np.ndarray  #: the show's rank table (:func:`analyzer.core.scoring.rank_table`)
     hand_table: np.ndarray  #: the kept-hand table (three cards in five-card)
-    peg_values: np.ndarray  #: float64 (2, 13**4), or :data:`NO_TABLE`
-    odds: np.ndarray  #: float64 (122, 122), or :data:`NO_TABLE`
+    peg_values: np.ndarray | None  #: float64 (2, 13**4), or None when no player reads it
+    odds: np.ndarray | None  #: float64 (122, 122), or None when no player reads it
 
 
 def crib_pairs(crib: str, variant: str) -> np.ndarray:
@@ -49,18 +49,18 @@ def crib_pairs(crib: str, variant: str) -> np.ndarray:
     return crib_values(crib, variant) if pairs else crib_values("uniform")
 
 
-def score_tables(variant: str, players) -> tuple[np.ndarray, np.ndarray]:
+def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The pegging table and the win-odds table the ``players`` (specs) read, as writable
     copies (:func:`analyzer.keeping.pegtable.peg_table`,
     :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
     read the first, ``best`` (discard or pegging) the second, in the two-player six-card game
-    only."""
+    only; ``None`` for a table no player reads."""
     if VARIANTS[variant].name != "six-card":
-        return NO_TABLE, NO_TABLE
+        return None, None
     codes = [parse_player(p) for p in players]
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
-    peg_values = odds_table = NO_TABLE
+    peg_values = odds_table = None
     if pegging:
         from ..keeping.pegtable import peg_table
 

@@ -114,7 +114,8 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
     after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
     ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
-    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard).
+    pegging policies, which do not search (``best`` lays as ``lookahead`` here: the play is
+    compiled without the search, :func:`analyzer.play.deal._play`).
     The arrays are borrowed (:mod:`analyzer.core.borrow`): no reference counts in the loop."""
     six, opp_six, st, ppol = _borrowed(six), _borrowed(opp_six), _borrowed(st), _borrowed(ppol)
     table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
@@ -156,7 +157,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         if winner < 0:
             pegged[:] = 0
             _, winner = _play(kept, dealer_seat, ppol, unseen, scores, np.int64(_TARGET), st,
-                              plays, pegged, np.bool_(False), thrown, starter, table, odds,
+                              plays, pegged, np.bool_(False), thrown, starter, table, None,
                               crib_values, hand_table)
         _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
                           winner, show)
@@ -211,10 +212,13 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     this deal (either player needs at most ``reach`` points) and ``samples`` samples of the rest
     of the deal, both players pegging greedily, find among the ``candidates`` keeps best by
     points one more likely to win by at least :data:`ENGINE_SWITCH_Z` standard errors of the
-    paired difference. ``me``, ``opp``: the scores.
+    paired difference. ``me``, ``opp``: the scores. ``odds`` ``None`` (the ``pegging`` policy, no
+    win-odds table) is the points choice always, compiled without the samples.
     """
     values = np.empty(15, np.float64)
     best = _points_values(six, dealer, crib_values, peg_values, hand_table, values)
+    if odds is None:
+        return best
     if samples <= 1 or (_TARGET - me > reach and _TARGET - opp > reach):
         return best
     keeps = np.argsort(-values, kind="mergesort")[:candidates]  # keeps[0] == best

@@ -551,8 +551,10 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     st = chunk_states(seed, 1)[0]
     from ..keeping.crib import crib_values
 
+    searches = bool((peg == PEGGING_POLICIES["best"]).any())
     plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
-                                  rank_table(), crib_values("table"), hand_table())
+                                  rank_table(), crib_values("table"), hand_table(),
+                                  np.zeros((1, 1)) if searches else None)
     who = _SEAT_NAMES[n]
     seat_name = [who[i] for i in order]
     return {
