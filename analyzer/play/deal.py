@@ -56,15 +56,16 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     with the player after them. With ``one_count`` (five-card) the play ends there, and at 31.
 
     The ``best`` policy (two players, four cards each) searches
-    (:func:`analyzer.play.search._best_play`)
-    and reads what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in
-    the crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the (122, 122)
-    win-odds table (any smaller array: it values pegging points, not wins), and the
-    ``crib_values`` and ``hand_table`` its model of the opponent's discard reads. The other policies
-    ignore them. ``odds`` ``None`` says that no player searches: ``best`` then lays as
-    ``lookahead``, and numba compiles the play without the search (a branch on an argument that
-    is ``None`` is removed before typing), which is most of its compile time. (In the statistics' play-out past a winning moment, where ``target`` is out of
-    reach, ``best`` values pegging points, so it may lay otherwise than in the game.) Laying and
+    (:func:`analyzer.play.search._best_play`) and reads what its player may see besides:
+    ``thrown`` int64 (players, thrown) its own cards in the crib, the ``starter`` (-1 if
+    unknown), the rank ``table``, ``odds`` the (122, 122) win-odds table (any smaller array: it
+    values pegging points, not wins), and the ``crib_values`` and ``hand_table`` its model of the
+    opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
+    player searches: ``best`` then lays as ``lookahead``, and numba compiles the play without
+    the search (a branch on an argument that is ``None`` is removed before typing), which is
+    most of its compile time. (In the statistics' play-out past a winning moment, where
+    ``target`` is out of reach, ``best`` values pegging points, so it may lay otherwise than in
+    the game.) Laying and
     the last card follow :func:`analyzer.play.playstep._lay`.
     """
     n_players, n_cards = kept.shape

@@ -214,60 +214,19 @@ def _deal(st, game, deck, hands):
 @njit(cache=True, inline="always")
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
               hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds):
-    """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy:
-    two of six, one of five (``card_values``, the crib value of one card by rank, for ``ev``),
-    or two of five (five-card cribbage, where ``hand_table`` is the three-card hand table).
-
-    The ``pegging`` and ``best`` policies (two players, six cards; in the other forms they throw
-    as ``ev``) add the kept ranks' pegging value from ``peg_values`` (2, 13**4); ``best`` also
-    reads the ``scores`` (by side), the rank ``table`` and the win-odds table ``odds`` to keep
-    to win when the game can end in the deal (:func:`analyzer.play.winkeep._best_discard`).
+    """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy
+    (:func:`_discard_one`, the step a game at the table makes for one seat).
 
     Fills ``crib`` (4,) with the cards thrown, in seat order, then those from the pack, and
-    ``unseen_rank`` (players, 13) with what each player has not seen, by rank. A game played at
-    the table makes each player's choice with :func:`_discard_one`, the same steps for one seat.
-    The engine keeps them written out here: inlined as a function, its fifteen arguments (each
-    array counted by numba on the way in and out) made whole games about 5% slower; the table's
-    games equal the engine's for the same seed (``tests/test_tabletop.py``).
+    ``unseen_rank`` (players, 13) with what each player has not seen, by rank.
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown, n_sides = game[GAME.kept], game[GAME.thrown], game[GAME.teams]
+    n_thrown, n_sides = game[GAME.thrown], game[GAME.teams]
     n = 0
     for p in range(n_players):
         own = p % n_sides == dealer % n_sides  # the crib is this player's side's
-        pol = dpol[p]
-        if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
-            pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
-        if peg_values is not None and pol >= _DISCARD_PEGGING:
-            samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
-            d = _best_discard(hands[p], own, scores[p], scores[1 - p], st, crib_values,
-                              peg_values, table, hand_table, odds, samples, BEST_DISCARD_REACH,
-                              BEST_DISCARD_CANDIDATES)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-        elif n_dealt == 6:
-            d = _choose_discard(pol, hands[p], own, crib_values, hand_table, st)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_TABLE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _DISCARD_TABLE[d][i]]
-        elif n_thrown == 1:  # five dealt, one thrown (three and four players)
-            d = _choose_throw(pol, hands[p], own, card_values, hand_table, st)
-            j = 0
-            for i in range(n_dealt):
-                if i == d:
-                    thrown[p, 0] = hands[p, i]
-                else:
-                    kept[p, j] = hands[p, i]
-                    j += 1
-        else:  # five dealt, two thrown, three kept (five-card; hand_table is the hand3 table)
-            d = _choose_keep3(pol, hands[p], own, crib_values, hand_table, st)
-            for i in range(n_kept):
-                kept[p, i] = hands[p, _KEEP_THREE_OF_FIVE[d][i]]
-            for i in range(n_thrown):
-                thrown[p, i] = hands[p, _THROW_TWO_OF_FIVE[d][i]]
+        _discard_one(st, game, hands[p], own, dpol[p], scores, p, crib_values, card_values,
+                     hand_table, table, peg_values, odds, kept[p], thrown[p])
         for i in range(n_thrown):
             crib[n] = thrown[p, i]
             n += 1
@@ -281,7 +240,7 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         unseen_rank[p, _rank(starter)] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _discard_one(st, game, hand, own, pol, scores, p, crib_values, card_values, hand_table,
                  table, peg_values, odds, kept, thrown):
     """One player's discard (:func:`_discards` makes each in seat order): from ``hand`` int64

@@ -207,7 +207,7 @@ def _thrown_points(a, b):
     return pts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _baseline_discard(dealt, n_ways, own_crib, st):
     """The ``baseline`` discard: index ``0..n_ways-1`` of the way to keep and throw that has the
     most points in the cards kept, counted alone, plus (``own_crib``) or minus the points in the
@@ -247,7 +247,7 @@ def _baseline_discard(dealt, n_ways, own_crib, st):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
 
@@ -331,7 +331,7 @@ def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     """Index 0..9 into the ways to throw two of ``five`` (int64 (5,)) and keep three, as
     ``policy`` chooses (five-card cribbage).
@@ -365,7 +365,7 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     """Index 0..4 of the card ``policy`` throws from ``five`` (int64 (5,)), keeping the other four
     (three and four players).
