@@ -64,6 +64,34 @@ def test_the_clock_counts_each_kernels_versions_and_its_own_time_without_inner_o
     assert "later" not in {r["kernel"].rsplit(".", 1)[-1] for r in clock.rows()}
 
 
+# ------------------------------------------------------------------ compiled only when used
+
+
+def _kernels_compiled(tmp_path, code: str) -> set[str]:
+    """The kernels a new process running ``code`` compiles, from an empty numba cache."""
+    report = tmp_path / "report.json"
+    code = ("import atexit\nfrom analyzer.cli.compiletime import CompileClock, report_to_file\n"
+            "clock = CompileClock().install()\n"
+            f"atexit.register(report_to_file, clock, {str(report)!r})\n{code}")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
+    assert done.returncode == 0, done.stderr
+    return {k["kernel"] for k in json.loads(report.read_text())["kernels"]}
+
+
+def test_games_without_best_compile_neither_its_search_nor_its_samples_of_the_deal(tmp_path):
+    # The tables only best reads are None for other players (analyzer.play.reads): numba
+    # removes the branches that read them before typing, so their kernels are never compiled.
+    kernels = _kernels_compiled(tmp_path, "from analyzer import simulate\n"
+                                          "simulate(4, seed=1, players=('ev+lookahead', "
+                                          "'pegging+greedy'), workers=1)\n")
+    assert "play.engine._run_chunk" in kernels
+    assert "play.winkeep._points_values" in kernels  # the pegging discard: points only
+    searched = {k for k in kernels if k.startswith("play.search.")}
+    sampled = {k for k in kernels if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal")}
+    assert searched == set() and sampled == set()
+
+
 # ------------------------------------------------------------------ said before the wait
 
 

@@ -39,7 +39,7 @@ Speed. Numba counts references to an array with an atomic instruction on its mem
 time a compiled function takes it as an argument or makes a view of it. Measured with ``perf``,
 those counts were two thirds of a game's time (about 80 increments and as many decrements a
 deal), and two threads reading one table contended for its block. So the games read borrowed
-arrays (:mod:`analyzer.core.borrow`): :func:`_run_chunks` borrows the tables its caller owns, a
+arrays (:mod:`analyzer.core.borrow`): :func:`_run_chunk` borrows the tables its caller owns, a
 game's arrays are views of one borrowed buffer (the play's workspace with them: a deal allocates
 nothing), and each chunk keeps its own accumulators. The pegging policy is inlined into the
 play (:func:`analyzer.play.players._choose_play_inline`).
@@ -48,7 +48,7 @@ play (:func:`analyzer.play.players._choose_play_inline`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import DISCARD_POLICIES
@@ -129,7 +129,7 @@ ACC = layout("Acc", [
     ("tier_wins", MAX_PLAYERS * (_N_TIERS + 1)),
 ])
 
-#: How the first dealer of each game is chosen, as :func:`_run_chunks` reads it: by the cut
+#: How the first dealer of each game is chosen, as :func:`_run_chunk` reads it: by the cut
 #: (every run before duels), or seat ``index % players`` for game ``index`` (a duel: each player
 #: deals first in turn, so exactly half the games each of an even number).
 FIRST_DEALER_MODES = {"cut": -1, "alternate": -2}
@@ -497,47 +497,42 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     _keep_alive(states_owner)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _run_chunks(states, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
-                hand_table, peg_values, odds, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi,
-                first_mode):
-    """Play chunk after chunk of games in parallel, one chunk per thread at a time.
+@njit(cache=True, nogil=True)
+def _run_chunk(state, n_games, first_game, game, dpol, ppol, crib_values, card_values, table,
+               hand_table, peg_values, odds, acc, crib_acc, rec_games, rec_deals, rec_lo, rec_hi,
+               first_mode):
+    """Play one chunk of ``n_games`` games, the first of them game number ``first_game``, and add
+    them to ``acc`` int64 (ACC.size,) and ``crib_acc`` int64 CRIB_ACC_SHAPE.
 
-    ``states`` uint64 (B, 4): each chunk's own generator state (copied, never shared);
-    ``n_games`` and ``first_game`` int64 (B,): the chunk's size and the index of its first game;
-    ``acc`` int64 (B, ACC.size) and ``crib_acc`` int64 (B, *CRIB_ACC_SHAPE): per-chunk
-    accumulators, zeroed by the caller. Games with index in ``[rec_lo, rec_hi)`` are recorded
-    into row ``index - rec_lo`` of ``rec_games`` (rows, GAME_RECORD.size) and ``rec_deals`` (rows,
-    MAX_RECORDED_DEALS, DEAL.size). ``first_mode`` (:data:`FIRST_DEALER_MODES`): -1, the first
-    dealer by the cut; -2, seat ``index % players`` for game ``index``. The result of a chunk
-    depends only on its state, size, first game and mode. The arrays are read borrowed
-    (:mod:`analyzer.core.borrow`): the caller owns them until the call returns.
+    ``state`` uint64 (4,): the chunk's generator state (copied, never changed). Games with index
+    in ``[rec_lo, rec_hi)`` are recorded into row ``index - rec_lo`` of ``rec_games`` (rows,
+    GAME_RECORD.size) and ``rec_deals`` (rows, MAX_RECORDED_DEALS, DEAL.size). ``first_mode``
+    (:data:`FIRST_DEALER_MODES`): -1, the first dealer by the cut; -2, seat ``index % players``
+    for game ``index``. The result depends only on the state, the size, the first game and the
+    mode, so chunks may run on any threads in any order (:func:`analyzer.sim.runs.run_plan` runs
+    them on Python threads: the kernel releases the GIL). The other arguments are
+    :func:`_play_game`'s.
+
+    The games read every array through borrowed views (:mod:`analyzer.core.borrow`): the caller
+    owns them until the call returns, and no thread touches a shared reference count.
     """
     n_players = game[GAME.players]
-    # The games read the tables through borrowed views (analyzer.core.borrow): the caller owns them
-    # for the whole run, and no thread touches a shared reference count.
     game_, dpol_, ppol_ = _borrowed(game), _borrowed(dpol), _borrowed(ppol)
     crib_, card_ = _borrowed(crib_values), _borrowed(card_values)
     table_, hands_ = _borrowed(table), _borrowed(hand_table)
     peg_, odds_ = _borrowed(peg_values), _borrowed(odds)
     rec_games_, rec_deals_ = _borrowed(rec_games), _borrowed(rec_deals)
-    for k in prange(states.shape[0]):
-        b = np.int64(k)
-        st_owner = states[b].copy()
-        st = _borrowed(st_owner)
-        my_acc = np.zeros_like(acc[b])  # each chunk's own, added to the caller's at its end
-        my_crib_acc = np.zeros_like(crib_acc[b])
-        acc_, crib_acc_ = _borrowed(my_acc), _borrowed(my_crib_acc)
-        for g in range(n_games[b]):
-            index = first_game[b] + g
-            record = rec_lo <= index < rec_hi
-            slot = index - rec_lo if record else 0
-            first = index % n_players if first_mode == _ALTERNATE else -1
-            _play_game(st, game_, dpol_, ppol_, crib_, card_, table_, hands_, peg_, odds_, acc_,
-                       crib_acc_, rec_games_[slot], rec_deals_[slot], record, first)
-        _keep_alive(st_owner)
-        acc[b] += my_acc
-        crib_acc[b] += my_crib_acc
+    acc_, crib_acc_ = _borrowed(acc), _borrowed(crib_acc)
+    st_owner = state.copy()
+    st = _borrowed(st_owner)
+    for g in range(n_games):
+        index = first_game + g
+        record = rec_lo <= index < rec_hi
+        slot = index - rec_lo if record else 0
+        first = index % n_players if first_mode == _ALTERNATE else -1
+        _play_game(st, game_, dpol_, ppol_, crib_, card_, table_, hands_, peg_, odds_, acc_,
+                   crib_acc_, rec_games_[slot], rec_deals_[slot], record, first)
+    _keep_alive(st_owner)
 
 
 @njit(cache=True)

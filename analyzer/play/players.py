@@ -261,7 +261,7 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     if policy == _DISCARD_RANDOM:
         return _randint(st, 15)
     if policy == _DISCARD_BASELINE:
-        return _baseline_discard(six, 15, dealer, st)
+        return _baseline_discard(six, np.int64(15), dealer, st)
     return _best_keep(six, dealer, crib_values, hand_table, policy == _DISCARD_EV)
 
 
@@ -345,7 +345,7 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     if policy == _DISCARD_RANDOM:
         return _randint(st, 10)
     if policy == _DISCARD_BASELINE:
-        return _baseline_discard(five, 10, own_crib, st)
+        return _baseline_discard(five, np.int64(10), own_crib, st)
     unseen = _unseen_counts(five)
     role = 0 if own_crib else 1
     best = 0
@@ -379,7 +379,7 @@ def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     if policy == _DISCARD_RANDOM:
         return _randint(st, 5)
     if policy == _DISCARD_BASELINE:
-        return _baseline_discard(five, 5, own_crib, st)
+        return _baseline_discard(five, np.int64(5), own_crib, st)
     unseen = _unseen_counts(five)
     best = 0
     best_value = -1e300

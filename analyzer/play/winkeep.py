@@ -114,8 +114,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
     after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
     ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
-    pegging policies, which do not search (``best`` lays as ``lookahead`` here: the play is
-    compiled without the search, :func:`analyzer.play.deal._play`).
+    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard).
     The arrays are borrowed (:mod:`analyzer.core.borrow`): no reference counts in the loop."""
     six, opp_six, st, ppol = _borrowed(six), _borrowed(opp_six), _borrowed(st), _borrowed(ppol)
     table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
@@ -157,7 +156,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         if winner < 0:
             pegged[:] = 0
             _, winner = _play(kept, dealer_seat, ppol, unseen, scores, np.int64(_TARGET), st,
-                              plays, pegged, np.bool_(False), thrown, starter, table, None,
+                              plays, pegged, np.bool_(False), thrown, starter, table, odds,
                               crib_values, hand_table)
         _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
                           winner, show)

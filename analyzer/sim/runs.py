@@ -26,9 +26,11 @@ import time
 import uuid
 import zipfile
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from ..core.choices import (
@@ -48,7 +50,7 @@ from ..play.engine import (
     FIRST_DEALER_MODES,
     GAME_RECORD,
     MAX_RECORDED_DEALS,
-    _run_chunks,
+    _run_chunk,
 )
 from ..play.reads import NO_CARD_VALUES, crib_pairs, score_tables
 
@@ -172,18 +174,37 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     card_values = card_values_for(plan.crib, plan.variant) if game.thrown == 1 else NO_CARD_VALUES
     hands = hand3_table() if game.kept == 3 else hand_table()  # kept hands of three or four
     peg_values, odds = score_tables(plan.variant, plan.players)
-    _run_chunks(states, sizes, firsts, game.as_array(), policies[0], policies[1], values,
-                card_values, table, hands, peg_values, odds, acc, crib_acc, rec_games,
-                rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
+    tables = (game.as_array(), policies[0], policies[1], values, card_values, table, hands,
+              peg_values, odds)
+
+    def run(b: int) -> None:
+        _run_chunk(states[b], sizes[b], firsts[b], *tables, acc[b], crib_acc[b], rec_games,
+                   rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
+
+    _on_threads(run, len(chunks), numba.get_num_threads())
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
 
 
+def _on_threads(run: Callable[[int], None], n: int, threads: int) -> None:
+    """``run(0)`` to ``run(n - 1)`` on ``threads`` Python threads, each taking the next as it
+    finishes one (the chunk kernel releases the GIL). On an error or Ctrl-C the chunks not yet
+    started are dropped and those running are waited for (a compiled kernel cannot be stopped)."""
+    if threads <= 1 or n <= 1:
+        for b in range(n):
+            run(b)
+        return
+    pool = ThreadPoolExecutor(min(threads, n), thread_name_prefix="analyzer-chunk")
+    try:
+        for future in [pool.submit(run, b) for b in range(n)]:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
     """Some chunks, as one Dask task: everything it needs comes in ``plan`` (a plain dict)."""
-    import numba
-
     from ..core.scoring import rank_table
 
     numba.set_num_threads(1)  # one chunk per worker thread; Dask does the spreading
@@ -200,32 +221,25 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
                   target_seconds: float = 1.5) -> Iterator[ChunkResult]:
     """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long.
 
-    The threads take a block's chunks one at a time as they finish (numba's dynamic schedule,
-    chunk size 1), not an equal share each fixed in advance, so a thread slowed by other work
-    on the machine does not hold the block up. A block is a multiple of ``workers`` chunks, and
-    a remainder too small to keep every thread busy joins the block before it.
+    The threads take a block's chunks one at a time as they finish (:func:`_on_threads`), not
+    an equal share each fixed in advance, so a thread slowed by other work on the machine does
+    not hold the block up. A block is a multiple of ``workers`` chunks, and a remainder too small
+    to keep every thread busy joins the block before it.
     """
-    import numba
-
     block = workers
-    previous = numba.set_parallel_chunksize(1)
-    try:
-        with numba_threads(workers):
-            i = 0
-            while i < len(todo):
-                if len(todo) - (i + block) < max(block // 2, workers):
-                    block = len(todo) - i  # the rest in one block: no lone chunk at the end
-                chunks = todo[i:i + block]
-                start = time.perf_counter()
-                yield run_plan(plan, chunks, policies, values, table)
-                i += len(chunks)
-                took = time.perf_counter() - start
-                per_chunk = took / len(chunks) * workers
-                block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers,
-                                    256))
-                block -= block % workers
-    finally:
-        numba.set_parallel_chunksize(previous)
+    with numba_threads(workers):
+        i = 0
+        while i < len(todo):
+            if len(todo) - (i + block) < max(block // 2, workers):
+                block = len(todo) - i  # the rest in one block: no lone chunk at the end
+            chunks = todo[i:i + block]
+            start = time.perf_counter()
+            yield run_plan(plan, chunks, policies, values, table)
+            i += len(chunks)
+            took = time.perf_counter() - start
+            per_chunk = took / len(chunks) * workers
+            block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers, 256))
+            block -= block % workers
 
 
 SCHEDULER_PATTERN = r"(local|(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d{1,5})?)"
