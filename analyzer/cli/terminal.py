@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import threading
 from datetime import datetime
 from pathlib import Path
 
@@ -410,6 +411,21 @@ def end_of_game_review(record: dict, player: TerminalPlayer) -> None:
         player.say(line, wrap=False)
 
 
+def _prepare(opponent: str, variant: str, hints: bool) -> None:
+    """Compile what the AI's decisions (and with ``hints``, the play's advice) run, on a
+    background thread at the start of a game (:func:`analyzer.play.seat.prepare`): the first
+    decisions then find them ready, or wait only for the rest of the compile."""
+    from ..play.search import advise_play
+    from ..play.seat import prepare
+
+    try:
+        prepare(opponent, variant)
+        if hints and variant == "six-card":
+            advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
+    except Exception:  # noqa: BLE001 - the game asks again, and says what is wrong then
+        pass
+
+
 def default_save_path() -> Path:
     """Where a game is saved without ``--save``: ``crib-game-DATE-TIME.jsonl`` here."""
     return Path(f"crib-game-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
@@ -437,6 +453,9 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
                   muggins=muggins, emit=player.show)
     player.table = table
     game = table.game
+    # compile the AI's (and the advice's) kernels while you look at your first hand
+    threading.Thread(target=_prepare, args=(opponent, variant, hints), daemon=True,
+                     name="crib-play-prepare").start()
     player.say(f"crib play: {game.name} cribbage to {game.target}, you against {opponent} "
                f"(seed {seed}{', muggins' if muggins else ''}).", style="bold")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; quit to stop.")

@@ -50,7 +50,7 @@ from .engine import _discard_one
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
 
-__all__ = ["Seat", "SeatError", "discard", "lay"]
+__all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
 
 
 class SeatError(ValueError):
@@ -409,6 +409,24 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
                  t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds,
                  kept, thrown)
     return [int(c) for c in thrown]
+
+
+def prepare(player: str = "best", variant: str = "six-card") -> None:
+    """Compile what :func:`discard` and :func:`lay` run for ``player`` in ``variant`` (or load
+    it from numba's cache), by asking each once on a made-up position; the answers are dropped.
+
+    A program that seats a player can call it on a background thread as it starts, so that its
+    first real decision does not wait on the compiler: ``crib play`` does, while you look at
+    your first hand. (Numba compiles one kernel at a time: a decision asked meanwhile waits for
+    the compile to end, then runs.)
+
+    >>> prepare("ev+greedy")
+    """
+    game = _game(variant)[0]
+    dealt = as_cards("5H 5S 6D JC QS KH 2C 3C")
+    discard(player, dealt[:game.dealt], own_crib=True, variant=variant)
+    lay(player, dealt[:game.kept], (), seat=1, dealer=0, starter=dealt[7],
+        thrown=dealt[game.kept:game.kept + game.thrown], variant=variant)
 
 
 class Seat:

@@ -308,7 +308,7 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     ppol = np.array([_LOOKAHEAD, _LOOKAHEAD], np.int64)
     _keep_win_samples(six, bool(dealer), me, opp, states, per_block, ppol,
                       crib_value_table("table"), rank_table(), hand_table(),
-                      np.ascontiguousarray(odds, np.float64), out)
+                      np.array(odds, np.float64), out)  # writable, as the engine's: one version
     return _rank_by_win(points, six, out, me, opp, seed)
 
 
