@@ -247,15 +247,10 @@ def _discard_one(st, game, hand, own, pol, scores, p, crib_values, card_values, 
     (dealt,), by discard policy ``pol``, write the cards kept into ``kept`` (kept,) and those
     thrown into ``thrown`` (thrown,), each in the order of the hand. ``own``: the crib is the
     player's side's; ``scores`` (by side) and ``p``, the player's seat, are what ``best`` reads
-    (with two players, side and seat are one). Draws from ``st`` only as the policy does.
-
-    ``peg_values`` and ``odds`` are ``None`` where no player reads them
-    (:mod:`analyzer.play.reads`): numba then compiles none of the ``pegging`` and ``best``
-    discard (without the pegging table those policies throw as ``ev``), and without ``odds``
-    ``best`` keeps by points, never sampling the deal's end."""
+    (with two players, side and seat are one). Draws from ``st`` only as the policy does."""
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
-    if pol >= _DISCARD_PEGGING and (peg_values is None or n_players != 2 or n_dealt != 6):
+    if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
         pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
     if peg_values is not None and pol >= _DISCARD_PEGGING:
         samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0

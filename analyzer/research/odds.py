@@ -140,13 +140,14 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     whole. Returns ``(starter, heels, cards laid)``; ``plays`` and ``show`` hold the rest."""
     starter = _deal(st, game, deck, hands)
     scores[:] = 0
+    no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
     _discards(st, game, hands, _DEALER, starter, deck, dpol, values, cards, hands_t, kept,
-              thrown, crib, unseen, scores, table, None, None)
+              thrown, crib, unseen, scores, table, no_table, no_table)
     heels = _his_heels(starter)
     scores[_DEALER] += heels
     pegged[:] = 0
     n_plays, _ = _play(kept, np.int64(_DEALER), ppol, unseen, scores, np.int64(_NO_TARGET), st,
-                       plays, pegged, np.bool_(False), thrown, starter, table, None, values,
+                       plays, pegged, np.bool_(False), thrown, starter, table, no_table, values,
                        hands_t)
     _show(kept, crib, starter, _DEALER, table, hands_t, scores, _NO_TARGET, -1, show)
     return starter, heels, n_plays
@@ -255,6 +256,7 @@ def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, ha
         plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
         pegged = np.zeros(n_players, np.int64)
         show = np.zeros(n_players + 1, np.int64)
+        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
         for _ in range(sizes[c]):
             scores[:] = start
             dealer = 0
@@ -262,14 +264,14 @@ def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, ha
             while winner < 0:
                 starter = _deal(st, game, deck, hands)
                 _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
-                          kept, thrown, crib, unseen, scores, table, None, None)
+                          kept, thrown, crib, unseen, scores, table, no_table, no_table)
                 scores[dealer] += _his_heels(starter)
                 if scores[dealer] >= TARGET:
                     winner = dealer
                 else:
                     _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
                                       plays, pegged, np.bool_(False), thrown, starter, table,
-                                      None, values, hands_t)
+                                      no_table, values, hands_t)
                 _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
                                   winner, show)
                 dealer = 1 - dealer

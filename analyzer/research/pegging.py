@@ -148,15 +148,16 @@ def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_value
         plays = np.zeros((8, PLAY.size), np.int64)
         pegged = np.zeros(2, np.int64)
         scores = np.zeros(2, np.int64)
+        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
         for i in range(n_deals[b]):
             starter = _deal(st, game, deck, dealt)
             scores[:] = 0
             _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
-                      kept, thrown, crib, unseen_rank, scores, table, None, None)
+                      kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
             pegged[:] = 0
             n_plays, _ = _play(kept, np.int64(0), ppol, unseen_rank, scores,
                                np.int64(_NO_TARGET), st, plays, pegged, np.bool_(False),
-                               thrown, starter, table, None, crib_values, hands)
+                               thrown, starter, table, no_table, crib_values, hands)
             for p in range(2):  # seat 0 deals: role = seat
                 j = pattern_number[_kept_index(kept, p)]
                 mine = pegged[p]
