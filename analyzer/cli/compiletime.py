@@ -184,16 +184,16 @@ def format_kernel_table(rows: list[dict], top: int | None = None) -> list[str]:
 #: most a command's options make it compile (``crib keep --score``: ``--crib uniform`` alone takes
 #: 5 s).
 PREPARES = {
-    "simulate": ("the game engine", 150),
-    "duel": ("the game engine and best's search", 150),
+    "simulate": ("the game engine", 30),
+    "duel": ("the game engine and best's search", 75),
     "peg": ("best's search", 20),
     "keep": ("the keep analysis", 70),
-    "play": ("the game engine and best's search", 100),
+    "play": ("the game engine and best's search", 80),
     "review": ("best's search", 60),
     "serve": ("the analyzer's kernels", 70),
     "plot": ("the analyzer's kernels", 150),
-    "tables": ("the self-play engine", 400),
-    "bench": ("the analyzer's kernels", 300),
+    "tables": ("the self-play engine", 150),
+    "bench": ("the analyzer's kernels", 200),
 }
 
 
