@@ -129,7 +129,10 @@ def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_pa
     assert goes > 0
     text = ANSI.sub("", "".join(transcript))
     assert "\x1b" not in "".join(transcript)  # TERM=dumb: plain text
-    assert max(len(line.rstrip("\r")) for line in text.split("\n")) <= 80
+    # the game's own lines fit 80 columns (a first run's one line on stderr that it compiles,
+    # printed only when the kernels are not in numba's cache yet, is not the game's)
+    assert max(len(line.rstrip("\r")) for line in text.split("\n")
+               if ": compiling " not in line) <= 80
     for said in ("Deal 1", "Starter", "The show", "fifteen two", '"go"', "Saved the game"):
         assert said in text
     assert re.search(r"(You win|The AI wins) \d+-\d+", text)

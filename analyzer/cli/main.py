@@ -740,16 +740,17 @@ def _cmd_serve(args) -> int:
               "the network; the pages have no login and no encryption", file=sys.stderr)
     from ..web.app import create_app
 
-    on_start = None
-    if args.open:
-        import webbrowser
+    def on_start():
+        # said once the server answers and handles Ctrl-C: a Ctrl-C between a line printed
+        # before it started and the start was lost, and the server ran on
+        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play and the API {url}/api/ "
+              "(Ctrl-C stops it)", flush=True)
+        if args.open:
+            import webbrowser
 
-        def on_start():
             webbrowser.open(url + "/count")
     try:  # Ctrl-C at any moment from here on stops the server cleanly
         app = create_app(warm=True)
-        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play and the API {url}/api/ "
-              "(Ctrl-C stops it)", flush=True)
         serve(app, sock, on_start=on_start)
     except KeyboardInterrupt:
         pass

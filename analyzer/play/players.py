@@ -502,7 +502,7 @@ def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_lef
                       last_card_possible):
     """The ``lookahead`` card: points now plus :func:`_reply_value`, then the tiebreak; or -1
     when none can be laid."""
-    n_unseen = 0
+    n_unseen = np.int64(0)  # not a literal 0: one version of _reply_value
     for r in range(13):
         n_unseen += unseen_rank[r]
     best = -1
@@ -566,7 +566,7 @@ def _reply_value(seq, n, count, unseen_rank, n_unseen, opp_left):
     k = min(opp_left, n_unseen)
     # Points of the best reply of each rank, and how many unseen cards can answer at all.
     pts = np.full(13, -1, np.int64)
-    playable = 0
+    playable = np.int64(0)  # not literal 0s: one version of _none_prob
     for r in range(13):
         if unseen_rank[r] and count + _rank_value(r) <= rules.MAX_COUNT:
             seq[n] = r
@@ -576,7 +576,7 @@ def _reply_value(seq, n, count, unseen_rank, n_unseen, opp_left):
     # E[best reply] = sum over reply ranks by decreasing points of
     # points * P(holds one of this rank but none of the better ones).
     expected = 0.0
-    covered = 0
+    covered = np.int64(0)
     p_none_before = 1.0
     for _ in range(13):
         top = -1

@@ -275,7 +275,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         seen[c] = True
     if starter >= 0:
         seen[starter] = True
-    n_pool = 0
+    n_pool = np.int64(0)  # not a literal 0: one version of the kernels it is passed to
     for c in range(52):
         if not seen[c] and _value(c) >= opp_floor:
             pool[n_pool] = c
