@@ -20,6 +20,7 @@ import pytest
 from analyzer import score_hand
 from analyzer.core.cards import card_value, parse_card
 from analyzer.sim.records import read_records, validate_record
+from analyzer.table.levels import LEVELS
 from analyzer.table.tabletop import Table
 
 OPPONENT = "ev+lookahead"  # quick; the opponent does not matter to these tests
@@ -232,10 +233,11 @@ def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
     assert "deal 2:" not in replay.stdout
 
 
-def _play_piped(tmp_path, text: str, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "analyzer", "play", "--opponent", OPPONENT,
-                           *args], input=text, capture_output=True, text=True, cwd=tmp_path,
-                          env=_env(), timeout=TIMEOUT)
+def _play_piped(tmp_path, text: str, *args, opponent=OPPONENT) -> subprocess.CompletedProcess:
+    against = [] if opponent is None else ["--opponent", opponent]
+    return subprocess.run([sys.executable, "-m", "analyzer", "play", *against, *args],
+                          input=text, capture_output=True, text=True, cwd=tmp_path, env=_env(),
+                          timeout=TIMEOUT)
 
 
 def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
@@ -273,6 +275,10 @@ def test_the_default_save_file_is_named_and_written_here(tmp_path):
     (["--first", "you"], "argument --first"),
     (["--save", "no/such/folder/game.jsonl"], "crib play: --save no/such/folder/game.jsonl: "
                                                "no folder no/such/folder"),
+    (["--level", "nope"], "crib play: unknown level 'nope': choose one of Beginner, Casual, "
+                          "Club, Expert"),
+    (["--level", "club", "--opponent", "best"], "crib play: argument --opponent: not allowed "
+                                                "with argument --level"),
 ])
 def test_bad_arguments_are_one_line_and_status_2(tmp_path, args, message):
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", *args], input="",
@@ -394,3 +400,23 @@ def test_a_rank_alone_lays_that_card_quit_asks_first_and_help_lists_the_commands
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# --------------------------------------------------------------------------- levels
+
+@pytest.mark.parametrize("level", LEVELS, ids=[level.name for level in LEVELS])
+def test_each_level_is_named_on_screen_and_in_the_record(tmp_path, level):
+    run = _play_piped(tmp_path, "quit\ny\n", "--level", level.name.lower(), "--seed", "5",
+                      "--save", "g.jsonl", opponent=None)
+    assert run.returncode == 0, run.stderr
+    assert (f"crib play: six-card cribbage to 121, you against {level.name} ({level.player}), "
+            "seed 5.") in run.stdout
+    (record,) = read_records(tmp_path / "g.jsonl")
+    assert record["level"] == level.name and record["seats"] == ["you", level.player]
+
+
+def test_the_default_is_the_strongest_level(tmp_path):
+    run = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl",
+                      opponent=None)
+    assert "you against Expert (best), seed 5." in run.stdout
+    assert read_records(tmp_path / "g.jsonl")[0]["level"] == "Expert"

@@ -417,10 +417,12 @@ def default_save_path() -> Path:
 
 def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: int | None = None,
                      hints: bool = False, muggins: bool = False, first: str = "cut",
-                     save: str | None = None, console=None, read=None) -> int:
+                     save: str | None = None, console=None, read=None,
+                     level: str | None = None) -> int:
     """Play one game against the AI at the terminal; return the exit status (0, or 130 after
     Ctrl-C). Arguments as ``crib play`` takes them (``first``: ``"me"``, ``"ai"`` or
-    ``"cut"``); ``seed`` None draws one (printed, so the game can be played again)."""
+    ``"cut"``); ``seed`` None draws one (printed, so the game can be played again); ``level``
+    the name of the level ``opponent`` plays (None: an opponent chosen by spec)."""
     import numpy as np
     from rich.console import Console
 
@@ -434,11 +436,12 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     player = TerminalPlayer(console, read=read or input, hints=hints, echo=echo)
     seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
     table = Table((player, opponent), variant=variant, seed=seed, first=seat_first,
-                  muggins=muggins, emit=player.show)
+                  muggins=muggins, emit=player.show, level=level)
     player.table = table
     game = table.game
-    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {opponent} "
-               f"(seed {seed}{', muggins' if muggins else ''}).", style="bold")
+    against = opponent if level is None else f"{level} ({opponent})"
+    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {against}, "
+               f"seed {seed}{', muggins' if muggins else ''}.", style="bold")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; quit to stop.")
     if game.start_points:
         player.say(f"The pone of the first deal pegs {game.start_points} (three for last).")
