@@ -469,13 +469,31 @@ def _cmd_play(args) -> int:
         _check_players([args.opponent], "crib play")
     if args.save is not None:
         check_output(args.save, "--save", "crib play")
+    history = None
+    if not args.no_history:
+        history, named = _history_path(args.history)
+        if named is not None:
+            check_output(history, named, "crib play")
     from .terminal import play_in_terminal
 
     return play_in_terminal(variant=args.variant,
                             opponent=args.opponent if level is None else level.player,
                             seed=args.seed, hints=args.hints, muggins=args.muggins,
                             first=args.first, save=args.save,
-                            level=None if level is None else level.name)
+                            level=None if level is None else level.name, history=history)
+
+
+def _history_path(given: str | None):
+    """The history file, and what named it: ``--history PATH``, the environment variable
+    :data:`analyzer.table.history.HISTORY_ENV`, or nothing (the user's data folder: None)."""
+    import os
+    from pathlib import Path
+
+    from ..table.history import HISTORY_ENV, default_path
+
+    if given is not None:
+        return Path(given), "--history"
+    return default_path(), HISTORY_ENV if os.environ.get(HISTORY_ENV) else None
 
 
 # --------------------------------------------------------------------------- replay
@@ -842,6 +860,14 @@ def _cmd_peg(args) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _add_history(p, what: str) -> None:
+    from ..table.history import HISTORY_ENV
+
+    p.add_argument("--history", metavar="PATH",
+                   help=f"{what} (default: ${HISTORY_ENV} if set, else history.sqlite3 in "
+                   "your user data folder)")
+
+
 class _KeepLines(argparse.HelpFormatter):
     """Help as argparse wraps it, but a text of several lines (a list in an epilog) as
     written."""
@@ -1051,7 +1077,8 @@ def build_parser() -> argparse.ArgumentParser:
         "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
         "to discard and to lay, go when no card fits, ? for the analyzer's advice, quit (or "
         "Ctrl-C) to stop. The game is saved as a record (crib replay prints it) to --save "
-        "FILE, or to crib-game-DATE-TIME.jsonl here. Exit status 0, or 130 after Ctrl-C.",
+        "FILE, or to crib-game-DATE-TIME.jsonl here, and added to your history of games. Exit "
+        "status 0, or 130 after Ctrl-C.",
         epilog=_levels_help(), formatter_class=_KeepLines)
     p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
@@ -1073,6 +1100,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE",
                    help="where to save the game (JSON Lines; default "
                    "crib-game-DATE-TIME.jsonl in this folder)")
+    where = p.add_mutually_exclusive_group()
+    _add_history(where, "the history file the game is added to")
+    where.add_argument("--no-history", action="store_true",
+                       help="do not add this game to the history")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
