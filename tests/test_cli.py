@@ -34,7 +34,7 @@ def test_help_lists_subcommands():
 
 @pytest.mark.parametrize("argv", [["--help"], ["keep", "--help"], ["--version"],
                                   ["keep", "5H", "--dealr"], ["count", "5H", "--starter"],
-                                  ["play", "--help"],
+                                  ["play", "--help"], ["stats", "--help"],
                                   ["play", "--level", "nope"]])
 def test_help_and_usage_errors_import_no_numpy(argv):
     # What only parses the command line loads nothing heavy: crib --help starts at once.

@@ -1,5 +1,5 @@
-"""The history of games (analyzer.table.history): rows and statistics against figures worked out
-by hand, the Wilson interval, schema migrations, damaged and locked files."""
+"""The history of games (analyzer.table.history) and ``crib stats``: rows and statistics against
+figures worked out by hand, the Wilson interval, schema migrations, damaged and locked files."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import json
 import math
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -29,6 +31,8 @@ from analyzer.table.history import (
     wilson_interval,
 )
 from analyzer.table.tabletop import Table
+
+CRIB = Path(sys.executable).parent / "crib"
 
 # Three games, stripped to what the history reads (the seats, the level, the result and each
 # deal's points): you in seat 0. Each deal's show is [pone's hand, dealer's hand, dealer's crib].
@@ -66,6 +70,11 @@ def _three_games(path: Path) -> None:
     game = add_game(LOST, path, seed=2, played_at="2025-01-02T10:00:00+00:00")
     add_review(game, REVIEWS[1], path)
     add_game(STOPPED, path, seed=3, played_at="2025-01-03T10:00:00+00:00")
+
+
+def run_crib(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(CRIB), *args], capture_output=True, text=True, timeout=1800,
+                          **kwargs)
 
 
 # --------------------------------------------------------------------------- where it lives
@@ -271,3 +280,65 @@ def test_a_missing_history_has_no_games_and_is_not_made(tmp_path):
     assert (stats.games, stats.trend["games"], len(stats.levels)) == (0, 0, 0)
     assert not path.exists()
     assert json.dumps(stats.to_dict())  # plain values
+
+
+# --------------------------------------------------------------------------- crib stats
+
+
+def test_crib_stats_after_three_games(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    _three_games(path)
+    run = run_crib("stats", "--history", str(path))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines[1:]) <= 80  # the first names the file
+    assert lines[:2] == [f"history {path}",
+                         "3 games: 2 finished, 1 unfinished (stopped before the end)"]
+    text = "\n".join(" ".join(line.split()) for line in lines)  # columns as single spaces
+    for said in ("win rate by level, of the finished games (95% Wilson score interval):",
+                 "Club 2 0 1 1 50.0% 9.5% to 90.5%",
+                 "ev+lookahead 1 1 0 0 no finished game",
+                 "you gave 1 0 0", "you took 0 1 0",
+                 "points per deal, six-card (4 deals) you AI",
+                 "pegging 2.25 2.50", "hand 8.25 5.50", "crib 2.25 0.75", "his heels 0.50 0.50",
+                 "total 13.25 9.25",
+                 "muggins: your own counts gave the AI 2 points",
+                 "3.75 1.50",
+                 "trend over 2 reviewed games: first half 3.75 a game, last half 1.50",
+                 "least-squares slope -2.25 points a game"):
+        assert said in text
+    as_json = run_crib("stats", "--history", str(path), "--json")
+    assert as_json.returncode == 0
+    assert json.loads(as_json.stdout) == {"history": str(path),
+                                          **json.loads(json.dumps(summarize(
+                                              read_games(path)).to_dict()))}
+
+
+def test_crib_stats_of_no_history_is_one_line(tmp_path):
+    run = run_crib("stats", "--history", str(tmp_path / "none.sqlite3"))
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout == (f"crib stats: no games in the history yet ({tmp_path / 'none.sqlite3'})"
+                          "; crib play adds each game\n")
+    connect(tmp_path / "empty.sqlite3").close()  # a history with no games yet
+    run = run_crib("stats", "--history", str(tmp_path / "empty.sqlite3"))
+    assert run.returncode == 0 and run.stdout.startswith("crib stats: no games in the history")
+    env = dict(os.environ, **{HISTORY_ENV: str(tmp_path / "moved.sqlite3")})
+    run = run_crib("stats", env=env)
+    assert "moved.sqlite3" in run.stdout and run.returncode == 0
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (lambda p: p.write_text("not a database\n" * 100), [],
+     "is not a readable SQLite database (file is not a database)"),
+    (None, ["--history", "no/such/folder/h.sqlite3"],
+     "crib stats: --history no/such/folder/h.sqlite3: no folder no/such/folder"),
+    (None, ["--level", "club"], "unrecognized arguments: --level club"),
+])
+def test_crib_stats_bad_history_is_one_line_and_status_2(tmp_path, make, args, message):
+    path = tmp_path / "h.sqlite3"
+    if make is not None:
+        make(path)
+        args = ["--history", str(path)]
+    run = run_crib("stats", *args, cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and message in run.stderr

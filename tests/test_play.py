@@ -440,7 +440,7 @@ def test_each_game_finished_or_stopped_is_one_row_of_the_history(tmp_path):
     finished = _play_piped(tmp_path, EVERY_PROMPT, "--level", "Beginner", "--seed", "1",
                            "--save", "won.jsonl", "--history", history, opponent=None)
     assert finished.returncode == 0, finished.stderr
-    assert "Added to your history." in finished.stdout
+    assert "Added to your history (crib stats sums it up)." in finished.stdout
     assert "Your decisions, reviewed" in finished.stdout
     stopped = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "3", "--save", "quit.jsonl",
                           "--history", history)

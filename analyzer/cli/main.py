@@ -60,6 +60,7 @@ EXAMPLES = """examples:
   crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
   crib play --hints                         play a game against the AI in the terminal
   crib play --level casual                  the same at another level (crib play --help)
+  crib stats                                your games so far: win rates, points, trend
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib review games.jsonl --game 3          what each discard and card laid lost
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
@@ -494,6 +495,29 @@ def _history_path(given: str | None):
     if given is not None:
         return Path(given), "--history"
     return default_path(), HISTORY_ENV if os.environ.get(HISTORY_ENV) else None
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def _cmd_stats(args) -> int:
+    from ..table.history import HistoryError, history_stats
+    from .stats import format_stats
+
+    path, named = _history_path(args.history)
+    if named is not None and not path.parent.is_dir():
+        raise UsageError(f"crib stats: {named} {path}: no folder {path.parent}")
+    try:
+        stats = history_stats(path)
+    except HistoryError as exc:
+        raise UsageError(f"crib stats: {exc}") from None
+    if args.json:
+        print(json.dumps({"history": str(path), **stats.to_dict()}))
+    elif stats.games == 0:
+        print(f"crib stats: no games in the history yet ({path}); crib play adds each game")
+    else:
+        print(format_stats(stats, path))
+    return 0
 
 
 # --------------------------------------------------------------------------- replay
@@ -1077,8 +1101,8 @@ def build_parser() -> argparse.ArgumentParser:
         "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
         "to discard and to lay, go when no card fits, ? for the analyzer's advice, quit (or "
         "Ctrl-C) to stop. The game is saved as a record (crib replay prints it) to --save "
-        "FILE, or to crib-game-DATE-TIME.jsonl here, and added to your history of games. Exit "
-        "status 0, or 130 after Ctrl-C.",
+        "FILE, or to crib-game-DATE-TIME.jsonl here, and added to your history of games (crib "
+        "stats). Exit status 0, or 130 after Ctrl-C.",
         epilog=_levels_help(), formatter_class=_KeepLines)
     p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
@@ -1105,6 +1129,16 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--no-history", action="store_true",
                        help="do not add this game to the history")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser(
+        "stats", help="your games so far: win rate by level, skunks, points by phase, trend",
+        description="Sum up the history of the games played with crib play: the win rate at "
+        "each level with its 95% interval (Wilson score), the games stopped unfinished, the "
+        "skunks given and taken, your average points per deal by phase against the "
+        "computer's, and the trend of the points the review says your decisions lost a game.")
+    _add_history(p, "the history to read")
+    _add_json(p)
+    p.set_defaults(func=_cmd_stats)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
     p.add_argument("file", metavar="FILE",

@@ -21,11 +21,11 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 
 Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
 to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
-``crib replay`` prints, and added to the history of games (:mod:`analyzer.table.history`).
-After a finished game :func:`end_of_game_review` prints the review of the person's decisions
-(``crib review``), and its totals join the game's row in the history. A history that cannot be
-written (a damaged file, one locked by another program) is one line on stderr; the game is saved
-all the same.
+``crib replay`` prints, and added to the history of games (:mod:`analyzer.table.history`;
+``crib stats``). After a finished game :func:`end_of_game_review` prints the review of the
+person's decisions (``crib review``), and its totals join the game's row in the history. A
+history that cannot be written (a damaged file, one locked by another program) is one line on
+stderr; the game is saved all the same.
 """
 
 from __future__ import annotations
@@ -484,7 +484,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         except HistoryError as exc:
             _not_in_history("the game", exc)
         else:
-            player.say("Added to your history.")
+            player.say("Added to your history (crib stats sums it up).")
     if not record.get("unfinished"):
         review = end_of_game_review(record, player)
         if game_id is not None:
