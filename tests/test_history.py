@@ -92,6 +92,29 @@ def test_without_the_variable_the_history_is_in_the_users_data_folder(monkeypatc
     assert default_path() == Path(platformdirs.user_data_dir("analyzer")) / "history.sqlite3"
 
 
+def test_the_data_folder_is_made_on_the_first_game(tmp_path, monkeypatch):
+    monkeypatch.delenv(HISTORY_ENV)
+    folder = tmp_path / "data" / "analyzer"
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda app: str(tmp_path / "data" / app))
+    assert history_stats().games == 0 and not folder.exists()  # reading makes nothing
+    add_game(WON)
+    assert read_games(folder / "history.sqlite3")["result"].tolist() == ["won"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG_DATA_HOME is Linux's")
+def test_crib_play_writes_the_users_data_folder_by_default(tmp_path):
+    """The real default, end to end: crib play with no ANALYZER_HISTORY, its user data folder
+    moved into tmp_path by XDG_DATA_HOME (where platformdirs looks on Linux)."""
+    env = {k: v for k, v in os.environ.items() if k != HISTORY_ENV}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--seed", "5", "--level",
+                          "beginner", "--save", "g.jsonl"], input="quit\ny\n", text=True,
+                         capture_output=True, cwd=tmp_path, env=env, timeout=1800)
+    assert run.returncode == 0 and "history" not in run.stderr, run.stderr
+    games = read_games(tmp_path / "xdg" / "analyzer" / "history.sqlite3")
+    assert games["level"].tolist() == ["Beginner"]
+
+
 # --------------------------------------------------------------------------- rows and stats
 
 

@@ -107,8 +107,10 @@ def default_path() -> Path:
     """Where the history is: the file :data:`HISTORY_ENV` names, else ``history.sqlite3`` in
     ``platformdirs.user_data_dir("analyzer")``."""
     named = os.environ.get(HISTORY_ENV)
-    if named:
-        return Path(named).expanduser()
+    return Path(named).expanduser() if named else _in_data_folder()
+
+
+def _in_data_folder() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("analyzer")) / FILE_NAME
@@ -156,7 +158,8 @@ def connect(path=None, *, timeout: float = LOCK_TIMEOUT,
     to make an old database in tests). The connection is in autocommit mode: each write is its
     own explicit transaction. Raises :class:`HistoryError`.
 
-    The folder of a ``path`` given must exist; the default folder is made if it does not.
+    The folder of the user data folder's history is made if it is missing; any other path's
+    folder must exist.
 
     Examples
     --------
@@ -167,11 +170,13 @@ def connect(path=None, *, timeout: float = LOCK_TIMEOUT,
     ...     conn.close()
     True
     """
-    if path is None:
-        path = default_path()
-        if HISTORY_ENV not in os.environ:
+    path = default_path() if path is None else Path(path)
+    if path == _in_data_folder():
+        try:
             path.parent.mkdir(parents=True, exist_ok=True)
-    path = Path(path)
+        except OSError as exc:
+            raise HistoryError(f"{path}: cannot make its folder ({exc.strerror or exc})") \
+                from None
     if not path.parent.is_dir():
         raise HistoryError(f"{path}: no folder {path.parent}")
     if path.is_dir():
