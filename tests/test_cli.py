@@ -33,7 +33,9 @@ def test_help_lists_subcommands():
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["keep", "--help"], ["--version"],
-                                  ["keep", "5H", "--dealr"], ["count", "5H", "--starter"]])
+                                  ["keep", "5H", "--dealr"], ["count", "5H", "--starter"],
+                                  ["play", "--help"], ["stats", "--help"],
+                                  ["play", "--level", "nope"]])
 def test_help_and_usage_errors_import_no_numpy(argv):
     # What only parses the command line loads nothing heavy: crib --help starts at once.
     code = ("import sys\nfrom analyzer.cli import main\ntry:\n    status = main(sys.argv[1:])\n"
@@ -43,6 +45,19 @@ def test_help_and_usage_errors_import_no_numpy(argv):
     assert result.returncode in (0, 2), result.stderr
     assert "numpy loaded" not in result.stderr
     assert result.stdout.strip() or result.stderr.startswith("crib")
+
+
+def test_play_help_lists_the_levels_in_plain_words():
+    from analyzer.table.levels import LEVELS
+
+    result = run("play", "--help")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    start = lines.index("levels, weakest first (--level NAME; Expert unless --level or "
+                        "--opponent):")
+    assert [line.split(None, 2) for line in lines[start + 1:start + 5]] == \
+        [[level.name, level.player, level.about] for level in LEVELS]
 
 
 def test_python_dash_m_is_the_same_command():

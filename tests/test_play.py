@@ -9,6 +9,7 @@ equal.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -20,6 +21,8 @@ import pytest
 from analyzer import score_hand
 from analyzer.core.cards import card_value, parse_card
 from analyzer.sim.records import read_records, validate_record
+from analyzer.table.history import HISTORY_ENV, read_games
+from analyzer.table.levels import LEVELS
 from analyzer.table.tabletop import Table
 
 OPPONENT = "ev+lookahead"  # quick; the opponent does not matter to these tests
@@ -235,10 +238,11 @@ def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
     assert "deal 2:" not in replay.stdout
 
 
-def _play_piped(tmp_path, text: str, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "analyzer", "play", "--opponent", OPPONENT,
-                           *args], input=text, capture_output=True, text=True, cwd=tmp_path,
-                          env=_env(), timeout=TIMEOUT)
+def _play_piped(tmp_path, text: str, *args, opponent=OPPONENT) -> subprocess.CompletedProcess:
+    against = [] if opponent is None else ["--opponent", opponent]
+    return subprocess.run([sys.executable, "-m", "analyzer", "play", *against, *args],
+                          input=text, capture_output=True, text=True, cwd=tmp_path, env=_env(),
+                          timeout=TIMEOUT)
 
 
 def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
@@ -276,6 +280,14 @@ def test_the_default_save_file_is_named_and_written_here(tmp_path):
     (["--first", "you"], "argument --first"),
     (["--save", "no/such/folder/game.jsonl"], "crib play: --save no/such/folder/game.jsonl: "
                                                "no folder no/such/folder"),
+    (["--level", "nope"], "crib play: unknown level 'nope': choose one of Beginner, Casual, "
+                          "Club, Expert"),
+    (["--level", "club", "--opponent", "best"], "crib play: argument --opponent: not allowed "
+                                                "with argument --level"),
+    (["--history", "no/such/folder/h.sqlite3"], "crib play: --history no/such/folder/h.sqlite3: "
+                                                "no folder no/such/folder"),
+    (["--history", "h.sqlite3", "--no-history"], "crib play: argument --no-history: not "
+                                                 "allowed with argument --history"),
 ])
 def test_bad_arguments_are_one_line_and_status_2(tmp_path, args, message):
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", *args], input="",
@@ -397,3 +409,105 @@ def test_a_rank_alone_lays_that_card_quit_asks_first_and_help_lists_the_commands
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# --------------------------------------------------------------------------- levels, history
+
+#: Answers that finish any game: at each prompt one of them fits (a discard of two positions, a
+#: position 1 to 4 that fits, or go), the others are refused and the next is read.
+EVERY_PROMPT = "1 2\n1\n2\n3\n4\ngo\n" * 600
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[level.name for level in LEVELS])
+def test_each_level_is_named_on_screen_and_in_the_record(tmp_path, level):
+    run = _play_piped(tmp_path, "quit\ny\n", "--level", level.name.lower(), "--seed", "5",
+                      "--save", "g.jsonl", "--no-history", opponent=None)
+    assert run.returncode == 0, run.stderr
+    assert (f"crib play: six-card cribbage to 121, you against {level.name} ({level.player}), "
+            "seed 5.") in run.stdout
+    (record,) = read_records(tmp_path / "g.jsonl")
+    assert record["level"] == level.name and record["seats"] == ["you", level.player]
+
+
+def test_the_default_is_the_strongest_level(tmp_path):
+    run = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl",
+                      "--no-history", opponent=None)
+    assert "you against Expert (best), seed 5." in run.stdout
+    assert read_records(tmp_path / "g.jsonl")[0]["level"] == "Expert"
+
+
+def test_each_game_finished_or_stopped_is_one_row_of_the_history(tmp_path):
+    from analyzer.table.review import review_game
+
+    history = str(tmp_path / "h.sqlite3")
+    finished = _play_piped(tmp_path, EVERY_PROMPT, "--level", "Beginner", "--seed", "1",
+                           "--save", "won.jsonl", "--history", history, opponent=None)
+    assert finished.returncode == 0, finished.stderr
+    assert "Added to your history (crib stats sums it up)." in finished.stdout
+    assert "Your decisions, reviewed" in finished.stdout
+    stopped = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "3", "--save", "quit.jsonl",
+                          "--history", history)
+    assert stopped.returncode == 0 and "Added to your history" in stopped.stdout
+    off = _play_piped(tmp_path, "quit\ny\n", "--seed", "4", "--save", "off.jsonl",
+                      "--no-history")
+    assert off.returncode == 0 and "history" not in off.stdout
+    games = read_games(history)
+    assert len(games) == 2
+    first, second = games.to_dict("records")
+    (record,) = read_records(tmp_path / "won.jsonl")
+    assert "unfinished" not in record
+    won = record["winner"] == 0
+    assert (first["result"], first["level"], first["opponent"], first["seed"]) == \
+        ("won" if won else "lost", "Beginner", "hand+random", 1)
+    assert (first["your_score"], first["computer_score"]) == tuple(record["scores"])
+    assert first["deals"] == len(record["deals"])
+    review = review_game(record)  # what the end-of-game review printed, and the row holds
+    assert first["review_discard_lost"] == pytest.approx(review.discard_lost, abs=1e-9)
+    assert first["review_play_lost"] == pytest.approx(review.play_lost, abs=1e-9)
+    (quit_record,) = read_records(tmp_path / "quit.jsonl")
+    assert (second["result"], second["opponent"], second["seed"]) == ("unfinished", OPPONENT, 3)
+    assert second["level"] is None or math.isnan(second["level"])  # null: chosen by spec
+    assert second["deals"] == len(quit_record["deals"])
+    assert math.isnan(second["review_discard_lost"])
+
+
+def test_the_environment_variable_moves_the_history(tmp_path, monkeypatch):
+    monkeypatch.setenv(HISTORY_ENV, str(tmp_path / "moved.sqlite3"))
+    run = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl")
+    assert run.returncode == 0, run.stderr
+    assert read_games(tmp_path / "moved.sqlite3")["result"].tolist() == ["unfinished"]
+    monkeypatch.setenv(HISTORY_ENV, str(tmp_path / "no" / "such.sqlite3"))
+    run = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "h.jsonl")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (f"crib play: {HISTORY_ENV} {tmp_path / 'no' / 'such.sqlite3'}: no "
+                          f"folder {tmp_path / 'no'}\n")
+
+
+def test_a_damaged_or_locked_history_is_one_line_and_the_game_is_saved(tmp_path):
+    import sqlite3
+
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"no database here\n" * 300)
+    run = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "5", "--save", "d.jsonl",
+                      "--history", str(damaged))
+    assert run.returncode == 0
+    assert run.stderr == (f"crib play: the game was not added to the history: {damaged} is not "
+                          "a readable SQLite database (file is not a database)\n")
+    assert "Saved the unfinished game to d.jsonl" in run.stdout
+    assert read_records(tmp_path / "d.jsonl")[0]["unfinished"] is True
+    assert damaged.read_bytes() == b"no database here\n" * 300
+    locked = tmp_path / "locked.sqlite3"
+    holder = sqlite3.connect(locked, isolation_level=None)
+    holder.execute("CREATE TABLE other (x)")
+    holder.execute("BEGIN EXCLUSIVE")  # another program writing, for longer than we wait
+    try:
+        run = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "5", "--save", "l.jsonl",
+                          "--history", str(locked))
+    finally:
+        holder.execute("ROLLBACK")
+    assert run.returncode == 0
+    assert run.stderr == (f"crib play: the game was not added to the history: {locked} is "
+                          "locked by another program (database is locked)\n")
+    assert "Saved the unfinished game to l.jsonl" in run.stdout
+    assert holder.execute("PRAGMA user_version").fetchone() == (0,)  # nothing half-written
+    holder.close()

@@ -242,3 +242,35 @@ def test_say_peg_the_last_card():
     assert say_peg(29, count_peg("KC QD 9S", last=True)) == "twenty-nine and one for last"
     assert say_peg(15, count_peg("KC 5S", last=True)) == ("fifteen two and one for last is "
                                                         "three")
+
+
+def test_the_levels_are_four_players_named_in_any_case():
+    from analyzer.core.choices import parse_player
+    from analyzer.table.levels import DEFAULT_LEVEL, LEVELS, LevelError, find_level
+
+    assert [level.name for level in LEVELS] == ["Beginner", "Casual", "Club", "Expert"]
+    assert find_level("EXPERT").player == "best" and find_level(" casual ").player == "baseline"
+    assert DEFAULT_LEVEL == "Expert"
+    assert len({parse_player(level.player) for level in LEVELS}) == 4
+    with pytest.raises(LevelError, match="choose one of Beginner, Casual, Club, Expert"):
+        find_level("Master")
+
+
+class _FirstCards:
+    def discard(self, table, seat):
+        return table.hand(seat)[:table.game.thrown]
+
+    def lay(self, table, seat):
+        legal = table.legal(seat)
+        return legal[0] if legal else None
+
+
+def test_a_game_with_a_person_records_its_level():
+    record = Table((_FirstCards(), "baseline"), seed=3, level="Casual").play()
+    assert record["level"] == "Casual"
+    validate_record(record)
+    custom = Table((_FirstCards(), "baseline"), seed=3).play()
+    assert custom["level"] is None and {**custom, "level": "Casual"} == record
+    assert "level" not in Table(("baseline", "baseline"), seed=3).play()  # no person: no level
+    with pytest.raises(RecordError, match="level must be a level's name or null, got 3"):
+        validate_record({**record, "level": 3})

@@ -59,6 +59,8 @@ EXAMPLES = """examples:
   crib simulate --games 100000 --seed 7     AI against AI, full rules
   crib duel best ev+lookahead --games 100000 --seed 7   win rate and match points
   crib play --hints                         play a game against the AI in the terminal
+  crib play --level casual                  the same at another level (crib play --help)
+  crib stats                                your games so far: win rates, points, trend
   crib replay games.jsonl --game 3          a recorded game, counted out
   crib review games.jsonl --game 3          what each discard and card laid lost
   crib odds 96 110 --dealer                 the chance to win from a score, as dealer
@@ -453,17 +455,69 @@ PLAY_FIRST = ("me", "ai", "cut")
 
 
 def _cmd_play(args) -> int:
+    from ..table.levels import DEFAULT_LEVEL, LevelError, find_level
+
     if args.variant not in PLAY_VARIANTS:
         raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
                          f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
-    _check_players([args.opponent], "crib play")
+    level = None
+    if args.opponent is None:
+        try:
+            level = find_level(DEFAULT_LEVEL if args.level is None else args.level)
+        except LevelError as exc:
+            raise UsageError(f"crib play: {exc}") from None
+    else:
+        _check_players([args.opponent], "crib play")
     if args.save is not None:
         check_output(args.save, "--save", "crib play")
+    history = None
+    if not args.no_history:
+        history, named = _history_path(args.history)
+        if named is not None:
+            check_output(history, named, "crib play")
     from .terminal import play_in_terminal
 
-    return play_in_terminal(variant=args.variant, opponent=args.opponent, seed=args.seed,
-                            hints=args.hints, muggins=args.muggins, first=args.first,
-                            save=args.save)
+    return play_in_terminal(variant=args.variant,
+                            opponent=args.opponent if level is None else level.player,
+                            seed=args.seed, hints=args.hints, muggins=args.muggins,
+                            first=args.first, save=args.save,
+                            level=None if level is None else level.name, history=history)
+
+
+def _history_path(given: str | None):
+    """The history file, and what named it: ``--history PATH``, the environment variable
+    :data:`analyzer.table.history.HISTORY_ENV`, or nothing (the user's data folder: None)."""
+    import os
+    from pathlib import Path
+
+    from ..table.history import HISTORY_ENV, default_path
+
+    if given is not None:
+        return Path(given), "--history"
+    return default_path(), HISTORY_ENV if os.environ.get(HISTORY_ENV) else None
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def _cmd_stats(args) -> int:
+    from ..table.history import HistoryError, history_stats
+    from .stats import format_stats
+
+    path, named = _history_path(args.history)
+    if named is not None and not path.parent.is_dir():
+        raise UsageError(f"crib stats: {named} {path}: no folder {path.parent}")
+    try:
+        stats = history_stats(path)
+    except HistoryError as exc:
+        raise UsageError(f"crib stats: {exc}") from None
+    if args.json:
+        print(json.dumps({"history": str(path), **stats.to_dict()}))
+    elif stats.games == 0:
+        print(f"crib stats: no games in the history yet ({path}); crib play adds each game")
+    else:
+        print(format_stats(stats, path))
+    return 0
 
 
 # --------------------------------------------------------------------------- replay
@@ -831,6 +885,34 @@ def _cmd_peg(args) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _add_history(p, what: str) -> None:
+    from ..table.history import HISTORY_ENV
+
+    p.add_argument("--history", metavar="PATH",
+                   help=f"{what} (default: ${HISTORY_ENV} if set, else history.sqlite3 in "
+                   "your user data folder)")
+
+
+class _KeepLines(argparse.HelpFormatter):
+    """Help as argparse wraps it, but a text of several lines (a list in an epilog) as
+    written."""
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def _levels_help() -> str:
+    """``crib play --help``'s list of the levels, one a line."""
+    from ..table.levels import DEFAULT_LEVEL, LEVELS
+
+    lines = [f"levels, weakest first (--level NAME; {DEFAULT_LEVEL} unless --level or "
+             "--opponent):"]
+    lines += [f"  {level.name:<8}  {level.player:<11}  {level.about}" for level in LEVELS]
+    return "\n".join(lines)
+
+
 def _add_json(p) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -1016,17 +1098,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "play", help="play a game against the AI in the terminal, with hints and muggins",
-        description="Play one game of cribbage against an AI player in the terminal. Type the "
-        "cards (5H JC) or their positions (1 4) to discard and to lay, go when no card fits, "
-        "? for the analyzer's advice, quit (or Ctrl-C) to stop. The game is saved as a record "
-        "(crib replay prints it) to --save FILE, or to crib-game-DATE-TIME.jsonl here. Exit "
-        "status 0, or 130 after Ctrl-C.")
+        description="Play one game of cribbage against an AI player in the terminal, at a "
+        "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
+        "to discard and to lay, go when no card fits, ? for the analyzer's advice, quit (or "
+        "Ctrl-C) to stop. The game is saved as a record (crib replay prints it) to --save "
+        "FILE, or to crib-game-DATE-TIME.jsonl here, and added to your history of games (crib "
+        "stats). Exit status 0, or 130 after Ctrl-C.",
+        epilog=_levels_help(), formatter_class=_KeepLines)
     p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
                    f"{DEFAULT_VARIANT})")
-    p.add_argument("--opponent", default="best", metavar="PLAYER",
-                   help="the AI: DISCARD+PEGGING as for simulate, or baseline, or best (the "
-                   "strongest, the default)")
+    against = p.add_mutually_exclusive_group()
+    against.add_argument("--level", metavar="NAME",
+                         help="how strong the AI plays: Beginner, Casual, Club or Expert (any "
+                         "case; the default Expert), see the levels below")
+    against.add_argument("--opponent", metavar="PLAYER",
+                         help="instead of a level, any AI player: DISCARD+PEGGING as for "
+                         "simulate, or baseline, or best (the strongest, Expert's)")
     _add_seed(p)
     p.add_argument("--hints", action="store_true",
                    help="show the analyzer's advice at every decision (? shows it once)")
@@ -1037,7 +1125,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="FILE",
                    help="where to save the game (JSON Lines; default "
                    "crib-game-DATE-TIME.jsonl in this folder)")
+    where = p.add_mutually_exclusive_group()
+    _add_history(where, "the history file the game is added to")
+    where.add_argument("--no-history", action="store_true",
+                       help="do not add this game to the history")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser(
+        "stats", help="your games so far: win rate by level, skunks, points by phase, trend",
+        description="Sum up the history of the games played with crib play: the win rate at "
+        "each level with its 95% interval (Wilson score), the games stopped unfinished, the "
+        "skunks given and taken, your average points per deal by phase against the "
+        "computer's, and the trend of the points the review says your decisions lost a game.")
+    _add_history(p, "the history to read")
+    _add_json(p)
+    p.set_defaults(func=_cmd_stats)
 
     p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
     p.add_argument("file", metavar="FILE",

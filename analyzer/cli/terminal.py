@@ -21,8 +21,11 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 
 Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
 to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
-``crib replay`` prints. After a finished game :func:`end_of_game_review` prints the review of
-the person's decisions (``crib review``).
+``crib replay`` prints, and added to the history of games (:mod:`analyzer.table.history`;
+``crib stats``). After a finished game :func:`end_of_game_review` prints the review of the
+person's decisions (``crib review``), and its totals join the game's row in the history. A
+history that cannot be written (a damaged file, one locked by another program) is one line on
+stderr; the game is saved all the same.
 """
 
 from __future__ import annotations
@@ -399,16 +402,23 @@ class TerminalPlayer:
 # --------------------------------------------------------------------------- the command
 
 
-def end_of_game_review(record: dict, player: TerminalPlayer) -> None:
+def end_of_game_review(record: dict, player: TerminalPlayer):
     """Print the review of the person's decisions in the game just finished (``record``):
     :func:`analyzer.table.review.review_game` and :func:`~analyzer.table.review.format_review`, what
-    ``crib review FILE`` prints of the saved game."""
+    ``crib review FILE`` prints of the saved game. Returns the
+    :class:`~analyzer.table.review.Review` (its totals go to the history)."""
     from ..table.review import format_review, review_game
 
     player.say()
     player.say("Your decisions, reviewed (crib review FILE prints this again):", style="bold")
-    for line in format_review(review_game(record)).splitlines():
+    review = review_game(record)
+    for line in format_review(review).splitlines():
         player.say(line, wrap=False)
+    return review
+
+
+def _not_in_history(what: str, exc: Exception) -> None:
+    print(f"crib play: {what} was not added to the history: {exc}", file=sys.stderr)
 
 
 def _prepare(opponent: str, variant: str, hints: bool) -> None:
@@ -433,14 +443,18 @@ def default_save_path() -> Path:
 
 def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: int | None = None,
                      hints: bool = False, muggins: bool = False, first: str = "cut",
-                     save: str | None = None, console=None, read=None) -> int:
+                     save: str | None = None, console=None, read=None,
+                     level: str | None = None, history=None) -> int:
     """Play one game against the AI at the terminal; return the exit status (0, or 130 after
     Ctrl-C). Arguments as ``crib play`` takes them (``first``: ``"me"``, ``"ai"`` or
-    ``"cut"``); ``seed`` None draws one (printed, so the game can be played again)."""
+    ``"cut"``); ``seed`` None draws one (printed, so the game can be played again); ``level``
+    the name of the level ``opponent`` plays (None: an opponent chosen by spec); ``history``
+    the history file the game is added to (:mod:`analyzer.table.history`), None for none."""
     import numpy as np
     from rich.console import Console
 
     from ..sim.records import write_records
+    from ..table.history import HistoryError, add_game, add_review
 
     if console is None:
         console = Console(highlight=False)
@@ -450,14 +464,15 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     player = TerminalPlayer(console, read=read or input, hints=hints, echo=echo)
     seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
     table = Table((player, opponent), variant=variant, seed=seed, first=seat_first,
-                  muggins=muggins, emit=player.show)
+                  muggins=muggins, emit=player.show, level=level)
     player.table = table
     game = table.game
     # compile the AI's (and the advice's) kernels while you look at your first hand
     threading.Thread(target=_prepare, args=(opponent, variant, hints), daemon=True,
                      name="crib-play-prepare").start()
-    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {opponent} "
-               f"(seed {seed}{', muggins' if muggins else ''}).", style="bold")
+    against = opponent if level is None else f"{level} ({opponent})"
+    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {against}, "
+               f"seed {seed}{', muggins' if muggins else ''}.", style="bold")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; quit to stop.")
     if game.start_points:
         player.say(f"The pone of the first deal pegs {game.start_points} (three for last).")
@@ -481,6 +496,19 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         state = "the game" if not record.get("unfinished") else "the unfinished game"
         player.say(f"Saved {state} to {path}", wrap=False)  # a path is never broken
         player.say(f"(crib replay {path} prints it)", wrap=False)
+    game_id = None
+    if history is not None:
+        try:
+            game_id = add_game(record, history, seed=seed)
+        except HistoryError as exc:
+            _not_in_history("the game", exc)
+        else:
+            player.say("Added to your history (crib stats sums it up).")
     if not record.get("unfinished"):
-        end_of_game_review(record, player)
+        review = end_of_game_review(record, player)
+        if game_id is not None:
+            try:
+                add_review(game_id, review, history)
+            except HistoryError as exc:
+                _not_in_history("the review", exc)
     return status

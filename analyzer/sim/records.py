@@ -17,9 +17,10 @@ game ends inside a deal, that deal's ``plays`` and ``show`` stop at the winning 
 ``scores`` are the totals after the deal or at the winning moment. A game longer than the
 recorded deals (128) carries ``"truncated": true``.
 
-Two optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
-the player in each seat (``"you"`` for a person, else a player spec such as ``"best"``), and
-``"unfinished": true`` for a game stopped before anyone reached the target: its ``winner`` is
+Optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
+the player in each seat (``"you"`` for a person, else a player spec such as ``"best"``),
+``"level"``, the level the person chose (``null`` for an opponent chosen by its player spec),
+and ``"unfinished": true`` for a game stopped before anyone reached the target: its ``winner`` is
 ``null``, its ``skunk`` 0, and it holds the deals played to the end of the crib count. A game
 played with muggins (two sides) has ``"claims"`` in each deal, beside ``"show"``: for each count,
 the points its owner claimed, or ``null`` for a count made for its owner. A claim too low pegs
@@ -315,7 +316,7 @@ def validate_record(record: dict) -> None:
     game = _record_game(record)
     keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
     missing = sorted(keys - record.keys())
-    extra = sorted(record.keys() - keys - {"truncated", "seats", "unfinished"})
+    extra = sorted(record.keys() - keys - {"truncated", "seats", "unfinished", "level"})
     if missing or extra:
         _fail("record", "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
@@ -332,6 +333,9 @@ def validate_record(record: dict) -> None:
         seats = _list(record["seats"], game.players, where, "seats")
         if not all(isinstance(name, str) and name for name in seats):
             _fail(where, f"seats must be {game.players} names, got {seats!r}")
+    level = record.get("level")
+    if level is not None and not (isinstance(level, str) and level):
+        _fail(where, f"level must be a level's name or null, got {level!r}")
     deals = record["deals"]
     if not isinstance(deals, list) or (not deals and not unfinished):
         _fail(where, "deals must be a non-empty list")

@@ -29,8 +29,9 @@ happens to ``emit`` as events (plain dicts, :data:`EVENTS`), for a face to show.
 the difference to the opponent, one too high is corrected.
 
 The record (:meth:`Table.record`) is the project's game record (:mod:`analyzer.sim.records`) with
-``"seats"``; a game stopped before its end is ``"unfinished"`` and holds the deals played to the
-end of the crib count; a muggins game has ``"claims"`` in each deal.
+``"seats"`` (and ``"level"`` when a person plays); a game stopped before its end is
+``"unfinished"`` and holds the deals played to the end of the crib count; a muggins game has
+``"claims"`` in each deal.
 """
 
 from __future__ import annotations
@@ -109,6 +110,9 @@ class Table:
         ``"cut"`` (the cut decides, drawing from the state) or the seat that deals first.
     muggins
         People count their own hands and cribs (two sides only).
+    level
+        The name of the level the person chose (:mod:`analyzer.table.levels`), or None for an
+        opponent chosen by its player spec: written in the record of a game with a person.
     emit
         Called with each event (a dict with ``"kind"``, :data:`EVENTS`).
 
@@ -121,7 +125,7 @@ class Table:
     """
 
     def __init__(self, seats, variant: str = "six-card", seed: int | None = 0, state=None,
-                 first="cut", muggins: bool = False, emit=None):
+                 first="cut", muggins: bool = False, emit=None, level: str | None = None):
         from ..core.rng import chunk_states
 
         self.game = variant_game(variant)
@@ -139,6 +143,7 @@ class Table:
             raise ValueError("muggins is played by two sides")
         self.first = first
         self.muggins = bool(muggins)
+        self.level = level
         self._emit = emit or (lambda event: None)
         if state is None:
             state = chunk_states(int(seed), 1)[0]
@@ -432,6 +437,8 @@ class Table:
         if not v1:
             record["start"] = list(self._start)
         record["seats"] = [s if ai else PERSON for s, ai in zip(self.seats, self.ai, strict=True)]
+        if not all(self.ai):
+            record["level"] = self.level
         if not finished:
             record["unfinished"] = True
         return record

@@ -1,0 +1,78 @@
+"""``crib stats``: the history's statistics as text. The numbers are
+:func:`analyzer.table.history.summarize`'s; this module only lays them out, at most 80 columns."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+__all__ = ["format_stats"]
+
+#: The reviewed games whose losses are listed (the trend is over all of them).
+LISTED = 20
+_PHASE_NAMES = {"pegging": "pegging", "hand": "hand", "crib": "crib", "heels": "his heels",
+                "total": "total"}
+
+
+def format_stats(stats, path) -> str:
+    """The text of ``crib stats``: a :class:`analyzer.table.history.HistoryStats` of the history
+    at ``path``."""
+    finished = stats.games - stats.unfinished
+    lines = [f"history {path}",
+             f"{stats.games} games: {finished} finished, {stats.unfinished} unfinished (stopped "
+             "before the end)", ""]
+    lines += _levels(stats.levels)
+    lines += ["", f"skunks{'single':>16}{'double':>8}{'triple':>8}"]
+    for said, key in (("you gave", "given"), ("you took", "taken")):
+        tiers = stats.skunks[key]
+        lines.append(f"  {said:<12}{tiers['single']:>8}{tiers['double']:>8}{tiers['triple']:>8}")
+    for variant, frame in stats.per_deal.groupby("variant", sort=True):
+        deals = int(frame["deals"].iloc[0])
+        if not deals:
+            continue
+        lines += ["", f"{f'points per deal, {variant} ({deals} deals)':<40}{'you':>6}"
+                      f"{'AI':>10}"]
+        for row in frame.to_dict("records"):
+            lines.append(f"  {_PHASE_NAMES[row['phase']]:<38}{row['you']:>6.2f}"
+                         f"{row['computer']:>10.2f}")
+    if stats.muggins_given is not None:
+        lines += ["", f"muggins: your own counts gave the AI {stats.muggins_given} points"]
+    lines += [""] + _trend(stats)
+    return "\n".join(lines)
+
+
+def _levels(levels) -> list[str]:
+    width = max(8, *(len(label) for label in levels["label"]))
+    lines = ["win rate by level, of the finished games (95% Wilson score interval):",
+             f"  {'level':<{width}}  games  unfinished   won  lost  win rate  95% interval"]
+    for row in levels.to_dict("records"):
+        if math.isnan(row["win_rate"]):
+            rate = f"{'':>8}  no finished game"
+        else:
+            rate = f"{row['win_rate']:8.1%}  {row['win_low']:.1%} to {row['win_high']:.1%}"
+        lines.append(f"  {row['label']:<{width}}  {row['games']:>5}  {row['unfinished']:>10}"
+                     f"  {row['won']:>4}  {row['lost']:>4}  {rate}")
+    if levels["level"].isna().any():
+        lines.append("  (an opponent chosen with --opponent is listed by its player spec)")
+    return lines
+
+
+def _trend(stats) -> list[str]:
+    trend = stats.trend
+    n = trend["games"]
+    if n == 0:
+        return ["points your decisions lost: no finished game reviewed yet"]
+    lost = stats.losses["lost"].tolist()
+    lines = ["points lost a game by your decisions (the review's), oldest first:"]
+    lines += textwrap.wrap(" ".join(f"{x:.2f}" for x in lost[-LISTED:]), width=78,
+                           initial_indent="  ", subsequent_indent="  ")
+    if n > LISTED:
+        lines.append(f"  (the last {LISTED} of {n} reviewed games)")
+    if trend["slope"] is None:
+        lines.append("trend: from the second reviewed game on")
+    else:
+        lines.append(f"trend over {n} reviewed games: first half {trend['first_half']:.2f} a "
+                     f"game, last half {trend['last_half']:.2f}")
+        lines.append(f"  least-squares slope {trend['slope']:+.2f} points a game (below 0: "
+                     "fewer points lost)")
+    return lines

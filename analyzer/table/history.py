@@ -1,0 +1,532 @@
+"""The history of a person's games: one SQLite database, and the statistics ``crib stats`` shows.
+
+Every game ``crib play`` finishes or stops is added (:func:`add_game`) as one row of the table
+``games``: when, the form, the level and the opponent's player spec, the seed, the result (won,
+lost or unfinished), the final scores, the skunk each way (none, single, double, triple), the
+points of each side by phase (pegging, hand, crib, his heels) and the number of deals, the
+points given away by muggins, the undos, the review's totals for a finished game
+(:func:`add_review`: the points the review of the person's decisions says they lost, by discard
+and by the play), and the game record itself as JSON, so nothing is lost.
+
+Where it lives: :func:`default_path`, ``history.sqlite3`` in the user's data folder
+(``platformdirs.user_data_dir("analyzer")``), unless the environment variable
+:data:`HISTORY_ENV` names another file.
+
+**Schema.** The database's ``PRAGMA user_version`` is the number of :data:`MIGRATIONS` applied.
+Opening it (:func:`connect`) applies the missing steps in order, all in one transaction: a
+database is at one version or the next, never between. A database of a newer version than this
+package knows is refused.
+
+**Failures.** A file that is not a SQLite database, one another connection holds locked past
+:data:`LOCK_TIMEOUT` seconds, or one that cannot be opened is a :class:`HistoryError` with a
+one-line reason; every write is one transaction, so a failure leaves the database as it was.
+
+**Statistics.** :func:`read_games` reads the rows as a DataFrame and :func:`summarize` (or
+:func:`history_stats`, both at once) computes what ``crib stats`` prints, and the web page may
+show: win rates by level with their Wilson score intervals (:func:`wilson_interval`), skunks,
+average points per deal by phase for the person and for the computer, and the trend of the
+points lost per reviewed game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
+           "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
+           "game_row", "history_stats", "read_games", "summarize", "wilson_interval"]
+
+#: The environment variable that moves the history to another file.
+HISTORY_ENV = "ANALYZER_HISTORY"
+#: The history's file name in the user's data folder.
+FILE_NAME = "history.sqlite3"
+#: Seconds to wait for another connection's lock before giving up.
+LOCK_TIMEOUT = 2.0
+#: The phases of a deal the points are counted by.
+PHASES = ("pegging", "hand", "crib", "heels")
+#: The skunk tiers, by the loser's tier 0..3.
+SKUNKS = ("none", "single", "double", "triple")
+#: The 95% normal quantile.
+_Z = 1.959964
+
+_SIDES = ("your", "computer")
+_SKUNK_CHECK = ", ".join(f"'{s}'" for s in SKUNKS)
+
+#: The schema's steps, in order: step ``k`` takes a database from ``user_version`` k to k + 1.
+#: Each is a tuple of SQL statements. Never edit a step once released: add one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: the games
+    ("CREATE TABLE games ("
+     " id INTEGER PRIMARY KEY,"
+     " played_at TEXT NOT NULL,"  # ISO 8601, local time with its UTC offset
+     " variant TEXT NOT NULL,"
+     " level TEXT,"  # null: a player chosen by its spec
+     " opponent TEXT NOT NULL,"
+     " seed INTEGER,"
+     " result TEXT NOT NULL CHECK (result IN ('won', 'lost', 'unfinished')),"
+     " your_score INTEGER NOT NULL,"
+     " computer_score INTEGER NOT NULL,"
+     f" skunk_given TEXT NOT NULL CHECK (skunk_given IN ({_SKUNK_CHECK})),"
+     f" skunk_taken TEXT NOT NULL CHECK (skunk_taken IN ({_SKUNK_CHECK})),"
+     " deals INTEGER NOT NULL,"
+     + "".join(f" {side}_{phase} INTEGER NOT NULL," for side in _SIDES for phase in PHASES)
+     + " muggins_given INTEGER,"  # null: played without muggins
+     " review_discard_lost REAL,"  # null: not reviewed (an unfinished game)
+     " review_play_lost REAL,"
+     " record TEXT NOT NULL)",),
+    # 2: the undos of a game (issue 23's undo), and the games by time
+    ("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0",
+     "CREATE INDEX games_played_at ON games (played_at)"),
+)
+#: The version of the schema this package writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: The columns :func:`read_games` returns (all but the record), in the table's order.
+COLUMNS = ("id", "played_at", "variant", "level", "opponent", "seed", "result", "your_score",
+           "computer_score", "skunk_given", "skunk_taken", "deals",
+           *(f"{side}_{phase}" for side in _SIDES for phase in PHASES), "muggins_given",
+           "review_discard_lost", "review_play_lost", "undos")
+
+
+class HistoryError(Exception):
+    """The history cannot be read or written: a one-line reason."""
+
+
+def default_path() -> Path:
+    """Where the history is: the file :data:`HISTORY_ENV` names, else ``history.sqlite3`` in
+    ``platformdirs.user_data_dir("analyzer")``."""
+    named = os.environ.get(HISTORY_ENV)
+    return Path(named).expanduser() if named else _in_data_folder()
+
+
+def _in_data_folder() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("analyzer")) / FILE_NAME
+
+
+# --------------------------------------------------------------------------- the database
+
+
+def _reason(path: Path, exc: sqlite3.Error) -> str:
+    """A one-line reason for a sqlite3 error on the history at ``path``."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return f"{path} is locked by another program ({text})"
+    damaged = "not a database" in text or "malformed" in text
+    if damaged or not isinstance(exc, sqlite3.OperationalError):
+        return f"{path} is not a readable SQLite database ({text})"
+    return f"{path}: {text}"
+
+
+def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
+    """Apply the missing steps of :data:`MIGRATIONS` (to version ``upto``) in one transaction."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise HistoryError(f"{path} has history schema {version}, newer than this version of "
+                           f"analyzer reads ({len(MIGRATIONS)}): upgrade analyzer")
+    if version >= upto:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]  # another may have migrated
+        for step in MIGRATIONS[version:upto]:
+            for statement in step:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {max(version, upto)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def connect(path=None, *, timeout: float = LOCK_TIMEOUT,
+            version: int = SCHEMA_VERSION) -> sqlite3.Connection:
+    """Open the history at ``path`` (default :func:`default_path`), creating it if it is
+    missing, and bring its schema up to ``version`` (:data:`SCHEMA_VERSION`; an older step only
+    to make an old database in tests). The connection is in autocommit mode: each write is its
+    own explicit transaction. Raises :class:`HistoryError`.
+
+    The folder of the user data folder's history is made if it is missing; any other path's
+    folder must exist.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     conn = connect(Path(folder) / "h.sqlite3")
+    ...     conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    ...     conn.close()
+    True
+    """
+    path = default_path() if path is None else Path(path)
+    if path == _in_data_folder():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HistoryError(f"{path}: cannot make its folder ({exc.strerror or exc})") \
+                from None
+    if not path.parent.is_dir():
+        raise HistoryError(f"{path}: no folder {path.parent}")
+    if path.is_dir():
+        raise HistoryError(f"{path}: is a folder, not a file")
+    try:
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise HistoryError(_reason(path, exc)) from None
+    try:
+        _migrate(conn, path, version)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise HistoryError(_reason(path, exc)) from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _write(path, timeout: float, sql: str, values) -> int:
+    """One statement in its own transaction; the row id it wrote."""
+    path = default_path() if path is None else Path(path)
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = conn.execute(sql, values)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+        return cursor.lastrowid
+
+
+# --------------------------------------------------------------------------- a game's row
+
+
+def _person(record: dict) -> int:
+    seats = record.get("seats") or []
+    mine = [p for p, name in enumerate(seats) if name == "you"]
+    if len(seats) != 2 or len(mine) != 1:
+        raise ValueError(f"the history holds two-player games with one seat named 'you', got "
+                         f"seats {seats!r}")
+    return mine[0]
+
+
+def _points(record: dict, target: int) -> tuple[dict, int]:
+    """Each seat's points by phase (``{phase: [seat 0, seat 1]}``) and the points the person's
+    muggins claims gave away, from the deals of a two-player record."""
+    points = {phase: [0, 0] for phase in PHASES}
+    scores = list(record.get("start", [0, 0]))
+    given = 0
+    for deal in record["deals"]:
+        dealer = deal["dealer"]
+        points["heels"][dealer] += deal["heels"]
+        scores[dealer] += deal["heels"]
+        for seat, _, pegged in deal["plays"]:
+            points["pegging"][seat] += pegged
+            scores[seat] += pegged
+        claims = deal.get("claims") or [None] * len(deal["show"])
+        for k, (count, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
+            crib = k == 2  # the pone's hand, the dealer's hand, then the dealer's crib
+            owner = dealer if crib else (dealer + 1 + k) % 2
+            phase = "crib" if crib else "hand"
+            pegged = count if claimed is None else min(claimed, count)
+            points[phase][owner] += pegged
+            scores[owner] += pegged
+            if scores[owner] < target and claimed is not None and claimed < count:
+                given += count - claimed  # muggins: the other side takes what was missed
+                scores[1 - owner] += count - claimed
+    return points, given
+
+
+def game_row(record: dict, *, seed: int | None = None, review=None,
+             played_at: str | None = None) -> dict:
+    """The history's row of one game record of ``crib play`` (two players, a seat ``"you"``):
+    a dict of the columns of the table ``games`` (:data:`COLUMNS` without ``id``, and
+    ``record``, the record as JSON).
+
+    ``review`` is the :class:`analyzer.table.review.Review` of a finished game, or None;
+    ``played_at`` defaults to now (ISO 8601, local time). The level is the record's ``"level"``
+    (null for a player chosen by spec), the undos its ``"undos"`` (0 if none).
+
+    Examples
+    --------
+    >>> deal = {"dealer": 1, "heels": 2, "plays": [[0, "5H", 0], [1, "TD", 2]],
+    ...         "show": [8, 4, 6]}
+    >>> record = {"seats": ["you", "best"], "level": "Expert", "winner": None,
+    ...           "scores": [8, 14], "skunk": 0, "unfinished": True, "deals": [deal]}
+    >>> row = game_row(record, seed=7, played_at="2025-01-01T12:00:00+00:00")
+    >>> row["result"], row["your_hand"], row["computer_pegging"], row["computer_crib"]
+    ('unfinished', 8, 2, 6)
+    """
+    from ..core.choices import variant_game
+
+    me = _person(record)
+    ai = 1 - me
+    game = variant_game(record.get("variant", "six-card"))
+    points, given = _points(record, game.target)
+    winner = record.get("winner")
+    result = "unfinished" if winner is None else "won" if winner == me else "lost"
+    skunk = record.get("skunk", 0)
+    tiers = skunk if isinstance(skunk, list) else [0 if winner == p else skunk for p in (0, 1)]
+    muggins = any("claims" in deal for deal in record["deals"])
+    row = {
+        "played_at": played_at or datetime.now().astimezone().isoformat(timespec="seconds"),
+        "variant": game.name,
+        "level": record.get("level"),
+        "opponent": record["seats"][ai],
+        "seed": seed,
+        "result": result,
+        "your_score": int(record["scores"][me]),
+        "computer_score": int(record["scores"][ai]),
+        "skunk_given": SKUNKS[tiers[ai]] if result == "won" else "none",
+        "skunk_taken": SKUNKS[tiers[me]] if result == "lost" else "none",
+        "deals": len(record["deals"]),
+    }
+    for side, seat in zip(_SIDES, (me, ai), strict=True):
+        for phase in PHASES:
+            row[f"{side}_{phase}"] = points[phase][seat]
+    row["muggins_given"] = given if muggins else None
+    row["review_discard_lost"] = None if review is None else float(review.discard_lost)
+    row["review_play_lost"] = None if review is None else float(review.play_lost)
+    row["undos"] = int(record.get("undos", 0))
+    row["record"] = json.dumps(record, separators=(",", ":"))
+    return row
+
+
+def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
+             played_at: str | None = None, timeout: float = LOCK_TIMEOUT) -> int:
+    """Add one game (its record, as ``crib play`` saves it) to the history at ``path`` (default
+    :func:`default_path`), in one transaction; return its row id. Arguments as
+    :func:`game_row`. Raises :class:`HistoryError` if the history cannot be written (then
+    nothing is added) and ValueError for a record of no person's two-player game."""
+    row = game_row(record, seed=seed, review=review, played_at=played_at)
+    names = ", ".join(row)
+    marks = ", ".join(f":{name}" for name in row)
+    return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row)
+
+
+def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:
+    """Add the review's totals (an :class:`analyzer.table.review.Review`) to the game
+    ``game_id`` of the history (:func:`add_game` gives the id). Raises :class:`HistoryError`."""
+    _write(path, timeout, "UPDATE games SET review_discard_lost = ?, review_play_lost = ? "
+           "WHERE id = ?", (float(review.discard_lost), float(review.play_lost), int(game_id)))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_games(path=None, *, timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
+    """The games of the history at ``path`` (default :func:`default_path`), oldest first: a
+    DataFrame with the columns :data:`COLUMNS` (the records left out). A missing file has no
+    games (and is not made). Raises :class:`HistoryError`."""
+    import pandas as pd
+
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return pd.DataFrame({name: [] for name in COLUMNS})
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            rows = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM games ORDER BY id").fetchall()
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+    return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def wilson_interval(successes: int, trials: int, z: float = _Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% with the default ``z``); (0, 1) for no
+    trials.
+
+    Examples
+    --------
+    3 wins of 4: centre (3 + z²/2) / (4 + z²) and half-width z √(3·1/4 + z²/4) / (4 + z²)
+
+    >>> low, high = wilson_interval(3, 4)
+    >>> round(low, 4), round(high, 4)
+    (0.3006, 0.9544)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@dataclass
+class HistoryStats:
+    """What :func:`summarize` computes from the history's games.
+
+    Attributes
+    ----------
+    games, unfinished
+        Games in the history, and those stopped before the end.
+    levels
+        One row per level played, the levels weakest first, then the opponents chosen by their
+        player spec (``level`` None): ``label`` (the level's name, or the spec), ``level``,
+        ``opponent``, ``games``, ``unfinished``,
+        ``won``, ``lost``, ``win_rate`` (of the finished games; NaN with none), ``win_low`` and
+        ``win_high`` (its 95% Wilson score interval).
+    skunks
+        ``{"given": {tier: games}, "taken": {tier: games}}``: the games the person won with the
+        computer under a skunk line (given) and lost under one (taken), by tier ``single``,
+        ``double``, ``triple``.
+    per_deal
+        Average points per deal by phase, one row per form and phase (``variant``, ``phase``:
+        ``pegging``, ``hand``, ``crib``, ``heels``, ``total``), with ``you``, ``computer`` and
+        ``deals`` (the deals averaged over), over every game, finished or not.
+    muggins_given
+        Points the person's muggins claims gave away, over the games played with muggins
+        (None if none was).
+    losses
+        The reviewed (finished) games in order: ``id``, ``played_at``, ``variant``, ``label``,
+        ``lost`` (the review's points lost by discard plus by the play).
+    trend
+        ``{"games", "first_half", "last_half", "slope"}``: how many reviewed games, the mean
+        points lost a game in the first and in the last half of them (the middle game of an odd
+        number left out; None under two games), and the least-squares slope of the points lost
+        against the game's number (points a game; None under two games).
+    """
+
+    games: int
+    unfinished: int
+    levels: pd.DataFrame
+    skunks: dict
+    per_deal: pd.DataFrame
+    muggins_given: int | None
+    losses: pd.DataFrame
+    trend: dict
+
+    def to_dict(self) -> dict:
+        """The statistics as plain JSON-ready values (NaN as None)."""
+
+        def plain(value):
+            value = value.item() if hasattr(value, "item") else value
+            return None if isinstance(value, float) and math.isnan(value) else value
+
+        def rows(frame):
+            return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+        return {"games": self.games, "unfinished": self.unfinished,
+                "interval": "95% Wilson score", "levels": rows(self.levels),
+                "skunks": self.skunks, "per_deal": rows(self.per_deal),
+                "muggins_given": self.muggins_given, "losses": rows(self.losses),
+                "trend": {k: plain(v) for k, v in self.trend.items()}}
+
+
+def _label(level, opponent) -> str:
+    return level if isinstance(level, str) else opponent
+
+
+def summarize(games: pd.DataFrame) -> HistoryStats:
+    """The statistics of the history's games (:func:`read_games`'s DataFrame): see
+    :class:`HistoryStats`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> games = pd.DataFrame({"level": ["Club", "Club", None], "opponent": ["ev+greedy"] * 3,
+    ...                       "result": ["won", "lost", "won"], "variant": ["six-card"] * 3,
+    ...                       "skunk_given": ["single", "none", "none"],
+    ...                       "skunk_taken": ["none"] * 3, "deals": [9, 10, 8],
+    ...                       "review_discard_lost": [1.5, 0.5, None],
+    ...                       "review_play_lost": [2.0, 1.0, None]},
+    ...                      index=[1, 2, 3]).rename_axis("id").reset_index()
+    >>> stats = summarize(games)
+    >>> stats.levels[["label", "won", "lost"]].values.tolist()
+    [['Club', 1, 1], ['ev+greedy', 1, 0]]
+    >>> stats.trend["slope"]
+    -2.0
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .levels import LEVELS
+
+    games = games.copy()
+    for side in _SIDES:
+        for phase in PHASES:
+            if f"{side}_{phase}" not in games:
+                games[f"{side}_{phase}"] = 0
+    for name in ("played_at", "muggins_given"):
+        if name not in games:
+            games[name] = None
+    games["label"] = [_label(level, opp) for level, opp in zip(games["level"],
+                                                                games["opponent"], strict=True)]
+    order = [level.name for level in LEVELS]
+    labels = sorted(set(games["label"]), key=lambda x: (order.index(x) if x in order
+                                                        else len(order), x))
+    rows = []
+    for label in labels:
+        mine = games[games["label"] == label]
+        won = int((mine["result"] == "won").sum())
+        lost = int((mine["result"] == "lost").sum())
+        low, high = wilson_interval(won, won + lost)
+        level = mine["level"].iloc[0]
+        rows.append({"label": label, "level": level if isinstance(level, str) else None,
+                     "opponent": mine["opponent"].iloc[0], "games": len(mine),
+                     "unfinished": int((mine["result"] == "unfinished").sum()), "won": won,
+                     "lost": lost, "win_rate": won / (won + lost) if won + lost else math.nan,
+                     "win_low": low if won + lost else math.nan,
+                     "win_high": high if won + lost else math.nan})
+    levels = pd.DataFrame(rows, columns=["label", "level", "opponent", "games", "unfinished",
+                                         "won", "lost", "win_rate", "win_low", "win_high"])
+    levels["level"] = levels["level"].astype(object).where(levels["level"].notna(), None)
+    won, lost = games[games["result"] == "won"], games[games["result"] == "lost"]
+    skunks = {"given": {t: int((won["skunk_given"] == t).sum()) for t in SKUNKS[1:]},
+              "taken": {t: int((lost["skunk_taken"] == t).sum()) for t in SKUNKS[1:]}}
+    per_deal = []
+    for variant in sorted(set(games["variant"])):
+        mine = games[games["variant"] == variant]
+        deals = int(mine["deals"].sum())
+        for phase in (*PHASES, "total"):
+            names = PHASES if phase == "total" else (phase,)
+            you = sum(int(mine[f"your_{p}"].sum()) for p in names)
+            computer = sum(int(mine[f"computer_{p}"].sum()) for p in names)
+            per_deal.append({"variant": variant, "phase": phase, "deals": deals,
+                             "you": you / deals if deals else math.nan,
+                             "computer": computer / deals if deals else math.nan})
+    per_deal = pd.DataFrame(per_deal, columns=["variant", "phase", "deals", "you", "computer"])
+    given = games["muggins_given"].dropna()
+    reviewed = games[games["review_discard_lost"].notna() & (games["result"] != "unfinished")]
+    losses = pd.DataFrame({"id": reviewed["id"], "played_at": reviewed["played_at"],
+                           "variant": reviewed["variant"], "label": reviewed["label"],
+                           "lost": reviewed["review_discard_lost"].astype(float)
+                           + reviewed["review_play_lost"].fillna(0).astype(float)}
+                          ).reset_index(drop=True)
+    n = len(losses)
+    lost_a_game = losses["lost"].to_numpy(float)
+    trend = {"games": n, "first_half": None, "last_half": None, "slope": None}
+    if n >= 2:
+        half = n // 2
+        trend["first_half"] = float(lost_a_game[:half].mean())
+        trend["last_half"] = float(lost_a_game[n - half:].mean())
+        x = np.arange(1, n + 1, dtype=float) - (n + 1) / 2  # centred: the slope's formula
+        trend["slope"] = float((x * (lost_a_game - lost_a_game.mean())).sum() / (x * x).sum())
+    return HistoryStats(games=len(games), unfinished=int((games["result"] == "unfinished").sum()),
+                        levels=levels, skunks=skunks, per_deal=per_deal,
+                        muggins_given=int(given.sum()) if len(given) else None,
+                        losses=losses, trend=trend)
+
+
+def history_stats(path=None, *, timeout: float = LOCK_TIMEOUT) -> HistoryStats:
+    """:func:`summarize` of :func:`read_games` of the history at ``path`` (default
+    :func:`default_path`). Raises :class:`HistoryError`."""
+    return summarize(read_games(path, timeout=timeout))

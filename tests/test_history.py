@@ -1,0 +1,367 @@
+"""The history of games (analyzer.table.history) and ``crib stats``: rows and statistics against
+figures worked out by hand, the Wilson interval, schema migrations, damaged and locked files."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import platformdirs
+import pytest
+
+from analyzer.table.history import (
+    HISTORY_ENV,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    HistoryError,
+    add_game,
+    add_review,
+    connect,
+    default_path,
+    game_row,
+    history_stats,
+    read_games,
+    summarize,
+    wilson_interval,
+)
+from analyzer.table.tabletop import Table
+
+CRIB = Path(sys.executable).parent / "crib"
+
+# Three games, stripped to what the history reads (the seats, the level, the result and each
+# deal's points): you in seat 0. Each deal's show is [pone's hand, dealer's hand, dealer's crib].
+WON = {  # at Club, won with the AI under 91: a single skunk given
+    "seats": ["you", "ev+greedy"], "level": "Club", "winner": 0, "scores": [121, 80],
+    "skunk": 1, "first_dealer": 0,
+    "deals": [
+        # you deal: his heels 2 to you; you peg 2 and 1, the AI 4; AI's hand 8, yours 12, your
+        # crib 5
+        {"dealer": 0, "heels": 2, "plays": [[1, "5H", 4], [0, "TD", 2], [0, "6S", 1]],
+         "show": [8, 12, 5]},
+        # the AI deals: you peg 1, the AI 2; your hand 10, the AI's 6, its crib 3
+        {"dealer": 1, "heels": 0, "plays": [[0, "4C", 1], [1, "AC", 2]], "show": [10, 6, 3]},
+    ]}
+LOST = {  # at Club, with muggins, lost under 61: a double skunk taken
+    "seats": ["you", "ev+greedy"], "level": "Club", "winner": 1, "scores": [60, 121],
+    "skunk": 2, "first_dealer": 0,
+    # you deal; the AI pegs 3; its hand 6; your hand counts 9 but you claim 7 (muggins: the AI
+    # takes 2); your crib 4, claimed right
+    "deals": [{"dealer": 0, "heels": 0, "plays": [[1, "7H", 3]], "show": [6, 9, 4],
+               "claims": [None, 7, 4]}]}
+STOPPED = {  # against a player chosen by spec, stopped after one deal
+    "seats": ["you", "ev+lookahead"], "level": None, "winner": None, "scores": [9, 5],
+    "skunk": 0, "unfinished": True, "first_dealer": 1,
+    # the AI deals: his heels 2 to it; you peg 5, it 1; your hand 4, its hand 2, its crib 0
+    "deals": [{"dealer": 1, "heels": 2, "plays": [[0, "5D", 5], [1, "TS", 1]],
+               "show": [4, 2, 0]}]}
+# The review's losses of the two finished games: 1.25 + 2.5 and 0.5 + 1.0 points.
+REVIEWS = (SimpleNamespace(discard_lost=1.25, play_lost=2.5),
+           SimpleNamespace(discard_lost=0.5, play_lost=1.0))
+
+
+def _three_games(path: Path) -> None:
+    add_game(WON, path, seed=1, review=REVIEWS[0], played_at="2025-01-01T10:00:00+00:00")
+    game = add_game(LOST, path, seed=2, played_at="2025-01-02T10:00:00+00:00")
+    add_review(game, REVIEWS[1], path)
+    add_game(STOPPED, path, seed=3, played_at="2025-01-03T10:00:00+00:00")
+
+
+def run_crib(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([str(CRIB), *args], capture_output=True, text=True, timeout=1800,
+                          **kwargs)
+
+
+# --------------------------------------------------------------------------- where it lives
+
+
+def test_the_suite_never_writes_the_users_own_history():
+    moved = os.environ.get(HISTORY_ENV)
+    assert moved, "tests/conftest.py points ANALYZER_HISTORY at a temporary file"
+    assert default_path() == Path(moved)
+    assert not Path(moved).is_relative_to(platformdirs.user_data_dir("analyzer"))
+
+
+def test_without_the_variable_the_history_is_in_the_users_data_folder(monkeypatch):
+    monkeypatch.delenv(HISTORY_ENV)
+    assert default_path() == Path(platformdirs.user_data_dir("analyzer")) / "history.sqlite3"
+
+
+def test_the_data_folder_is_made_on_the_first_game(tmp_path, monkeypatch):
+    monkeypatch.delenv(HISTORY_ENV)
+    folder = tmp_path / "data" / "analyzer"
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda app: str(tmp_path / "data" / app))
+    assert history_stats().games == 0 and not folder.exists()  # reading makes nothing
+    add_game(WON)
+    assert read_games(folder / "history.sqlite3")["result"].tolist() == ["won"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG_DATA_HOME is Linux's")
+def test_crib_play_writes_the_users_data_folder_by_default(tmp_path):
+    """The real default, end to end: crib play with no ANALYZER_HISTORY, its user data folder
+    moved into tmp_path by XDG_DATA_HOME (where platformdirs looks on Linux)."""
+    env = {k: v for k, v in os.environ.items() if k != HISTORY_ENV}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--seed", "5", "--level",
+                          "beginner", "--save", "g.jsonl"], input="quit\ny\n", text=True,
+                         capture_output=True, cwd=tmp_path, env=env, timeout=1800)
+    assert run.returncode == 0 and "history" not in run.stderr, run.stderr
+    games = read_games(tmp_path / "xdg" / "analyzer" / "history.sqlite3")
+    assert games["level"].tolist() == ["Beginner"]
+
+
+# --------------------------------------------------------------------------- rows and stats
+
+
+def test_a_rows_points_by_phase_are_the_deals(tmp_path):
+    row = game_row(WON, seed=5, review=REVIEWS[0], played_at="2025-01-01T10:00:00+00:00")
+    assert (row["result"], row["level"], row["opponent"], row["seed"]) == ("won", "Club",
+                                                                           "ev+greedy", 5)
+    assert (row["your_score"], row["computer_score"], row["deals"]) == (121, 80, 2)
+    assert (row["skunk_given"], row["skunk_taken"]) == ("single", "none")
+    # you: pegging 2 + 1 + 1, hand 12 + 10, crib 5, heels 2; the AI: 4 + 2, 8 + 6, 3, 0
+    assert [row[f"your_{p}"] for p in ("pegging", "hand", "crib", "heels")] == [4, 22, 5, 2]
+    assert [row[f"computer_{p}"] for p in ("pegging", "hand", "crib", "heels")] == [6, 14, 3, 0]
+    assert row["muggins_given"] is None and row["undos"] == 0
+    assert (row["review_discard_lost"], row["review_play_lost"]) == (1.25, 2.5)
+    assert json.loads(row["record"]) == WON
+    lost = game_row(LOST)
+    assert (lost["result"], lost["skunk_given"], lost["skunk_taken"]) == ("lost", "none",
+                                                                          "double")
+    assert (lost["your_hand"], lost["your_crib"], lost["muggins_given"]) == (7, 4, 2)
+    assert game_row({**STOPPED, "undos": 3})["undos"] == 3
+    with pytest.raises(ValueError, match="one seat named 'you'"):
+        game_row({**WON, "seats": ["best", "ev+greedy"]})
+
+
+def test_three_games_summed_up_by_hand(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    _three_games(path)
+    games = read_games(path)
+    assert games["id"].tolist() == [1, 2, 3]
+    assert games["result"].tolist() == ["won", "lost", "unfinished"]
+    stats = history_stats(path)
+    assert (stats.games, stats.unfinished) == (3, 1)
+    club, custom = stats.levels.to_dict("records")
+    assert (club["label"], club["games"], club["won"], club["lost"], club["unfinished"]) == \
+        ("Club", 2, 1, 1, 0)
+    # 1 win of 2: the Wilson interval is 0.5 ± 1.96 √(1/8 + z²/16) / (1 + z²/2) = 0.0945..0.9055
+    assert club["win_rate"] == 0.5
+    assert club["win_low"] == pytest.approx(0.0945, abs=1e-4)
+    assert club["win_high"] == pytest.approx(0.9055, abs=1e-4)
+    assert (custom["label"], custom["level"], custom["games"], custom["unfinished"]) == \
+        ("ev+lookahead", None, 1, 1)
+    assert math.isnan(custom["win_rate"])
+    assert stats.skunks == {"given": {"single": 1, "double": 0, "triple": 0},
+                            "taken": {"single": 0, "double": 1, "triple": 0}}
+    # four deals: you pegged 2+1+1 + 0 + 5 = 9, counted hands 12+10 + 7 + 4 = 33, cribs 5 + 4
+    # + 0 = 9, heels 2; the AI 4+2 + 3 + 1 = 10, 8+6 + 6 + 2 = 22, 3 + 0 + 0 = 3, heels 2
+    per_deal = stats.per_deal.set_index("phase")
+    assert set(per_deal["variant"]) == {"six-card"} and set(per_deal["deals"]) == {4}
+    assert per_deal["you"].to_dict() == {"pegging": 2.25, "hand": 8.25, "crib": 2.25,
+                                         "heels": 0.5, "total": 13.25}
+    assert per_deal["computer"].to_dict() == {"pegging": 2.5, "hand": 5.5, "crib": 0.75,
+                                              "heels": 0.5, "total": 9.25}
+    assert stats.muggins_given == 2
+    # the review's losses of the two finished games, 3.75 then 1.5: two halves of one game each
+    # and a slope of -2.25 a game
+    assert stats.losses["lost"].tolist() == [3.75, 1.5]
+    assert stats.trend == {"games": 2, "first_half": 3.75, "last_half": 1.5, "slope": -2.25}
+
+
+def test_the_trend_of_five_games():
+    import pandas as pd
+
+    lost = [10.0, 6.0, 8.0, 4.0, 2.0]  # by hand: first half (10 + 6) / 2 = 8, last (4 + 2) / 2
+    games = pd.DataFrame({"id": range(1, 6), "level": ["Expert"] * 5, "opponent": ["best"] * 5,
+                          "result": ["won"] * 5, "variant": ["six-card"] * 5,
+                          "skunk_given": ["none"] * 5, "skunk_taken": ["none"] * 5,
+                          "deals": [9] * 5, "review_discard_lost": lost,
+                          "review_play_lost": [0.0] * 5})
+    trend = summarize(games).trend
+    # slope: x - 3 = -2..2 against y - 6 = 4, 0, 2, -2, -4: (-8 + 0 + 0 - 2 - 8) / 10 = -1.8
+    assert trend == {"games": 5, "first_half": 8.0, "last_half": 3.0,
+                     "slope": pytest.approx(-1.8)}
+
+
+def test_the_wilson_interval_worked_by_hand():
+    # 7 of 10, z = 1.959964: centre (0.7 + z²/20) / (1 + z²/10) = 0.64449, half-width
+    # z √(0.021 + z²/400) / (1 + z²/10) = 0.24771
+    low, high = wilson_interval(7, 10)
+    assert low == pytest.approx(0.39678, abs=1e-5) and high == pytest.approx(0.89221, abs=1e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    assert wilson_interval(5, 5)[1] == 1.0
+
+
+def test_a_real_games_phases_add_up_to_its_scores():
+    """Against the table's own scores: a whole game with muggins, the person claiming one
+    point short of each count."""
+
+    class ShortCounts:
+        def discard(self, table, seat):
+            return table.hand(seat)[:table.game.thrown]
+
+        def lay(self, table, seat):
+            legal = table.legal(seat)
+            return legal[0] if legal else None
+
+        def claim(self, table, seat, cards, crib):
+            from analyzer import score_hand
+
+            return max(score_hand(cards, table.starter, crib=crib) - 1, 0)
+
+    record = Table((ShortCounts(), "ev+greedy"), seed=11, muggins=True, level="Club").play()
+    row = game_row(record)
+    you = sum(row[f"your_{p}"] for p in ("pegging", "hand", "crib", "heels"))
+    ai = sum(row[f"computer_{p}"] for p in ("pegging", "hand", "crib", "heels"))
+    assert row["muggins_given"] > 0
+    assert (row["your_score"], row["computer_score"]) == (you, ai + row["muggins_given"])
+    assert row["level"] == "Club" and row["deals"] == len(record["deals"])
+
+
+# --------------------------------------------------------------------------- the database
+
+
+def test_an_older_database_is_upgraded_in_place(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    conn = connect(path, version=1)  # a history written before step 2 (no undos)
+    row = {k: v for k, v in game_row(WON).items() if k != "undos"}
+    conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
+                 f"({', '.join('?' * len(row))})", list(row.values()))
+    conn.close()
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
+    with sqlite3.connect(path) as old:
+        assert old.execute("PRAGMA user_version").fetchone() == (1,)
+    games = read_games(path)  # opening it applies step 2
+    assert games["undos"].tolist() == [0] and games["result"].tolist() == ["won"]
+    with sqlite3.connect(path) as new:
+        assert new.execute("PRAGMA user_version").fetchone() == (2,)
+        indexes = new.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
+    assert ("games_played_at",) in indexes
+    add_game({**STOPPED, "undos": 2}, path)
+    assert read_games(path)["undos"].tolist() == [0, 2]
+
+
+def test_a_failed_migration_leaves_the_database_as_it_was(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    connect(path, version=1).close()
+    with sqlite3.connect(path) as conn:  # an index of that name makes step 2 fail half-way
+        conn.execute("CREATE INDEX games_played_at ON games (variant)")
+    with pytest.raises(HistoryError, match="already exists"):
+        connect(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (1,)
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+    assert "undos" not in columns  # the ALTER TABLE before the failure is rolled back
+
+
+def test_a_newer_database_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(HistoryError, match="schema 99, newer than this version"):
+        add_game(WON, path)
+
+
+def test_a_damaged_file_is_one_line_and_left_alone(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    path.write_bytes(b"these are not the pages of a database\n" * 200)
+    before = path.read_bytes()
+    with pytest.raises(HistoryError) as error:
+        add_game(WON, path)
+    assert "is not a readable SQLite database" in str(error.value)
+    assert "\n" not in str(error.value)
+    assert path.read_bytes() == before
+    with pytest.raises(HistoryError, match="not a readable SQLite database"):
+        read_games(path)
+
+
+def test_a_locked_database_adds_nothing(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    add_game(WON, path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program in the middle of a write
+    try:
+        with pytest.raises(HistoryError, match="is locked by another program"):
+            add_game(LOST, path, timeout=0.1)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert read_games(path)["result"].tolist() == ["won"]
+    add_game(LOST, path)
+    assert read_games(path)["result"].tolist() == ["won", "lost"]
+
+
+def test_a_missing_history_has_no_games_and_is_not_made(tmp_path):
+    path = tmp_path / "none.sqlite3"
+    stats = history_stats(path)
+    assert (stats.games, stats.trend["games"], len(stats.levels)) == (0, 0, 0)
+    assert not path.exists()
+    assert json.dumps(stats.to_dict())  # plain values
+
+
+# --------------------------------------------------------------------------- crib stats
+
+
+def test_crib_stats_after_three_games(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    _three_games(path)
+    run = run_crib("stats", "--history", str(path))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert max(len(line) for line in lines[1:]) <= 80  # the first names the file
+    assert lines[:2] == [f"history {path}",
+                         "3 games: 2 finished, 1 unfinished (stopped before the end)"]
+    text = "\n".join(" ".join(line.split()) for line in lines)  # columns as single spaces
+    for said in ("win rate by level, of the finished games (95% Wilson score interval):",
+                 "Club 2 0 1 1 50.0% 9.5% to 90.5%",
+                 "ev+lookahead 1 1 0 0 no finished game",
+                 "you gave 1 0 0", "you took 0 1 0",
+                 "points per deal, six-card (4 deals) you AI",
+                 "pegging 2.25 2.50", "hand 8.25 5.50", "crib 2.25 0.75", "his heels 0.50 0.50",
+                 "total 13.25 9.25",
+                 "muggins: your own counts gave the AI 2 points",
+                 "3.75 1.50",
+                 "trend over 2 reviewed games: first half 3.75 a game, last half 1.50",
+                 "least-squares slope -2.25 points a game"):
+        assert said in text
+    as_json = run_crib("stats", "--history", str(path), "--json")
+    assert as_json.returncode == 0
+    assert json.loads(as_json.stdout) == {"history": str(path),
+                                          **json.loads(json.dumps(summarize(
+                                              read_games(path)).to_dict()))}
+
+
+def test_crib_stats_of_no_history_is_one_line(tmp_path):
+    run = run_crib("stats", "--history", str(tmp_path / "none.sqlite3"))
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout == (f"crib stats: no games in the history yet ({tmp_path / 'none.sqlite3'})"
+                          "; crib play adds each game\n")
+    connect(tmp_path / "empty.sqlite3").close()  # a history with no games yet
+    run = run_crib("stats", "--history", str(tmp_path / "empty.sqlite3"))
+    assert run.returncode == 0 and run.stdout.startswith("crib stats: no games in the history")
+    env = dict(os.environ, **{HISTORY_ENV: str(tmp_path / "moved.sqlite3")})
+    run = run_crib("stats", env=env)
+    assert "moved.sqlite3" in run.stdout and run.returncode == 0
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (lambda p: p.write_text("not a database\n" * 100), [],
+     "is not a readable SQLite database (file is not a database)"),
+    (None, ["--history", "no/such/folder/h.sqlite3"],
+     "crib stats: --history no/such/folder/h.sqlite3: no folder no/such/folder"),
+    (None, ["--level", "club"], "unrecognized arguments: --level club"),
+])
+def test_crib_stats_bad_history_is_one_line_and_status_2(tmp_path, make, args, message):
+    path = tmp_path / "h.sqlite3"
+    if make is not None:
+        make(path)
+        args = ["--history", str(path)]
+    run = run_crib("stats", *args, cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and message in run.stderr
