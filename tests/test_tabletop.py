@@ -242,3 +242,61 @@ def test_say_peg_the_last_card():
     assert say_peg(29, count_peg("KC QD 9S", last=True)) == "twenty-nine and one for last"
     assert say_peg(15, count_peg("KC 5S", last=True)) == ("fifteen two and one for last is "
                                                         "three")
+
+
+# --------------------------------------------------------------------------- records of people
+
+
+def _cut(record: dict, k: int, m: int) -> dict:
+    """``record`` stopped in deal ``k`` (0-based) after ``m`` cards laid (``m`` None: at the
+    discard, before any throw), as a table saves a game stopped there."""
+    import copy
+
+    out = copy.deepcopy(record)
+    deals = out["deals"]
+    before = deals[k - 1]["scores"] if k else [0, 0]
+    deal = deals[k]
+    out["deals"] = deals[:k]
+    if m is None:
+        partial = {key: deal[key] for key in ("dealer", "hands")}
+        partial["discards"] = [[], []]
+        partial["scores"] = list(before)
+    else:
+        partial = {**deal, "plays": deal["plays"][:m], "show": []}
+        scores = list(before)
+        scores[deal["dealer"]] += deal["heels"]
+        for seat, _, points in partial["plays"]:
+            scores[seat] += points
+        partial["scores"] = scores
+    out.update(partial_deal=partial, scores=partial["scores"], winner=None, skunk=0,
+               unfinished=True)
+    return out
+
+
+def test_a_record_holds_the_deal_a_game_stopped_in():
+    """``"partial_deal"``: the deal in progress of an unfinished game, checked as far as it
+    went: cut at the discard and after each card laid of every deal of an engine's game, the
+    record is valid and crib replay prints the deal; wrong scores, a partial deal in a finished
+    game, a card laid past what fits, and malformed ``"table"`` and ``"undos"`` are refused."""
+    record = simulate(1, seed=53, players=("ev+lookahead", "ev+greedy"), record_games=1,
+                      workers=1).records[0]
+    for k, deal in enumerate(record["deals"][:-1]):
+        for m in [None, *range(len(deal["plays"]) + 1)]:
+            stopped = _cut(record, k, m)
+            validate_record(stopped)
+        assert "the game stopped in this deal" in format_game(_cut(record, k, 3))
+    stopped = _cut(record, 2, 5)
+    bad = {**stopped, "partial_deal": {**stopped["partial_deal"], "scores": [0, 0]}}
+    with pytest.raises(RecordError, match="partial deal: scores"):
+        validate_record(bad)
+    with pytest.raises(RecordError, match="not unfinished"):
+        validate_record({**record, "partial_deal": stopped["partial_deal"]})
+    with pytest.raises(RecordError, match="undos"):
+        validate_record({**stopped, "undos": -1})
+    with pytest.raises(RecordError, match="table"):
+        validate_record({**stopped, "table": {"seed": 1}})
+    with pytest.raises(RecordError, match="table first"):
+        validate_record({**stopped, "table": {"seed": 1, "first": 1 - stopped["first_dealer"],
+                                              "muggins": False}})
+    validate_record({**stopped, "undos": 2, "table": {"seed": 53, "first": "cut",
+                                                      "muggins": False}})
