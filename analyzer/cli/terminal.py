@@ -552,7 +552,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         player.say()
         player.say("Interrupted: you stop the game.")
         status = _EXIT_INTERRUPTED
-    if not session.live:  # stopped while a resume was replaying: the file is as it was
+    if session.resuming:  # stopped while a resume was replaying: the file is as it was
         return status
     record = session.record()
     path = Path(save) if save is not None else default_save_path()

@@ -221,6 +221,12 @@ class Session:
         """True once the game is back where it was (a replay reached the person's question)."""
         return self._live
 
+    @property
+    def resuming(self) -> bool:
+        """True while a resumed game has not yet been put back where it stopped (its file then
+        holds the game as it stands)."""
+        return self._expect is not None
+
     def _new_table(self, decisions: list[tuple], undone, fresh: bool = False) -> Table:
         """A table replaying ``decisions`` (silently, unless ``fresh``: a new game)."""
         seats = [_Replaying(self, decisions) if s is self.person else s for s in self._seats]
