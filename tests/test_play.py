@@ -144,6 +144,7 @@ def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_pa
                           "go refused", "not held"}
     text = ANSI.sub("", "".join(transcript))
     assert 'you: "go" (said for you: no card fits)' in text  # issue 23, defect 4
+    assert "you peg 1 (go)" in text  # and shown without a "go" of yours before it
     assert_table_manners(text)
     assert "\x1b" not in "".join(transcript)  # TERM=dumb: plain text
     assert max(len(line.rstrip("\r")) for line in text.split("\n")) <= 80

@@ -594,7 +594,7 @@ def test_hands_are_sorted_and_the_table_says_no_needless_go_or_new_count():
 
     events = []
     person = Watching()
-    Session((person, "ev+lookahead"), seed=52, emit=events.append).play()
+    Session((person, "ev+lookahead"), seed=56, emit=events.append).play()
     for e in events:
         for key in ("kept", "thrown"):
             if key in e:
@@ -617,6 +617,10 @@ def test_hands_are_sorted_and_the_table_says_no_needless_go_or_new_count():
             last = next(x for x in reversed(events[:events.index(e)]) if x["kind"] == "lay")
             assert e["seat"] == last["seat"] and e["seat"] not in said
     assert any(e["kind"] == "go" and e["seat"] == 0 for e in events)
+    # the cases that were wrong: a play whose last card makes 31, a go pegged by the person
+    assert any(e["kind"] == "lay" and e["count"] == 31 and events[k + 1]["kind"] == "show"
+               for k, e in enumerate(events))
+    assert any(e["kind"] == "go_point" and e["seat"] == 0 for e in events)
 
 
 def test_missed_items_are_the_smallest_sets_that_make_the_points_missed():
