@@ -12,11 +12,11 @@ import random
 import pytest
 
 from analyzer import peg_points, simulate
-from analyzer.core.cards import card_value, format_card
+from analyzer.core.cards import card_value, format_card, parse_card
 from analyzer.core.counting import count_peg, say_peg
 from analyzer.core.rng import chunk_states
 from analyzer.sim.records import RecordError, format_game, validate_record
-from analyzer.table.tabletop import QuitGame, Table
+from analyzer.table.tabletop import QuitGame, Table, Undo
 
 
 def _without_seats(record: dict) -> dict:
@@ -116,9 +116,9 @@ def test_a_persons_whole_game_is_a_valid_record(variant):
     assert record["seats"] == ["you", "ev+lookahead"]
     assert "unfinished" not in record and record["winner"] in (0, 1)
     validate_record(record)
-    for deal in record["deals"]:
-        thrown = deal["discards"][0]
-        assert thrown == deal["hands"][0][:len(thrown)]
+    for deal in record["deals"]:  # the first cards of the hand as shown: sorted
+        thrown = [parse_card(c) for c in deal["discards"][0]]
+        assert sorted(thrown) == sorted(parse_card(c) for c in deal["hands"][0])[:len(thrown)]
 
 
 def test_a_game_stopped_is_saved_unfinished_with_its_complete_deals():
@@ -169,6 +169,7 @@ def test_muggins_too_many_is_corrected_to_the_true_count():
     validate_record(counted)
     # the same game as without muggins: claims too high change nothing
     assert [d.pop("claims") for d in counted["deals"]]
+    assert counted.pop("table") == {**free.pop("table"), "muggins": True}
     assert _without_seats(counted) == _without_seats(free)
 
 
@@ -274,3 +275,450 @@ def test_a_game_with_a_person_records_its_level():
     assert "level" not in Table(("baseline", "baseline"), seed=3).play()  # no person: no level
     with pytest.raises(RecordError, match="level must be a level's name or null, got 3"):
         validate_record({**record, "level": 3})
+
+
+# --------------------------------------------------------------------------- resume and undo
+
+
+class Chooser:
+    """A person whose every decision follows from what the table shows, so that a person who
+    resumes a game decides as the one who stopped it would have: the discard and the card laid
+    picked by the sum of the cards' ids, and with muggins a count short by that sum mod 3 (so
+    some counts are muggins'd). ``log`` has the kind of each question asked."""
+
+    def __init__(self):
+        self.log = []
+
+    def discard(self, table, seat):
+        self.log.append("discard")
+        hand = table.hand(seat)
+        k = sum(hand) % (len(hand) - 1)
+        return hand[k:k + 2]
+
+    def lay(self, table, seat):
+        legal = table.legal(seat)
+        assert legal, "with auto_go a person is never asked to say go"
+        self.log.append("lay")
+        return legal[(sum(legal) + table.count) % len(legal)]
+
+    def claim(self, table, seat, cards, crib):
+        from analyzer import score_hand
+
+        self.log.append("claim")
+        points = score_hand(cards, table.starter, crib=crib,
+                            variant="six-card" if crib else table.game.name)
+        return max(0, points - sum(cards) % 3)
+
+
+class StopAt(Chooser):
+    """A Chooser who stops the game (QuitGame) at question ``at`` (1, 2, ...)."""
+
+    def __init__(self, at):
+        super().__init__()
+        self.at = at
+
+    def _stop(self):
+        if len(self.log) + 1 == self.at:
+            raise QuitGame("quit")
+
+    def discard(self, table, seat):
+        self._stop()
+        return super().discard(table, seat)
+
+    def lay(self, table, seat):
+        self._stop()
+        return super().lay(table, seat)
+
+    def claim(self, table, seat, cards, crib):
+        self._stop()
+        return super().claim(table, seat, cards, crib)
+
+
+def _straight(variant, muggins, seed, opponent="ev+lookahead"):
+    """A whole game of a Chooser, its events and the kinds of the questions asked."""
+    from analyzer.table.session import Session
+
+    person, events = Chooser(), []
+    record = Session((person, opponent), variant=variant, seed=seed, muggins=muggins,
+                     emit=events.append).play()
+    return record, events, person.log
+
+
+def _saved(record: dict) -> dict:
+    """A record as crib play saves it and reads it back (JSON)."""
+    import json
+
+    return json.loads(json.dumps(record))
+
+
+@pytest.mark.parametrize(("variant", "muggins", "seed"), [
+    ("six-card", False, 41), ("six-card", True, 42), ("five-card", True, 43)])
+def test_a_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(variant, muggins,
+                                                                         seed):
+    """Stopped at a discard, at a card to lay, and (muggins) at a count of the show, then
+    resumed with the same person: the record is the straight game's, and the events before the
+    stop and after the resume are the straight game's, card for card."""
+    from analyzer.table.session import Session
+
+    straight, straight_events, asked = _straight(variant, muggins, seed)
+    stops = [asked.index("discard", 3) + 1, len(asked) // 2 + 1,
+             next(k for k in range(len(asked) // 3, len(asked)) if asked[k] == "lay") + 1]
+    if muggins:
+        stops.append(asked.index("claim", len(asked) // 2) + 1)
+    for at in stops:
+        before, after, shown = [], [], []
+        session = Session((StopAt(at), "ev+lookahead"), variant=variant, seed=seed,
+                          muggins=muggins, emit=before.append)
+        with pytest.raises(QuitGame):
+            session.play()
+        stopped = _saved(session.record())
+        validate_record(stopped)
+        assert stopped["unfinished"] is True and "partial_deal" in stopped
+        assert stopped["scores"] == session.table.scores.tolist() == \
+            stopped["partial_deal"]["scores"]
+        resumed = Session.resume(stopped, Chooser(), emit=after.append,
+                                 on_live=lambda table, events, undone, shown=shown:
+                                 shown.append(events))
+        record = resumed.play()
+        assert record == straight, at
+        assert before + after == straight_events, at
+        # what the face is given to show where the game stands: the deal in progress so far
+        (held,) = shown
+        assert held[0]["kind"] == "deal" and held == before[len(before) - len(held):]
+
+
+def test_a_game_stopped_between_the_persons_move_and_the_ais_answer_resumes():
+    """Ctrl-C while the AI chooses: the record stops after the person's card; the replay goes
+    on to the AI's answer and gives the record back on the way."""
+    from analyzer.table.session import Session
+
+    straight, _, _ = _straight("six-card", False, 44)
+    lays = []
+
+    def interrupt(event):
+        if event["kind"] == "lay" and event["seat"] == 0:
+            lays.append(event)
+            if len(lays) == 6:
+                raise KeyboardInterrupt
+
+    session = Session((Chooser(), "ev+lookahead"), seed=44, emit=interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        session.play()
+    stopped = _saved(session.record())
+    assert stopped["partial_deal"]["plays"][-1][0] == 0  # the AI has not answered
+    assert Session.resume(stopped, Chooser()).play() == straight
+
+
+def test_a_game_stopped_at_its_first_question_resumes():
+    from analyzer.table.session import Session
+
+    straight, _, _ = _straight("five-card", False, 45)
+    session = Session((StopAt(1), "ev+lookahead"), variant="five-card", seed=45)
+    with pytest.raises(QuitGame):
+        session.play()
+    stopped = _saved(session.record())
+    assert stopped["deals"] == [] and stopped["partial_deal"]["discards"] == [[], []]
+    assert Session.resume(stopped, Chooser()).play() == straight
+
+
+def test_resume_refuses_what_it_cannot_resume_in_one_line():
+    from analyzer.table.session import ResumeError, Session
+
+    straight, _, _ = _straight("six-card", False, 46)
+    session = Session((StopAt(12), "ev+lookahead"), seed=46)
+    with pytest.raises(QuitGame):
+        session.play()
+    stopped = _saved(session.record())
+
+    def refused(record, words):
+        with pytest.raises(ResumeError, match=words) as info:
+            Session.resume(record, Chooser()).play()
+        assert "\n" not in str(info.value)
+
+    refused(straight, "the game is finished")
+    refused({k: v for k, v in stopped.items() if k != "table"}, "not a game of a person")
+    refused({**stopped, "seats": ["best", "ev+lookahead"]}, "not a game of a person")
+    refused({"deals": []}, "not a valid game record")
+    # another seed deals other cards: the person's discard is not in the hand dealt
+    refused({**stopped, "table": {**stopped["table"], "seed": 47}}, "do not fit the game")
+    # set up with muggins, the game asks for a count where the record has the next discard
+    refused({**stopped, "table": {**stopped["table"], "muggins": True}},
+            "do not fit the game: a discard where the game asks for a claim")
+    # another AI: the person's decisions fit, but the AI's cards are not the record's
+    refused({**stopped, "seats": ["you", "ev+greedy"]}, "do not give the record back")
+    # two cards the person laid, swapped: the record still adds up, but is not the game's
+    tampered = _saved(stopped)
+    deal = tampered["deals"][0]
+    k, j = [k for k, (seat, _, _) in enumerate(deal["plays"]) if seat == 0][:2]
+    deal["plays"][k][1], deal["plays"][j][1] = deal["plays"][j][1], deal["plays"][k][1]
+    validate_record(tampered)
+    refused(tampered, "do not (fit the game|give the record back)")
+    # and one that no longer adds up
+    deal["plays"][k][2] += 2
+    refused(tampered, "not a valid game record: game 0 deal 1")
+
+
+class Watching(Chooser):
+    """A Chooser who notes, at each question, what the table says of taking back his last
+    decision (``reasons``: kind of that decision, the refusal or None)."""
+
+    def __init__(self):
+        super().__init__()
+        self.reasons = []
+
+    def _look(self, table):
+        if table.decisions:
+            self.reasons.append((table.decisions[-1][0], table.undo_refused()))
+
+    def discard(self, table, seat):
+        self._look(table)
+        return super().discard(table, seat)
+
+    def lay(self, table, seat):
+        self._look(table)
+        return super().lay(table, seat)
+
+    def claim(self, table, seat, cards, crib):
+        self._look(table)
+        return super().claim(table, seat, cards, crib)
+
+
+def test_undo_is_refused_once_the_ai_or_the_deal_has_shown_cards():
+    """After a discard the starter is cut before the next question; after a card laid the AI
+    mostly answers with a card or a go; after a count the next deal is dealt: each is refused,
+    saying what was shown. A card the AI did not answer, and the dealer's hand count at the
+    crib's, may be taken back."""
+    from analyzer.table.session import Session
+
+    person = Watching()
+    Session((person, "ev+lookahead"), seed=48, first=0, muggins=True).play()
+    said = {}
+    for kind, why in person.reasons:
+        said.setdefault(kind, set()).add(why if why is None else why.split(":")[1].strip())
+    assert {w for w in said["discard"] if w} and all(
+        w.startswith("the starter ") and w.endswith(" is cut since") for w in said["discard"])
+    assert None not in said["discard"]
+    assert {w.split()[3] for w in said["lay"] if w and w.startswith("the AI")} == {"laid", "said"}
+    assert None in said["lay"]
+    assert said["claim"] == {None, "the next deal is dealt since"}
+    assert Table((Chooser(), "best"), seed=48).undo_refused() == \
+        "nothing to undo: no decision of yours yet"
+
+
+class TakeBack(Chooser):
+    """A Chooser who takes back the first decision of ``kind`` the table lets him, and answers
+    it again differently: the next legal card, or the true count."""
+
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+        self.undone = None  # the number of the decision taken back (1, 2, ...)
+        self.first_answer = None
+
+    def _maybe_undo(self, table):
+        n = len(table.decisions)
+        if (self.undone is None and n and table.decisions[-1][0] == self.kind
+                and table.undo_refused() is None):
+            self.undone, self.first_answer = n, table.decisions[-1][2]
+            raise Undo()
+        return n == (self.undone or 0) - 1  # asked again
+
+    def discard(self, table, seat):
+        self._maybe_undo(table)
+        return super().discard(table, seat)
+
+    def lay(self, table, seat):
+        again = self._maybe_undo(table)
+        card = super().lay(table, seat)
+        return _other_card(table, seat, card) if again else card
+
+    def claim(self, table, seat, cards, crib):
+        again = self._maybe_undo(table)
+        points = super().claim(table, seat, cards, crib)
+        return _true_count(table, cards, crib) if again else points
+
+
+class OtherAt(Chooser):
+    """A Chooser who answers decision ``at`` as TakeBack answers it the second time."""
+
+    def __init__(self, at):
+        super().__init__()
+        self.at = at
+
+    def lay(self, table, seat):
+        card = super().lay(table, seat)
+        return _other_card(table, seat, card) if len(table.decisions) == self.at - 1 else card
+
+    def claim(self, table, seat, cards, crib):
+        points = super().claim(table, seat, cards, crib)
+        return (_true_count(table, cards, crib) if len(table.decisions) == self.at - 1
+                else points)
+
+
+def _other_card(table, seat, card):
+    legal = table.legal(seat)
+    return legal[(legal.index(card) + 1) % len(legal)]
+
+
+def _true_count(table, cards, crib):
+    from analyzer import score_hand
+
+    return score_hand(cards, table.starter, crib=crib,
+                      variant="six-card" if crib else table.game.name)
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("lay", 49), ("claim", 50)])
+def test_a_decision_taken_back_gives_the_game_of_the_other_answer(kind, seed):
+    """A card the AI could not answer (it had said go, or held no card), or the dealer's hand
+    count at the crib's, taken back and answered again: the game is the one where the second
+    answer was given in the first place, and its record counts the undo."""
+    from analyzer.table.session import Session
+
+    person, events, shown = TakeBack(kind), [], []
+    record = Session((person, "ev+lookahead"), seed=seed, first=0, muggins=True,
+                     emit=events.append,
+                     on_live=lambda table, held, undone: shown.append(undone)).play()
+    assert person.undone is not None, f"seed {seed} has no {kind} to take back"
+    validate_record(record)
+    assert record["undos"] == 1
+    assert shown[0][0] == kind and shown[0][2] == person.first_answer
+    straight = Session((OtherAt(person.undone), "ev+lookahead"), seed=seed, first=0,
+                       muggins=True).play()
+    assert record == {**straight, "undos": 1}
+    # the record holds the second answer, not the first
+    (kind_again, _, answer) = _decisions(record)[person.undone - 1]
+    assert kind_again == kind and answer != person.first_answer
+
+
+def _decisions(record):
+    from analyzer.table.session import person_decisions
+
+    return person_decisions(record, 0)
+
+
+def test_the_partial_deal_of_a_game_stopped_at_a_muggins_count():
+    """Issue 23, defect 5: stopped at the count of the show, the record held no deal and
+    scores 0-0 while the table showed points. Now it holds the deal as far as it went, the
+    live scores, and crib replay prints it."""
+    from analyzer.table.session import Session
+
+    straight, _, asked = _straight("six-card", True, 51)
+    session = Session((StopAt(asked.index("claim") + 1), "ev+lookahead"), seed=51,
+                      muggins=True)
+    with pytest.raises(QuitGame):
+        session.play()
+    record = session.record()
+    validate_record(record)
+    partial = record["partial_deal"]
+    assert record["deals"] == [] and partial["plays"] and len(partial["show"]) in (0, 1)
+    assert len(partial["claims"]) == len(partial["show"])
+    assert record["scores"] == session.table.scores.tolist() and max(record["scores"]) > 0
+    text = format_game(record)
+    assert "deal 1: player" in text and "the game stopped in this deal" in text
+
+
+def test_hands_are_sorted_and_the_table_says_no_needless_go_or_new_count():
+    """Issue 23, defect 6 (and 4): hands and discards are reported sorted; the count does not
+    start again after the last card; a seat says go once a count, and the seat that laid the
+    last card of a count says none: it pegs the go; with auto_go a person is never asked to
+    say go."""
+    from analyzer.table.session import Session
+
+    events = []
+    person = Watching()
+    Session((person, "ev+lookahead"), seed=56, emit=events.append).play()
+    for e in events:
+        for key in ("kept", "thrown"):
+            if key in e:
+                assert e[key] == sorted(e[key])
+        if e["kind"] == "show":
+            assert e["cards"] == sorted(e["cards"])
+    kinds = [e["kind"] for e in events]
+    for k, kind in enumerate(kinds):
+        if kind == "new_count":
+            assert kinds[k + 1] == "lay"  # never before the show
+    said = set()
+    for e in events:
+        if e["kind"] in ("new_count", "deal"):
+            said = set()
+        elif e["kind"] == "go":
+            assert e["seat"] not in said
+            said.add(e["seat"])
+            assert e["auto"] == (e["seat"] == 0)
+        elif e["kind"] == "go_point":
+            last = next(x for x in reversed(events[:events.index(e)]) if x["kind"] == "lay")
+            assert e["seat"] == last["seat"] and e["seat"] not in said
+    assert any(e["kind"] == "go" and e["seat"] == 0 for e in events)
+    # the cases that were wrong: a play whose last card makes 31, a go pegged by the person
+    assert any(e["kind"] == "lay" and e["count"] == 31 and events[k + 1]["kind"] == "show"
+               for k, e in enumerate(events))
+    assert any(e["kind"] == "go_point" and e["seat"] == 0 for e in events)
+
+
+def test_missed_items_are_the_smallest_sets_that_make_the_points_missed():
+    from analyzer.core.counting import count_hand
+    from analyzer.table.tabletop import missed_items
+
+    items = count_hand("4H 5S 6D KC", "9C")  # fifteens KC5S, 4H5S6D... and the run 4-5-6
+    assert [[i.kind for i in s] for s in missed_items(items, 3)] == [["run"]]
+    assert {tuple(i.kind for i in s) for s in missed_items(items, 2)} == {("fifteen",)}
+    assert missed_items(items, sum(i.points for i in items)) == [tuple(items)]
+    assert missed_items(count_hand("2S 4D 6H 8C", "QC"), 1) == []
+
+
+# --------------------------------------------------------------------------- records of people
+
+
+def _cut(record: dict, k: int, m: int) -> dict:
+    """``record`` stopped in deal ``k`` (0-based) after ``m`` cards laid (``m`` None: at the
+    discard, before any throw), as a table saves a game stopped there."""
+    import copy
+
+    out = copy.deepcopy(record)
+    deals = out["deals"]
+    before = deals[k - 1]["scores"] if k else [0, 0]
+    deal = deals[k]
+    out["deals"] = deals[:k]
+    if m is None:
+        partial = {key: deal[key] for key in ("dealer", "hands")}
+        partial["discards"] = [[], []]
+        partial["scores"] = list(before)
+    else:
+        partial = {**deal, "plays": deal["plays"][:m], "show": []}
+        scores = list(before)
+        scores[deal["dealer"]] += deal["heels"]
+        for seat, _, points in partial["plays"]:
+            scores[seat] += points
+        partial["scores"] = scores
+    out.update(partial_deal=partial, scores=partial["scores"], winner=None, skunk=0,
+               unfinished=True)
+    return out
+
+
+def test_a_record_holds_the_deal_a_game_stopped_in():
+    """``"partial_deal"``: the deal in progress of an unfinished game, checked as far as it
+    went: cut at the discard and after each card laid of every deal of an engine's game, the
+    record is valid and crib replay prints the deal; wrong scores, a partial deal in a finished
+    game, a card laid past what fits, and malformed ``"table"`` and ``"undos"`` are refused."""
+    record = simulate(1, seed=53, players=("ev+lookahead", "ev+greedy"), record_games=1,
+                      workers=1).records[0]
+    for k, deal in enumerate(record["deals"][:-1]):
+        for m in [None, *range(len(deal["plays"]) + 1)]:
+            stopped = _cut(record, k, m)
+            validate_record(stopped)
+        assert "the game stopped in this deal" in format_game(_cut(record, k, 3))
+    stopped = _cut(record, 2, 5)
+    bad = {**stopped, "partial_deal": {**stopped["partial_deal"], "scores": [0, 0]}}
+    with pytest.raises(RecordError, match="partial deal: scores"):
+        validate_record(bad)
+    with pytest.raises(RecordError, match="not unfinished"):
+        validate_record({**record, "partial_deal": stopped["partial_deal"]})
+    with pytest.raises(RecordError, match="undos"):
+        validate_record({**stopped, "undos": -1})
+    with pytest.raises(RecordError, match="table"):
+        validate_record({**stopped, "table": {"seed": 1}})
+    with pytest.raises(RecordError, match="table first"):
+        validate_record({**stopped, "table": {"seed": 1, "first": 1 - stopped["first_dealer"],
+                                              "muggins": False}})
+    validate_record({**stopped, "undos": 2, "table": {"seed": 53, "first": "cut",
+                                                      "muggins": False}})

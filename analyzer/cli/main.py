@@ -454,9 +454,25 @@ PLAY_VARIANTS = ("six-card", "five-card")
 PLAY_FIRST = ("me", "ai", "cut")
 
 
+#: The options of ``crib play`` that set up a game, and their defaults: a resumed game takes
+#: them from its file.
+PLAY_SETUP = {"variant": DEFAULT_VARIANT, "level": None, "opponent": None, "seed": None,
+              "first": "cut", "muggins": False}
+
+
 def _cmd_play(args) -> int:
     from ..table.levels import DEFAULT_LEVEL, LevelError, find_level
 
+    history = None
+    if not args.no_history:
+        history, named = _history_path(args.history)
+        if named is not None:
+            check_output(history, named, "crib play")
+    if args.resume is not None:
+        return _resume_play(args, history)
+    for name, default in PLAY_SETUP.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     if args.variant not in PLAY_VARIANTS:
         raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
                          f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
@@ -470,11 +486,6 @@ def _cmd_play(args) -> int:
         _check_players([args.opponent], "crib play")
     if args.save is not None:
         check_output(args.save, "--save", "crib play")
-    history = None
-    if not args.no_history:
-        history, named = _history_path(args.history)
-        if named is not None:
-            check_output(history, named, "crib play")
     from .terminal import play_in_terminal
 
     return play_in_terminal(variant=args.variant,
@@ -518,6 +529,22 @@ def _cmd_stats(args) -> int:
     else:
         print(format_stats(stats, path))
     return 0
+
+
+def _resume_play(args, history) -> int:
+    """``crib play --resume FILE``: the game saved in FILE goes on where it stopped."""
+    given = [f"--{name}" for name in PLAY_SETUP
+             if getattr(args, name) is not None and getattr(args, name) is not False]
+    if given:
+        raise UsageError(f"crib play: --resume takes the game's setup from its file: "
+                         f"{', '.join(given)} cannot be given with it")
+    from .terminal import play_in_terminal, read_resumable
+
+    record = read_resumable(args.resume)
+    save = args.resume if args.save is None else args.save
+    check_output(save, "--save" if args.save is not None else "--resume", "crib play")
+    return play_in_terminal(hints=args.hints, save=save, resume=record,
+                            resume_path=args.resume, history=history)
 
 
 # --------------------------------------------------------------------------- replay
@@ -1097,15 +1124,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_duel)
 
     p = sub.add_parser(
-        "play", help="play a game against the AI in the terminal, with hints and muggins",
+        "play", help="play a game against the AI in the terminal, with hints, muggins, undo "
+        "and resume",
         description="Play one game of cribbage against an AI player in the terminal, at a "
         "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
-        "to discard and to lay, go when no card fits, ? for the analyzer's advice, quit (or "
-        "Ctrl-C) to stop. The game is saved as a record (crib replay prints it) to --save "
-        "FILE, or to crib-game-DATE-TIME.jsonl here, and added to your history of games (crib "
-        "stats). Exit status 0, or 130 after Ctrl-C.",
+        "to discard and to lay (the go is said for you when no card fits), ? for the "
+        "analyzer's advice, undo to take back your last decision (unless the AI or the deal "
+        "has shown cards since), help for the commands, quit (or Ctrl-C) to stop. The game is "
+        "saved as a record (crib replay prints it) to --save FILE, or to "
+        "crib-game-DATE-TIME.jsonl here, and added to your history of games (crib stats); a "
+        "game stopped keeps its deal in progress, and --resume FILE goes on with it. Exit "
+        "status 0, or 130 after Ctrl-C.",
         epilog=_levels_help(), formatter_class=_KeepLines)
-    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="FORM",
+    p.add_argument("--variant", default=None, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
                    f"{DEFAULT_VARIANT})")
     against = p.add_mutually_exclusive_group()
@@ -1120,11 +1151,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show the analyzer's advice at every decision (? shows it once)")
     p.add_argument("--muggins", action="store_true",
                    help="count your own hand and crib: points you miss go to the AI")
-    p.add_argument("--first", choices=PLAY_FIRST, default="cut",
+    p.add_argument("--first", choices=PLAY_FIRST, default=None,
                    help="who deals first: me, ai, or cut (the default: the low card deals)")
     p.add_argument("--save", metavar="FILE",
                    help="where to save the game (JSON Lines; default "
-                   "crib-game-DATE-TIME.jsonl in this folder)")
+                   "crib-game-DATE-TIME.jsonl in this folder, or the --resume FILE)")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with the unfinished game saved in FILE, where it stopped (its "
+                   "form, level or opponent, seed and muggins come from the file; it is saved "
+                   "back to FILE unless --save says otherwise)")
     where = p.add_mutually_exclusive_group()
     _add_history(where, "the history file the game is added to")
     where.add_argument("--no-history", action="store_true",

@@ -9,11 +9,14 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 
 * the discard: the cards (``5H JC``, ``10h,jc``) or their positions in the hand shown (``1 4``);
 * a card to lay: the card or its position among the cards still held, or its rank alone when
-  one card of the hand has it (``Q`` lays the queen); ``go`` only when no card fits (refused,
-  with the card that fits, otherwise);
+  one card of the hand has it (``Q`` lays the queen). When no card fits, the go is said for the
+  person: he is never asked to type it (a ``go`` typed while a card fits is refused);
 * with ``--muggins``, the points of your hand and of your crib: a number;
 * ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
   each card, six-card only); ``--hints`` shows it at every decision;
+* ``undo`` takes back the last decision (a discard, a card laid, a muggins count), unless the
+  AI's answer or the deal has shown cards since (:meth:`analyzer.table.tabletop.Table.undo_refused`
+  says why, in one line);
 * ``help`` lists these;
 * ``quit`` (or ``exit``) asks first, then stops the game, saves it unfinished and exits with
   status 0; the end of input stops it at once, and Ctrl-C does the same with status 130. A
@@ -22,10 +25,11 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
 Wrong input is explained in one line and asked again. The game is saved when it ends or stops,
 to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as a record
 ``crib replay`` prints, and added to the history of games (:mod:`analyzer.table.history`;
-``crib stats``). After a finished game :func:`end_of_game_review` prints the review of the
-person's decisions (``crib review``), and its totals join the game's row in the history. A
-history that cannot be written (a damaged file, one locked by another program) is one line on
-stderr; the game is saved all the same.
+``crib stats``); a game stopped keeps its deal in progress, and ``crib play --resume FILE`` goes
+on with it where it stopped (:class:`analyzer.table.session.Session`). After a finished game
+:func:`end_of_game_review` prints the review of the person's decisions (``crib review``), and
+its totals join the game's row in the history. A history that cannot be written (a damaged
+file, one locked by another program) is one line on stderr; the game is saved all the same.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from pathlib import Path
 
 from ..core.cards import CardError, format_card, format_cards, parse_card
 from ..core.counting import say_count, say_peg
-from ..table.tabletop import QuitGame, Table, keep_advice, play_advice
+from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
 
 __all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "play_in_terminal"]
 
@@ -53,10 +57,12 @@ _QUIT_WORDS = {"quit", "exit"}
 HELP = """Commands, at any prompt:
   cards        5H JC or 10h,jc; or their positions in the hand shown: 1 4
   a rank       Q, K, A, T or 10 alone names the one card of that rank you hold
-  go           in the play, when no card fits
   ?            the analyzer's advice for this decision
+  undo         take back your last decision, unless the AI or the deal has shown
+               cards since (the go is said for you when no card fits)
   help         this list
-  quit         stop here (asks first); the game is saved unfinished"""
+  quit         stop here (asks first); the game is saved unfinished, and
+               crib play --resume FILE goes on with it"""
 _RANK_WORDS = {"A": "A", "T": "T", "10": "T", "J": "J", "Q": "Q", "K": "K"}
 _EXIT_INTERRUPTED = 130
 
@@ -86,6 +92,47 @@ def board_line(name: str, score: int, target: int, skunk_line: int, total: bool 
 
 
 _SAME_RANK = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
+
+
+_NUMBERS = ("", "a", "two", "three", "four", "five", "six", "seven", "eight")
+#: Each kind of combination as said of one, and of several.
+_KIND_WORDS = {"fifteen": ("fifteen", "fifteens"), "pair": ("pair", "pairs"),
+               "flush": ("flush", "flushes"), "nobs": ("his nob", "his nob")}
+
+
+def _kind_words(item) -> tuple[str, str]:
+    if item.kind == "run":
+        length = _NUMBERS[len(item.cards)]
+        return f"run of {length}", f"runs of {length}"
+    return _KIND_WORDS[item.kind]
+
+
+def _missed_words(candidates) -> str:
+    """What a muggins count too low missed, in words (:func:`analyzer.table.tabletop.missed_items`
+    gives the candidates): the one set of combinations that makes up the points missed, named
+    with its cards; when several could, each kind of set (``a fifteen or a pair``), or, when
+    more than two, the kinds they are made of (``some of the fifteens and pairs``); empty when
+    no set makes them up."""
+    if len(candidates) == 1:
+        return ", ".join(f"{_kind_words(i)[0]} {format_cards(i.cards)} for {i.points}"
+                         for i in candidates[0])
+    said: list[str] = []
+    for items in candidates:
+        kinds: dict[tuple[str, str], int] = {}  # (one, several): how many
+        for i in items:
+            kinds[_kind_words(i)] = kinds.get(_kind_words(i), 0) + 1
+        words = " and ".join(name[0] if name[0] == "his nob" else
+                             f"{_NUMBERS[k] if k < len(_NUMBERS) else k} {name[k > 1]}"
+                             for name, k in kinds.items())
+        if words not in said:
+            said.append(words)
+    if len(said) <= 2:
+        return " or ".join(said)
+    order = ("fifteen", "pair", "run", "flush", "nobs")  # as counted at the table
+    union = sorted({i for items in candidates for i in items}, key=lambda i: order.index(i.kind))
+    kinds = list(dict.fromkeys(_kind_words(i)[1] for i in union))
+    return "some of the " + (" and ".join(kinds) if len(kinds) < 3 else
+                             ", ".join(kinds[:-1]) + " and " + kinds[-1])
 
 
 def _reason(item) -> str:
@@ -151,6 +198,8 @@ class TerminalPlayer:
                               + ("you deal, your crib" if dealer == 0
                                  else "the AI deals, the AI's crib"), characters="-",
                               style="cyan")
+            if event["number"] == 1 and table.game.start_points:
+                self._three_for_last(event)
             self.board()
         elif kind == "discard":
             if event["seat"] == 0:
@@ -179,7 +228,8 @@ class TerminalPlayer:
                 self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} {event['points']} "
                          f"({why}): {self._scores(event['scores'])}", style="green")
         elif kind == "go":
-            self.say(f"  {NAMES[event['seat']]}: \"go\"")
+            said = " (said for you: no card fits)" if event.get("auto") else ""
+            self.say(f"  {NAMES[event['seat']]}: \"go\"{said}")
         elif kind == "go_point":
             seat = event["seat"]
             self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} 1 (go): "
@@ -191,6 +241,14 @@ class TerminalPlayer:
         elif kind == "end":
             self._show_end(event)
 
+    def _three_for_last(self, event: dict) -> None:
+        """The points the form gives the pone of the first deal (five-card: three for last),
+        said once the cut has decided who the pone is."""
+        pone = 1 - event["dealer"]
+        points = self.table.game.start_points
+        self.say(f"The pone of the first deal pegs {points} (three for last): "
+                 + (f"you peg {points}." if pone == 0 else f"the AI pegs {points}."))
+
     def _show_count(self, event: dict) -> None:
         seat = event["seat"]
         self._show_heading(event["starter"])
@@ -200,10 +258,10 @@ class TerminalPlayer:
                  f"   ({self._scores(event['scores'])})", style="bold")
         self.say(f"    \"{say_count(event['items'])}\"")
         if claimed is not None and claimed < points:
-            missed = ", ".join(f"{i.kind} {format_cards(i.cards)} {i.points}"
-                               for i in event["items"])
+            missed = _missed_words(event.get("missed") or [])
             self.say(f"    you claimed {claimed} of {points}: muggins! The AI takes the "
-                     f"{points - claimed} you missed ({missed})", style="red")
+                     f"{points - claimed} you missed" + (f" ({missed})" if missed else ""),
+                     style="red")
         elif claimed is not None and claimed > points:
             self.say(f"    you claimed {claimed}, but it counts {points}: you peg {points}, "
                      "not more", style="red")
@@ -231,21 +289,27 @@ class TerminalPlayer:
         try:
             text = self._read(prompt)
         except EOFError:
-            if self.echo:
-                self.say()
+            self.say()  # the cursor is on the prompt's line
             raise QuitGame("end of input") from None
         if self.echo:
             self.say(text)
         return text.strip()
 
     def ask(self, prompt: str) -> str:
-        """One line of input, stripped. ``help`` prints the commands and asks again; ``quit``
-        asks to confirm, then raises QuitGame (so does the end of input)."""
+        """One line of input, stripped. ``help`` prints the commands and asks again; ``undo``
+        raises Undo when the table allows it, else says why not and asks again; ``quit`` asks
+        to confirm, then raises QuitGame (so does the end of input)."""
         while True:
             text = self._line(prompt)
             if text.lower() == "help":
                 self.say(HELP, wrap=False)
                 continue
+            if text.lower() == "undo":
+                why = self.table.undo_refused()
+                if why is not None:
+                    self.wrong(why)
+                    continue
+                raise Undo()
             if text.lower() in _QUIT_WORDS:
                 try:
                     answer = self._line("Stop the game here? It is saved unfinished (y/n)> ")
@@ -342,7 +406,7 @@ class TerminalPlayer:
                 self.wrong(str(exc))
                 continue
             if len(picked) != 1:
-                self.wrong("lay one card (a card like 5H, or its position like 2), or go")
+                self.wrong("lay one card (a card like 5H, or its position like 2)")
                 continue
             card = picked[0]
             if card not in legal:
@@ -441,51 +505,92 @@ def default_save_path() -> Path:
     return Path(f"crib-game-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
 
 
+def read_resumable(path: str) -> dict:
+    """The one game record of ``path`` (saved by ``crib play``), for ``--resume``; a UsageError
+    (one line) when it cannot be read, is not a record, or holds not exactly one game."""
+    from ..sim.records import RecordError, read_records
+    from .common import UsageError
+
+    try:
+        records = read_records(path)
+    except RecordError as exc:
+        raise UsageError(f"crib play: --resume: {exc}") from None
+    if len(records) != 1:
+        raise UsageError(f"crib play: --resume: {path} holds {len(records)} games, not the one "
+                         "game crib play saves")
+    record = records[0]
+    seats = record.get("seats") or []
+    if len(seats) != len(NAMES) or seats[0] != "you":
+        who = " against ".join(seats) if seats else "no seats named"
+        raise UsageError(f"crib play: --resume: {path}: not a game of crib play (you in seat 0 "
+                         f"against the AI): {who}")
+    return record
+
+
 def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: int | None = None,
                      hints: bool = False, muggins: bool = False, first: str = "cut",
                      save: str | None = None, console=None, read=None,
-                     level: str | None = None, history=None) -> int:
+                     level: str | None = None, history=None,
+                     resume: dict | None = None, resume_path: str | None = None) -> int:
     """Play one game against the AI at the terminal; return the exit status (0, or 130 after
     Ctrl-C). Arguments as ``crib play`` takes them (``first``: ``"me"``, ``"ai"`` or
     ``"cut"``); ``seed`` None draws one (printed, so the game can be played again); ``level``
     the name of the level ``opponent`` plays (None: an opponent chosen by spec); ``history``
-    the history file the game is added to (:mod:`analyzer.table.history`), None for none."""
+    the history file the game is added to (:mod:`analyzer.table.history`), None for none.
+
+    ``resume``: an unfinished record saved by ``crib play`` (:func:`read_resumable` of
+    ``resume_path``), whose setup replaces the other arguments: the game goes on where it
+    stopped, and is saved to ``save`` (by default back to ``resume_path``). A record that cannot
+    be resumed is a UsageError, before anything is printed or written.
+    """
     import numpy as np
     from rich.console import Console
 
     from ..sim.records import write_records
     from ..table.history import HistoryError, add_game, add_review
+    from ..table.session import ResumeError, Session
+    from .common import UsageError
 
     if console is None:
         console = Console(highlight=False)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2**63))
     echo = read is None and not sys.stdin.isatty()
     player = TerminalPlayer(console, read=read or input, hints=hints, echo=echo)
-    seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
-    table = Table((player, opponent), variant=variant, seed=seed, first=seat_first,
-                  muggins=muggins, emit=player.show, level=level)
-    player.table = table
-    game = table.game
+    on_live = _Resumed(player, resume_path)
+    if resume is not None:
+        try:
+            session = Session.resume(resume, player, emit=player.show, on_live=on_live)
+        except ResumeError as exc:
+            raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
+        save = resume_path if save is None else save
+        seed = resume["table"]["seed"]
+        variant = resume.get("variant", "six-card")
+        opponent = next(name for name in resume["seats"] if name != "you")
+    else:
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % (2**63))
+        seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
+        session = Session((player, opponent), variant=variant, seed=seed, first=seat_first,
+                          muggins=muggins, emit=player.show, on_live=on_live, level=level)
+        player.table = session.table
     # compile the AI's (and the advice's) kernels while you look at your first hand
     threading.Thread(target=_prepare, args=(opponent, variant, hints), daemon=True,
                      name="crib-play-prepare").start()
-    against = opponent if level is None else f"{level} ({opponent})"
-    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {against}, "
-               f"seed {seed}{', muggins' if muggins else ''}.", style="bold")
-    player.say("Type cards (5H JC) or their positions (1 4); ? for advice; quit to stop.")
-    if game.start_points:
-        player.say(f"The pone of the first deal pegs {game.start_points} (three for last).")
+    if resume is None:
+        _greet(player, session.table, opponent, seed, muggins)
     status = 0
     try:
-        table.play()
+        session.play()
+    except ResumeError as exc:  # the replay did not give the record back: nothing written
+        raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
     except QuitGame:
         player.say("You stop the game.")
     except KeyboardInterrupt:
         player.say()
         player.say("Interrupted: you stop the game.")
         status = _EXIT_INTERRUPTED
-    record = table.record()
+    if session.resuming:  # stopped while a resume was replaying: the file is as it was
+        return status
+    record = session.record()
     path = Path(save) if save is not None else default_save_path()
     try:
         write_records(path, [record])
@@ -499,7 +604,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     game_id = None
     if history is not None:
         try:
-            game_id = add_game(record, history, seed=seed)
+            game_id = add_game(record, history, seed=seed, resumed=resume is not None)
         except HistoryError as exc:
             _not_in_history("the game", exc)
         else:
@@ -512,3 +617,43 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
             except HistoryError as exc:
                 _not_in_history("the review", exc)
     return status
+
+
+def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggins: bool,
+           resumed: str | None = None) -> None:
+    """The first lines of a game: its form, the opponent (and its level) and the seed."""
+    game = table.game
+    against = opponent if table.level is None else f"{table.level} ({opponent})"
+    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {against}, "
+               f"seed {seed}{', muggins' if muggins else ''}.", style="bold")
+    if resumed:
+        player.say(f"Resumed from {resumed}, where the game stopped.", wrap=False)
+    player.say("Type cards (5H JC) or their positions (1 4); ? for advice; undo; help; quit.")
+
+
+class _Resumed:
+    """What the terminal shows when a replay puts the game back (``on_live`` of
+    :class:`analyzer.table.session.Session`): after a resume, the game's first lines and the
+    deal in progress as it went; after an undo, what was taken back."""
+
+    def __init__(self, player: TerminalPlayer, path: str | None):
+        self.player = player
+        self.path = path
+
+    def __call__(self, table: Table, events: list[dict], undone) -> None:
+        player = self.player
+        player.table = table
+        if undone is not None:
+            kind, _, answer = undone
+            what = {"discard": lambda: f"your discard {format_cards(sorted(answer))}",
+                    "lay": lambda: f"your {format_card(answer)}",
+                    "claim": lambda: f"your count of {answer}"}[kind]()
+            scores = table.scores.tolist()
+            player.say(f"  Taken back: {what} (you {scores[0]}, AI {scores[1]}).",
+                       style="cyan")
+            return
+        opponent = next(s for s in table.seats if isinstance(s, str))
+        setup = table.setup
+        _greet(player, table, opponent, setup["seed"], setup["muggins"], resumed=self.path)
+        for event in events:
+            player.show(event)

@@ -26,6 +26,15 @@ played with muggins (two sides) has ``"claims"`` in each deal, beside ``"show"``
 the points its owner claimed, or ``null`` for a count made for its owner. A claim too low pegs
 the claim, and the other side takes the rest ("muggins"); a claim too high pegs the true count.
 
+A game played by people may also carry (:class:`analyzer.table.tabletop.Table` writes them):
+``"partial_deal"``, in an unfinished game, the deal in progress when it stopped: a DEAL as far
+as it went (``"discards"`` of a seat ``[]`` before it threw; no ``"starter"``, ``"heels"``,
+``"plays"`` or ``"show"`` before the cut; the plays and counts made so far), its ``"scores"``
+the live ones, which are then the game's ``"scores"``; ``"table"``, how the game was set up
+(``{"seed": S, "first": "cut" or the first dealer, "muggins": bool}``), so that it can be
+replayed and resumed (``crib play --resume``); and ``"undos"``, how many decisions a person took
+back.
+
 :func:`read_records` checks what it reads (:func:`validate_record`): the format version, the
 structure, and everything the cards decide, re-scored with the package's own scoring: the heels,
 each card's pegging points (with at most the go or last-card point, due exactly when the count
@@ -162,6 +171,8 @@ def read_records(path: str | Path, validate: bool = True) -> list[dict]:
 _CARD_IDS = {r + s: 4 * i + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 _GAME_KEYS = {"format", "game", "first_dealer", "winner", "scores", "skunk", "deals"}
 _DEAL_KEYS = {"dealer", "hands", "discards", "starter", "heels", "plays", "show", "scores"}
+#: The optional keys of a record: a long game cut short, and those of a game played by people.
+_PEOPLE_KEYS = {"truncated", "seats", "unfinished", "partial_deal", "table", "undos", "level"}
 
 
 def decisions(record: dict):
@@ -316,7 +327,7 @@ def validate_record(record: dict) -> None:
     game = _record_game(record)
     keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
     missing = sorted(keys - record.keys())
-    extra = sorted(record.keys() - keys - {"truncated", "seats", "unfinished", "level"})
+    extra = sorted(record.keys() - keys - _PEOPLE_KEYS)
     if missing or extra:
         _fail("record", "missing keys " + ", ".join(missing) if missing
               else "unknown keys " + ", ".join(extra))
@@ -336,6 +347,7 @@ def validate_record(record: dict) -> None:
     level = record.get("level")
     if level is not None and not (isinstance(level, str) and level):
         _fail(where, f"level must be a level's name or null, got {level!r}")
+    _validate_setup(record, where, game)
     deals = record["deals"]
     if not isinstance(deals, list) or (not deals and not unfinished):
         _fail(where, "deals must be a non-empty list")
@@ -350,6 +362,15 @@ def validate_record(record: dict) -> None:
             _fail(at, f"{_side(game, winner)} already won in deal {k - 1}")
         winner = _validate_deal(deal, at, (first_dealer + k - 1) % game.players, scores,
                                 score_hand, game)
+    if "partial_deal" in record:
+        at = f"{where} partial deal"
+        if not unfinished:
+            _fail(where, "has a partial deal, but is not unfinished")
+        if winner is not None:
+            _fail(at, f"{_side(game, winner)} already won in deal {len(deals)}")
+        winner = _validate_deal(record["partial_deal"], at,
+                                (first_dealer + len(deals)) % game.players, scores, score_hand,
+                                game, partial=True)
     if winner is not None and unfinished:
         _fail(where, f"is unfinished, but {_side(game, winner)} reached {game.target}")
     if winner is None and not truncated and not unfinished:
@@ -383,14 +404,35 @@ def validate_record(record: dict) -> None:
             _fail(where, f"skunk is {skunk}, but the scores {scores} give {tiers}")
 
 
+def _validate_setup(record: dict, where: str, game: Game) -> None:
+    """Check the keys of a game played by people: ``"table"`` and ``"undos"``."""
+    if "undos" in record:
+        _int(record["undos"], where, "undos")
+    if "table" not in record:
+        return
+    setup = record["table"]
+    if not isinstance(setup, dict) or set(setup) != {"seed", "first", "muggins"}:
+        _fail(where, f"table must be an object of seed, first and muggins, got {setup!r}")
+    _int(setup["seed"], where, "table seed", 0, 2**63 - 1)
+    first = setup["first"]
+    if first != "cut":
+        _int(first, where, "table first (a seat, or \"cut\")", 0, game.players - 1)
+        if first != record["first_dealer"]:
+            _fail(where, f"table first is {first}, but player {record['first_dealer']} deals "
+                  "first")
+    if not isinstance(setup["muggins"], bool):
+        _fail(where, f"table muggins must be true or false, got {setup['muggins']!r}")
+
+
 def _side(game: Game, side: int) -> str:
     return f"side {side}" if game.partnerships else f"player {side}"
 
 
 def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
-                   game: Game = STANDARD) -> int | None:
+                   game: Game = STANDARD, partial: bool = False) -> int | None:
     """Check one deal, adding its points to ``scores`` (by side); the winning side if the game
-    ends in it."""
+    ends in it. ``partial``: the deal in progress when an unfinished game stopped, checked as
+    far as it went."""
     from ..core.rules import HEELS_POINTS, JACK, MAX_COUNT
     from ..core.scoring import peg_points
 
@@ -398,6 +440,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     keys = _DEAL_KEYS if game == STANDARD else _DEAL_KEYS | {"pack"}
     if not isinstance(deal, dict):
         _fail(at, f"a deal must be a JSON object, got {type(deal).__name__}")
+    if partial and "starter" not in deal:  # stopped at the discard
+        keys = keys - {"starter", "heels", "plays", "show"}
     missing, extra = sorted(keys - deal.keys()), sorted(deal.keys() - keys - {"claims"})
     if missing or extra:
         _fail(at, "missing keys " + ", ".join(missing) if missing
@@ -408,9 +452,23 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     first = (dealer + 1) % n
     hands = [_cards(h, game.dealt, at, f"hands[{p}]")
              for p, h in enumerate(_list(deal["hands"], n, at, "hands"))]
-    discards = [_cards(d, game.thrown, at, f"discards[{p}]")
+    discards = [_cards(d, 0 if partial and d == [] and "starter" not in deal else game.thrown,
+                       at, f"discards[{p}]")
                 for p, d in enumerate(_list(deal["discards"], n, at, "discards"))]
     pack = [] if game == STANDARD else _cards(deal["pack"], game.crib_from_pack, at, "pack")
+    if "starter" not in deal:  # a partial deal stopped at the discard
+        dealt = [c for hand in hands for c in hand] + pack
+        if len(set(dealt)) != len(dealt):
+            _fail(at, f"{next(format_card(c) for c in dealt if dealt.count(c) > 1)} is dealt "
+                  "twice")
+        for p in range(n):
+            if discards[p] and not set(discards[p]) <= set(hands[p]):
+                _fail(at, f"player {p} discards {' '.join(deal['discards'][p])}, not cards of "
+                      "their hand")
+        got = _scores(deal["scores"], at, "scores", sides)
+        if got != scores:
+            _fail(at, f"scores {got} are not the running totals {scores}")
+        return None
     starter = _cards([deal["starter"]], 1, at, "starter")[0]
     dealt = [c for hand in hands for c in hand] + pack + [starter]
     if len(set(dealt)) != len(dealt):
@@ -479,6 +537,9 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
             bonus = (0,)
         elif not any(left):
             bonus = (1,)
+        elif last and partial:  # the go is pegged once nobody can lay on this count
+            stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
+            bonus = (0, 1) if stuck else (0,)
         elif last and game.one_count:  # the single count ends with the go (or the game)
             stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
             wins = scores[player % sides] + base >= target
@@ -503,13 +564,15 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
             ended("play")
             return player % sides
     playable = [c for h in left for c in h if total + card_value(c) <= MAX_COUNT]
-    if any(left) and not (game.one_count and (total == MAX_COUNT or not playable)):
-        _fail(at, f"the play stops with {sum(map(len, left))} cards in hand, but nobody "
-              f"reached {target}")
-
     show = deal["show"]
     if not isinstance(show, list) or len(show) > n + 1:
         _fail(at, f"show must be a list of at most {n + 1} counts, got {show!r}")
+    if any(left) and not (game.one_count and (total == MAX_COUNT or not playable)):
+        if partial and not show:  # stopped in the play
+            check_scores()
+            return None
+        _fail(at, f"the play stops with {sum(map(len, left))} cards in hand, but nobody "
+              f"reached {target}")
     claims = deal.get("claims")
     if claims is not None:
         if sides != 2:
@@ -526,6 +589,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     counts.append((dealer, crib, True, "the crib"))
     for k, (player, cards, is_crib, label) in enumerate(counts):
         if k >= len(show):
+            if partial:  # stopped in the show
+                break
             _fail(at, f"the show stops after {k} counts, but nobody reached {target}")
         got = _int(show[k], at, f"show[{k}]", 0, 29)
         right = score_hand(cards, starter, crib=is_crib,
@@ -576,22 +641,32 @@ def format_game(record: dict) -> str:
     if "seats" in record:
         lines.append("seats: " + ", ".join(f"player {p} {name}"
                                            for p, name in enumerate(record["seats"])))
+    if record.get("undos"):
+        undos = record["undos"]
+        lines.append(f"{undos} decision{'s' if undos > 1 else ''} taken back (undo)")
     for side, points in enumerate(record.get("start", [])):
         if points:
             lines.append(f"{_side(game, side)} pegs {points} before the first deal (three for "
                          "last)")
-    for k, deal in enumerate(record["deals"], start=1):
+    deals = record["deals"] + ([record["partial_deal"]] if "partial_deal" in record else [])
+    for k, deal in enumerate(deals, start=1):
         dealer = deal["dealer"]
         order = [(dealer + 1 + j) % n for j in range(n)]  # the dealer's left first, dealer last
+        stopped = "partial_deal" in record and k == len(deals)
         lines.append("")
-        lines.append(f"deal {k}: player {dealer} deals")
+        lines.append(f"deal {k}: player {dealer} deals"
+                     + ("; the game stopped in this deal" if stopped else ""))
         for p in order:
             role = POSITIONS[n][(p - dealer) % n]
+            thrown = " ".join(deal["discards"][p]) or "nothing yet"
             lines.append(f"  player {p} ({role}) holds {' '.join(deal['hands'][p])}, throws "
-                         f"{' '.join(deal['discards'][p])}")
+                         f"{thrown}")
         pack = deal.get("pack", [])
         if pack:
             lines.append(f"  the pack gives the crib {' '.join(pack)}")
+        if "starter" not in deal:  # stopped at the discard
+            lines.append(f"  {_scores_label(game)} {'-'.join(map(str, deal['scores']))}")
+            continue
         lines.append(f"  starter {deal['starter']}"
                      + (f": his heels, 2 to player {dealer}" if deal["heels"] else ""))
         count = 0
@@ -621,6 +696,10 @@ def format_game(record: dict) -> str:
             elif claim is not None:
                 lines.append(f"    claimed {claim}" + (f", corrected to {points}"
                                                        if claim > points else ""))
-        label = "sides" if game.partnerships else "scores"
-        lines.append(f"  {label} {'-'.join(map(str, deal['scores']))}")
+        lines.append(f"  {_scores_label(game)} {'-'.join(map(str, deal['scores']))}")
     return "\n".join(lines)
+
+
+def _scores_label(game: Game) -> str:
+    """What the scores of a deal are called in a replay: by side with partners."""
+    return "sides" if game.partnerships else "scores"

@@ -196,13 +196,16 @@ def connect(path=None, *, timeout: float = LOCK_TIMEOUT,
     return conn
 
 
-def _write(path, timeout: float, sql: str, values) -> int:
-    """One statement in its own transaction; the row id it wrote."""
+def _write(path, timeout: float, sql: str, values, before=()) -> int:
+    """One statement (after the ``before`` statements, ``(sql, values)`` pairs) in its own
+    transaction; the row id it wrote."""
     path = default_path() if path is None else Path(path)
     with closing(connect(path, timeout=timeout)) as conn:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                for first, first_values in before:
+                    conn.execute(first, first_values)
                 cursor = conn.execute(sql, values)
                 conn.execute("COMMIT")
             except BaseException:
@@ -308,15 +311,24 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
 
 
 def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
-             played_at: str | None = None, timeout: float = LOCK_TIMEOUT) -> int:
+             played_at: str | None = None, timeout: float = LOCK_TIMEOUT,
+             resumed: bool = False) -> int:
     """Add one game (its record, as ``crib play`` saves it) to the history at ``path`` (default
     :func:`default_path`), in one transaction; return its row id. Arguments as
-    :func:`game_row`. Raises :class:`HistoryError` if the history cannot be written (then
-    nothing is added) and ValueError for a record of no person's two-player game."""
+    :func:`game_row`. ``resumed``: the game went on from an unfinished one (``crib play
+    --resume``), whose row (the latest unfinished game of the same form, opponent and seed) it
+    replaces in the same transaction, so a game is counted once. Raises :class:`HistoryError`
+    if the history cannot be written (then nothing is changed) and ValueError for a record of
+    no person's two-player game."""
     row = game_row(record, seed=seed, review=review, played_at=played_at)
     names = ", ".join(row)
     marks = ", ".join(f":{name}" for name in row)
-    return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row)
+    before = []
+    if resumed:
+        before.append(("DELETE FROM games WHERE id = (SELECT id FROM games WHERE result = "
+                       "'unfinished' AND variant = :variant AND opponent = :opponent AND seed "
+                       "IS :seed ORDER BY id DESC LIMIT 1)", row))
+    return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
 
 
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:

@@ -35,9 +35,10 @@ the P(win) lost. A card laid when no other could be (one legal card) is not a de
 counted in :attr:`Review.forced` and has no row. ``advise_play`` covers the two-player six-card
 play only: in five-card records the play is not reviewed (:attr:`Review.notes` says so).
 
-A game stopped before its end (``"unfinished": true``) holds only its complete deals, and they
-are all reviewed; in a finished game the last deal stops at the winning moment, and the
-decisions made before it are reviewed.
+A game stopped before its end (``"unfinished": true``) has its complete deals reviewed; the deal
+it stopped in (``"partial_deal"``) is not, as its decisions are not all made. In a finished game
+the last deal stops at the winning moment, and the decisions made before it are reviewed. The
+decisions taken back (``"undos"``) are not in the record: the review sees the ones that stood.
 """
 
 from __future__ import annotations

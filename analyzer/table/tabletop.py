@@ -30,27 +30,42 @@ the difference to the opponent, one too high is corrected.
 
 The record (:meth:`Table.record`) is the project's game record (:mod:`analyzer.sim.records`) with
 ``"seats"`` (and ``"level"`` when a person plays); a game stopped before its end is
-``"unfinished"`` and holds the deals played to the end of the crib count; a muggins game has
-``"claims"`` in each deal.
+``"unfinished"`` and holds the deals played to the end of the crib count, and the deal in progress
+as ``"partial_deal"``; a muggins game has ``"claims"`` in each deal. A table with a person at it
+also records how it was set up (``"table"``: the seed, who dealt first, muggins) and the decisions
+taken back (``"undos"``), so that :mod:`analyzer.table.session` can replay it.
+
+The table keeps the person's decisions in order (:attr:`Table.decisions`: each discard, card
+laid and muggins count; a go is never a choice) and what was shown since each of them, so it can
+say whether the last one may be taken back (:meth:`Table.undo_refused`): not once the other
+side's answer or the deal has shown cards the person had not seen (the starter, a card laid or
+a go said by the AI, the crib or an AI hand in the show, the next deal). A count claimed with
+muggins is of the person's own cards, so only the next deal ends the chance to take it back.
+:mod:`analyzer.table.session` takes decisions back by replaying the game without them.
 """
 
 from __future__ import annotations
 
+import copy
+from itertools import combinations
+from math import comb
 from typing import Protocol
 
 import numpy as np
 
-from ..core.cards import card_rank, card_value, format_card
+from ..core.cards import card_rank, card_value, format_card, format_cards
 from ..core.choices import ADVISE_SAMPLES, parse_player, variant_game
 from ..core.counting import count_hand, count_peg
 from ..core.rules import GO_POINTS, HEELS_POINTS, JACK, MAX_COUNT
 
-__all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "keep_advice", "play_advice"]
+__all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "Undo", "keep_advice",
+           "missed_items", "play_advice"]
 
 #: The seat name of a person in a record's ``"seats"``.
 PERSON = "you"
 
-#: The events a table emits, with their fields (cards are ids, seats 0..players-1):
+#: The events a table emits, with their fields (cards are ids, seats 0..players-1; a hand, a
+#: discard or a crib sorted by rank, then suit):
 #:
 #: * ``cut``: ``cards`` (one a seat, the deciding round), ``dealer``;
 #: * ``deal``: ``number`` (1, 2, ...), ``dealer``, ``scores``;
@@ -58,12 +73,16 @@ PERSON = "you"
 #: * ``starter``: ``card``, ``dealer``, ``heels`` (points to the dealer), ``scores``;
 #: * ``lay``: ``seat``, ``card``, ``count`` (after it), ``cards`` (the cards of this count),
 #:   ``points``, ``items`` (:func:`analyzer.core.counting.count_peg`), ``scores``;
-#: * ``go``: ``seat`` (says go: no card fits);
+#: * ``go``: ``seat`` says go: no card of its fits, and it had not said so on this count;
+#:   ``auto`` (True: said for a person by the table, ``auto_go``). The seat that laid the last
+#:   card of a count says no go: it pegs the go (``go_point``);
 #: * ``go_point``: ``seat`` (pegs one for the go), ``scores``;
-#: * ``new_count``: the count starts again at 0 (after 31 or the go);
+#: * ``new_count``: the count starts again at 0 (after 31 or the go, when cards are left);
 #: * ``show``: ``seat``, ``cards``, ``crib`` (bool), ``starter``, ``points`` (the true count),
 #:   ``items`` (:func:`analyzer.core.counting.count_hand`), ``claimed`` (None unless the seat
-#: counted   it, muggins), ``taken`` (points the opponent took by muggins), ``scores``;
+#:   counted it, muggins), ``taken`` (points the opponent took by muggins), ``missed`` (with a
+#:   count too low: :func:`missed_items`, the combinations that make up what was missed),
+#:   ``scores``;
 #: * ``end``: ``winner`` (a side), ``scores``, ``skunk`` (tier of each side, 0..3).
 EVENTS = ("cut", "deal", "discard", "starter", "lay", "go", "go_point", "new_count", "show",
           "end")
@@ -74,8 +93,14 @@ class QuitGame(Exception):  # noqa: N818 - a request, not an error
     method, it leaves :meth:`Table.play`; :meth:`Table.record` then gives the unfinished game."""
 
 
+class Undo(Exception):  # noqa: N818 - a request, not an error
+    """A person takes back his last decision: raised from a :class:`Person` method once
+    :meth:`Table.undo_refused` has said it may be; it leaves :meth:`Table.play`, and
+    :class:`analyzer.table.session.Session` replays the game without that decision."""
+
+
 class Person(Protocol):
-    """What a table asks a person. Each method may raise :class:`QuitGame`."""
+    """What a table asks a person. Each method may raise :class:`QuitGame` or :class:`Undo`."""
 
     def discard(self, table: Table, seat: int) -> list[int]:
         """The cards to throw to the crib (ids, ``table.game.thrown`` of them) from
@@ -83,7 +108,7 @@ class Person(Protocol):
 
     def lay(self, table: Table, seat: int) -> int | None:
         """The card to lay (an id of ``table.legal(seat)``), or None for a go (only when that
-        list is empty)."""
+        list is empty; with ``auto_go`` the table says the go itself and does not ask)."""
 
     def claim(self, table: Table, seat: int, cards: list[int], crib: bool) -> int:
         """With muggins: the points the person counts in ``cards`` (a hand, or the crib) with
@@ -115,6 +140,9 @@ class Table:
         opponent chosen by its player spec: written in the record of a game with a person.
     emit
         Called with each event (a dict with ``"kind"``, :data:`EVENTS`).
+    auto_go
+        A person with no card that fits says go without being asked (the default asks, and
+        takes only None).
 
     Examples
     --------
@@ -125,7 +153,8 @@ class Table:
     """
 
     def __init__(self, seats, variant: str = "six-card", seed: int | None = 0, state=None,
-                 first="cut", muggins: bool = False, emit=None, level: str | None = None):
+                 first="cut", muggins: bool = False, emit=None, auto_go: bool = False,
+                 level: str | None = None):
         from ..core.rng import chunk_states
 
         self.game = variant_game(variant)
@@ -144,7 +173,12 @@ class Table:
         self.first = first
         self.muggins = bool(muggins)
         self.level = level
+        self.auto_go = bool(auto_go)
         self._emit = emit or (lambda event: None)
+        #: How the game was set up, for its record to be replayed (the record's ``"table"``):
+        #: the seed, ``first`` and ``muggins``; None when the table was given a ``state``.
+        self.setup = None if state is not None else {"seed": int(seed), "first": first,
+                                                     "muggins": self.muggins}
         if state is None:
             state = chunk_states(int(seed), 1)[0]
         self._st = state
@@ -167,26 +201,35 @@ class Table:
         self.winner: int | None = None
         self._go_reset = False  # the count was ended by goes and no card laid since
         self._deals: list[dict] = []  # deals played to the end of the crib count, or the last
-        self._deal: dict | None = None
+        self._deal: dict | None = None  # the deal in progress (or the last)
         self._start: list[int] = [0] * sides
+        #: The person's decisions in order: ``("discard", seat, [ids])``, ``("lay", seat, id)``,
+        #: ``("claim", seat, points)``.
+        self.decisions: list[tuple] = []
+        self.undos = 0  #: decisions taken back before this table (the record's ``"undos"``)
+        self._marks: list[tuple[int, int]] = []  # per decision: (len(_reveals), _dealt)
+        self._dealt = 0  # deals dealt so far
+        self._reveals: list[str] = []  # what showed the person unseen cards, in order
+        self._seen: set[int] = set()  # the cards the person has seen this deal
+        self._said_go: set[int] = set()  # the seats that said go on this count
 
     # ------------------------------------------------------------------ what a person may read
 
     def hand(self, seat: int) -> list[int]:
-        """The cards ``seat`` holds now: the cards dealt before the discard, then the cards kept
-        not yet laid."""
+        """The cards ``seat`` holds now, sorted by rank, then suit: the cards dealt before the
+        discard, then the cards kept not yet laid."""
         if self._deal is not None and self._deal["discards"][seat]:
-            return [int(c) for c, done in zip(self._kept[seat], self._laid[seat], strict=True)
-                    if not done]
-        return [int(c) for c in self._hands[seat]]
+            return sorted(int(c) for c, done in zip(self._kept[seat], self._laid[seat],
+                                                    strict=True) if not done)
+        return sorted(int(c) for c in self._hands[seat])
 
     def kept(self, seat: int) -> list[int]:
-        """The cards ``seat`` kept this deal (laid or not)."""
-        return [int(c) for c in self._kept[seat]]
+        """The cards ``seat`` kept this deal (laid or not), sorted."""
+        return sorted(int(c) for c in self._kept[seat])
 
     def thrown(self, seat: int) -> list[int]:
-        """The cards ``seat`` threw to the crib this deal."""
-        return [int(c) for c in self._thrown[seat]]
+        """The cards ``seat`` threw to the crib this deal, sorted."""
+        return sorted(int(c) for c in self._thrown[seat])
 
     def legal(self, seat: int) -> list[int]:
         """The cards ``seat`` may lay on the count now (none: it must say go)."""
@@ -198,6 +241,32 @@ class Table:
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+    def undo_refused(self) -> str | None:
+        """Why the person's last decision cannot be taken back, in one line; None when it can.
+
+        A discard or a card laid stands once cards the person had not seen were shown since:
+        the starter, a card laid or a go said by the AI, an AI hand or the crib in the show, the
+        next deal. A muggins count stands once the next deal is dealt.
+
+        Examples
+        --------
+        >>> Table(("ev+greedy", "ev+greedy"), seed=3).undo_refused()
+        'nothing to undo: no decision of yours yet'
+        """
+        if not self.decisions:
+            return "nothing to undo: no decision of yours yet"
+        kind, _, answer = self.decisions[-1]
+        revealed, deal = self._marks[-1]
+        what = {"discard": lambda: f"your discard {format_cards(sorted(answer))}",
+                "lay": lambda: f"your {format_card(answer)}",
+                "claim": lambda: f"your count of {answer}"}[kind]()
+        if kind == "claim":
+            if deal != self._dealt:
+                return f"cannot undo {what}: the next deal is dealt since"
+        elif len(self._reveals) > revealed:
+            return f"cannot undo {what}: {self._reveals[revealed]} since"
+        return None
 
     # ------------------------------------------------------------------ the game
 
@@ -211,7 +280,7 @@ class Table:
             if self.first == "cut":
                 cut = np.zeros(game.players, np.int64)
                 self.first_dealer = int(_cut_cards(self._st, cut))
-                self._emit({"kind": "cut", "cards": cut.tolist(), "dealer": self.first_dealer})
+                self._tell({"kind": "cut", "cards": cut.tolist(), "dealer": self.first_dealer})
             else:
                 self.first_dealer = int(self.first)
             self._start[(self.first_dealer + 1) % game.teams] = game.start_points
@@ -235,6 +304,35 @@ class Table:
             self.winner = side
         return self.winner is not None
 
+    def _tell(self, event: dict) -> None:
+        """Emit an event, noting first whether it shows the person cards unseen (undo)."""
+        kind, person = event["kind"], [p for p, ai in enumerate(self.ai) if not ai]
+        why = None
+        if kind == "deal":
+            self._dealt += 1
+            self._seen = {int(c) for p in person for c in self._hands[p]}
+            self._said_go = set()
+            why = "the next deal is dealt"
+        elif kind == "starter":
+            self._seen.add(event["card"])
+            why = f"the starter {format_card(event['card'])} is cut"
+        elif kind == "lay":
+            self._seen.add(event["card"])
+            if self.ai[event["seat"]]:
+                why = f"the AI has laid {format_card(event['card'])}"
+        elif kind == "go" and self.ai[event["seat"]]:
+            why = "the AI has said go"
+        elif kind == "show" and not set(event["cards"]) <= self._seen:
+            why = "the crib is shown" if event["crib"] else "the AI's hand is shown"
+        if why is not None:
+            self._reveals.append(why)
+        self._emit(event)
+
+    def _decided(self, kind: str, seat: int, answer) -> None:
+        """Log a decision of the person (:attr:`decisions`) with what was shown before it."""
+        self.decisions.append((kind, seat, answer))
+        self._marks.append((len(self._reveals), self._dealt))
+
     def _play_deal(self) -> None:
         from ..play.engine import _deal
         from ..play.seat import discard as seat_discard
@@ -251,7 +349,7 @@ class Table:
         self.crib = []
         self.count, self.count_cards, self.played = 0, [], []
         self._laid[:, :] = False
-        self._emit({"kind": "deal", "number": len(self._deals) + 1, "dealer": dealer,
+        self._tell({"kind": "deal", "number": len(self._deals) + 1, "dealer": dealer,
                     "scores": self.scores.tolist()})
         for p in range(n):
             own = self.side(p) == self.side(dealer)
@@ -264,7 +362,7 @@ class Table:
             else:
                 self._person_discard(p)
             deal["discards"][p] = [format_card(c) for c in self._thrown[p]]
-            self._emit({"kind": "discard", "seat": p, "kept": self.kept(p),
+            self._tell({"kind": "discard", "seat": p, "kept": self.kept(p),
                         "thrown": self.thrown(p)})
         self.crib = [int(c) for c in self._thrown.ravel()]
         self.crib += [int(self._deck[n * game.dealt + i]) for i in range(game.crib_from_pack)]
@@ -274,7 +372,7 @@ class Table:
         if self.muggins:
             deal["claims"] = []
         won = bool(heels) and self._peg(dealer, heels)
-        self._emit({"kind": "starter", "card": starter, "dealer": dealer, "heels": heels,
+        self._tell({"kind": "starter", "card": starter, "dealer": dealer, "heels": heels,
                     "scores": self.scores.tolist()})
         if not won:
             self._play()
@@ -283,7 +381,7 @@ class Table:
         deal["scores"] = self.scores.tolist()
         self._deals.append(deal)
         if self.winner is not None:
-            self._emit({"kind": "end", "winner": self.winner, "scores": self.scores.tolist(),
+            self._tell({"kind": "end", "winner": self.winner, "scores": self.scores.tolist(),
                         "skunk": self._tiers()})
 
     def _person_discard(self, p: int) -> None:
@@ -292,6 +390,7 @@ class Table:
         if len(set(throw)) != self.game.thrown or not set(throw) <= set(hand):
             raise ValueError(f"a discard must be {self.game.thrown} cards of the hand, got "
                              f"{throw!r}")
+        self._decided("discard", p, sorted(throw))
         self._kept[p] = [c for c in hand if c not in throw]
         self._thrown[p] = [c for c in hand if c in throw]
 
@@ -309,6 +408,7 @@ class Table:
         total_left = n * n_cards
         nseq = count = passes = 0
         turn, last = (dealer + 1) % n, -1
+        self._said_go = set()
         while total_left > 0:
             p = turn
             nxt = (p + 1) % n
@@ -323,18 +423,23 @@ class Table:
                     choice = self._person_lay(p)
                 if choice < 0:
                     history.append((p, None))
-                    self._emit({"kind": "go", "seat": p})
+                    # a go is said once a count; the last to lay says none: he pegs the go
+                    if p != last and p not in self._said_go:
+                        self._said_go.add(p)
+                        self._tell({"kind": "go", "seat": p,
+                                    "auto": not self.ai[p] and self.auto_go})
             if choice < 0:  # go (or no cards left)
                 passes += 1
                 if passes >= n:  # nobody can lay: the last to lay pegs one for the go
                     plays[-1][2] += GO_POINTS
                     won = self._peg(last, GO_POINTS)
-                    self._emit({"kind": "go_point", "seat": last, "scores": self.scores.tolist()})
+                    self._tell({"kind": "go_point", "seat": last, "scores": self.scores.tolist()})
                     if won or game.one_count:
                         return
                     count = nseq = passes = 0
                     self.count, self.count_cards, self._go_reset = 0, [], True
-                    self._emit({"kind": "new_count"})
+                    self._said_go = set()
+                    self._tell({"kind": "new_count"})
                     turn = (last + 1) % n
                 else:
                     turn = nxt
@@ -352,7 +457,7 @@ class Table:
             plays.append([p, format_card(card), points])
             items = count_peg(self.count_cards, last=total_left == 0)
             won = self._peg(p, points)
-            self._emit({"kind": "lay", "seat": p, "card": card, "count": count,
+            self._tell({"kind": "lay", "seat": p, "card": card, "count": count,
                         "cards": list(self.count_cards), "points": points, "items": items,
                         "scores": self.scores.tolist()})
             if won:
@@ -363,11 +468,15 @@ class Table:
                     return
                 count = nseq = 0
                 self.count, self.count_cards = 0, []
-                self._emit({"kind": "new_count"})
+                self._said_go = set()
+                if total_left:  # not after the last card of the play
+                    self._tell({"kind": "new_count"})
             turn = nxt
 
     def _person_lay(self, p: int) -> int:
         legal = self.legal(p)
+        if not legal and self.auto_go:
+            return -1
         card = self.seats[p].lay(self, p)
         if card is None:
             if legal:
@@ -375,6 +484,7 @@ class Table:
             return -1
         if int(card) not in legal:
             raise ValueError(f"seat {p} cannot lay {format_card(card)} now")
+        self._decided("lay", p, int(card))
         return [int(c) for c in self._kept[p]].index(int(card))
 
     def _show(self) -> None:
@@ -383,7 +493,7 @@ class Table:
         game, n, dealer = self.game, self.game.players, self.dealer
         counts = [((dealer + 1 + k) % n, self.kept((dealer + 1 + k) % n), False)
                   for k in range(n)]
-        counts.append((dealer, list(self.crib), True))
+        counts.append((dealer, sorted(self.crib), True))
         for seat, cards, is_crib in counts:
             items = count_hand(cards, self.starter, crib=is_crib,
                                variant="six-card" if is_crib else game.name)
@@ -391,6 +501,7 @@ class Table:
             claimed = None
             if self.muggins and not self.ai[seat]:
                 claimed = int(self.seats[seat].claim(self, seat, cards, is_crib))
+                self._decided("claim", seat, claimed)
             self._deal["show"].append(points)
             if self.muggins:
                 self._deal["claims"].append(claimed)
@@ -399,9 +510,12 @@ class Table:
             if not won and claimed is not None and claimed < points:
                 taken = points - claimed
                 self._peg(seat + 1, taken)  # the other side (two sides: the next seat's)
-            self._emit({"kind": "show", "seat": seat, "cards": cards, "crib": is_crib,
+            missed = (missed_items(items, points - claimed)
+                      if claimed is not None and claimed < points else [])
+            self._tell({"kind": "show", "seat": seat, "cards": cards, "crib": is_crib,
                         "starter": self.starter, "points": points, "items": items,
-                        "claimed": claimed, "taken": taken, "scores": self.scores.tolist()})
+                        "claimed": claimed, "taken": taken, "missed": missed,
+                        "scores": self.scores.tolist()})
             if self.winner is not None:
                 break
 
@@ -413,15 +527,22 @@ class Table:
 
     def record(self) -> dict:
         """The game's record (:mod:`analyzer.sim.records`): finished, or (before the end)
-        ``"unfinished"`` with the deals played to the end of the crib count and the scores
-        after them."""
+        ``"unfinished"`` with the deals played to the end of the crib count, the deal in
+        progress as ``"partial_deal"`` (what it holds so far, its ``"scores"`` the live ones)
+        and the live scores. With a person at the table, also ``"table"`` (the seed, ``first``
+        and ``muggins`` the table was made with; not when it was given a ``state``) and
+        ``"undos"``."""
         from ..core.game import STANDARD
 
         game = self.game
         v1 = game == STANDARD
         finished = self.winner is not None
         deals = self._deals
-        scores = deals[-1]["scores"] if deals else list(self._start)
+        partial = None
+        if not finished and self._deal is not None and (not deals or deals[-1] is not self._deal):
+            partial = {**copy.deepcopy(self._deal), "scores": self.scores.tolist()}
+        scores = (partial["scores"] if partial is not None else
+                  deals[-1]["scores"] if deals else list(self._start))
         if finished:
             tiers = self._tiers()
             skunk = max(tiers) if v1 else tiers
@@ -441,7 +562,41 @@ class Table:
             record["level"] = self.level
         if not finished:
             record["unfinished"] = True
+            if partial is not None:
+                record["partial_deal"] = partial
+        if not all(self.ai):
+            if self.setup is not None:
+                record["table"] = dict(self.setup)
+            record["undos"] = self.undos
         return record
+
+
+def missed_items(items, missed: int) -> list[tuple]:
+    """What a muggins count too low may have left out: the smallest sets of a count's items
+    (:func:`analyzer.core.counting.count_hand`) whose points make ``missed``, each a tuple of
+    items in table order. Empty when no set of items makes it (the count claimed was not a sum
+    of the hand's combinations), or when the sets are too many to list (more than 20,000
+    combinations of one size looked at).
+
+    Examples
+    --------
+    >>> from analyzer.core.counting import count_hand
+    >>> [[(i.kind, i.points) for i in s] for s in missed_items(count_hand("4H 5S 6D KC", "9C"),
+    ...                                                          3)]
+    [[('run', 3)]]
+    """
+    items = list(items)
+    if missed <= 0:
+        return []
+    if missed == sum(i.points for i in items):
+        return [tuple(items)]
+    for size in range(1, len(items) + 1):
+        if comb(len(items), size) > 20_000:
+            break
+        found = [c for c in combinations(items, size) if sum(i.points for i in c) == missed]
+        if found:
+            return found
+    return []
 
 
 # --------------------------------------------------------------------------- advice

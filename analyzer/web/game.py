@@ -153,6 +153,7 @@ def _event(event: dict) -> dict:
     if kind == "show":
         out["items"] = _items(event["items"])
         out["said"] = say_count(event["items"])
+        out["missed"] = [_items(s) for s in event.get("missed", [])]
     return out
 
 
