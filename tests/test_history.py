@@ -227,6 +227,21 @@ def test_a_real_games_phases_add_up_to_its_scores():
 # --------------------------------------------------------------------------- the database
 
 
+def test_a_resumed_game_replaces_its_unfinished_row(tmp_path):
+    # crib play --resume adds the finished game in place of the row its stopped part made: a
+    # game is counted once; another unfinished game (another seed) stays
+    path = tmp_path / "h.sqlite3"
+    add_game(STOPPED, path, seed=3)
+    add_game(STOPPED, path, seed=4)
+    finished = {**STOPPED, "unfinished": False, "winner": 1, "scores": [100, 121], "skunk": 0}
+    add_game(finished, path, seed=3, resumed=True)
+    games = read_games(path)
+    assert list(zip(games["seed"], games["result"], strict=True)) == [(4, "unfinished"),
+                                                                      (3, "lost")]
+    add_game(finished, path, seed=5, resumed=True)  # nothing of seed 5 to replace: added
+    assert len(read_games(path)) == 3
+
+
 def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = connect(path, version=1)  # a history written before step 2 (no undos)
