@@ -168,10 +168,11 @@ def test_three_games_summed_up_by_hand(tmp_path):
     assert per_deal["computer"].to_dict() == {"pegging": 2.5, "hand": 5.5, "crib": 0.75,
                                               "heels": 0.5, "total": 9.25}
     assert stats.muggins_given == 2
-    # the review's losses of the two finished games, 3.75 then 1.5: two halves of one game each
-    # and a slope of -2.25 a game
-    assert stats.losses["lost"].tolist() == [3.75, 1.5]
-    assert stats.trend == {"games": 2, "first_half": 3.75, "last_half": 1.5, "slope": -2.25}
+    # the review's losses of the two finished games, 3.75 then 1.5 + the 2 points the muggins
+    # count gave away: two halves of one game each and a slope of -0.25 a game
+    assert stats.losses["lost"].tolist() == [3.75, 3.5]
+    assert stats.trend == {"games": 2, "first_half": 3.75, "last_half": 3.5, "slope": -0.25}
+    assert stats.losses["p_win_lost"].isna().all()  # reviews of no P(win) lost (old ones)
 
 
 def test_the_trend_of_five_games():
@@ -245,17 +246,18 @@ def test_a_resumed_game_replaces_its_unfinished_row(tmp_path):
 def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = connect(path, version=1)  # a history written before step 2 (no undos)
-    row = {k: v for k, v in game_row(WON).items() if k != "undos"}
+    row = {k: v for k, v in game_row(WON).items() if k not in ("undos", "review_p_win_lost")}
     conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
                  f"({', '.join('?' * len(row))})", list(row.values()))
     conn.close()
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
     with sqlite3.connect(path) as old:
         assert old.execute("PRAGMA user_version").fetchone() == (1,)
     games = read_games(path)  # opening it applies step 2
     assert games["undos"].tolist() == [0] and games["result"].tolist() == ["won"]
+    assert games["review_p_win_lost"].isna().all()  # step 3: none for an older game
     with sqlite3.connect(path) as new:
-        assert new.execute("PRAGMA user_version").fetchone() == (2,)
+        assert new.execute("PRAGMA user_version").fetchone() == (3,)
         indexes = new.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("games_played_at",) in indexes
     add_game({**STOPPED, "undos": 2}, path)
@@ -341,9 +343,9 @@ def test_crib_stats_after_three_games(tmp_path):
                  "pegging 2.25 2.50", "hand 8.25 5.50", "crib 2.25 0.75", "his heels 0.50 0.50",
                  "total 13.25 9.25",
                  "muggins: your own counts gave the AI 2 points",
-                 "3.75 1.50",
-                 "trend over 2 reviewed games: first half 3.75 a game, last half 1.50",
-                 "least-squares slope -2.25 points a game"):
+                 "3.75 3.50",
+                 "trend over 2 reviewed games: first half 3.75 a game, last half 3.50",
+                 "least-squares slope -0.25 points a game"):
         assert said in text
     as_json = run_crib("stats", "--history", str(path), "--json")
     assert as_json.returncode == 0
@@ -380,3 +382,16 @@ def test_crib_stats_bad_history_is_one_line_and_status_2(tmp_path, make, args, m
     run = run_crib("stats", *args, cwd=tmp_path)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and message in run.stderr
+
+
+def test_the_reviews_p_win_lost_is_kept(tmp_path):
+    # the review's P(win) lost near the end (issue 23's one objective), in step 3's column
+    path = tmp_path / "h.sqlite3"
+    review = SimpleNamespace(discard_lost=1.0, play_lost=2.0, p_win_lost=0.0125)
+    add_game(WON, path, review=review, played_at="2025-01-01T10:00:00+00:00")
+    game = add_game(LOST, path, played_at="2025-01-02T10:00:00+00:00")
+    add_review(game, SimpleNamespace(discard_lost=0.5, play_lost=0.0, p_win_lost=0.25), path)
+    assert read_games(path)["review_p_win_lost"].tolist() == [0.0125, 0.25]
+    stats = history_stats(path)
+    assert stats.losses["p_win_lost"].tolist() == [0.0125, 0.25]
+    assert stats.losses["lost"].tolist() == [3.0, 2.5]  # 0.5 + the 2 points muggins gave

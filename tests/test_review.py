@@ -130,7 +130,7 @@ def test_the_deal_worked_by_hand(hand_review):
     assert list(d["position"]) == ["KC QD 9H 3S 5H 8C", "lead", "on 5", "on 21"]
     assert list(d["done"]) == ["3S 9H QD KC", "3S", "9H", "KC"]  # a keep in card-id order
     assert hand_review.forced == 1  # the QD, the last card
-    assert not d["score_aware"].any()  # 0-0 and 0-0..2-1: the end is far off
+    assert (d["objective"] == "points").all()  # 0-0 and 0-0..2-1: the end is far off
     # the discard: the hand's mean by hand, the crib and the pegging from the tables' text
     discard = d.iloc[0]
     crib = CRIB[(4, 7, 0)][1]  # 5 and 8, not suited, the opponent's crib
@@ -156,7 +156,7 @@ def test_the_totals_and_the_worst_decision(hand_review):
     worst = d.loc[d["lost"].idxmax()]
     assert hand_review.worst["deal"] == 1 and hand_review.worst["lost"] == worst["lost"]
     assert hand_review.worst["kind"] == worst["kind"]
-    assert hand_review.worst_win is None  # no score-aware rows
+    assert hand_review.worst_win is None  # no rows valued in P(win)
 
 
 def test_the_text_fits_80_columns_and_says_the_totals(hand_review):
@@ -164,9 +164,11 @@ def test_the_text_fits_80_columns_and_says_the_totals(hand_review):
     assert all(len(line) <= 80 for line in text.splitlines()), text
     assert text.startswith("review of game 0 (six-card), player 0 (you) against player 1 "
                            "(best)")
-    assert f"lost by discard   {hand_review.discard_lost:7.3f} points; 1 of 1 discards" in text
+    assert f"lost by discard   {hand_review.discard_lost:7.3f} points; 1 of 1 discards in " \
+        "points not the best" in text
     assert f"lost by the play  {hand_review.play_lost:7.3f} points; " in text
-    assert "of 3 cards not the advised one" in text
+    assert "of 3 cards in points not the best" in text
+    assert all(line.endswith(" points") for line in text.splitlines()[5:9])  # the objective
     assert "cards laid with no choice (not counted): 1" in text
     assert "worst decision: deal 1, " in text
 
@@ -195,6 +197,8 @@ def test_discards_against_the_naive_values(random_games):
         rows = review.decisions[review.decisions["kind"] == "discard"]
         assert len(rows) == len(record["deals"])
         for (_, row), deal in zip(rows.iterrows(), record["deals"], strict=True):
+            if row["objective"] != "points":  # near the end: P(win), tested below
+                continue
             dealer = deal["dealer"] == 0
             assert row["role"] == ("dealer" if dealer else "pone")
             values = naive_keep_values(deal["hands"][0], dealer)
@@ -207,7 +211,8 @@ def test_discards_against_the_naive_values(random_games):
             lost.append(row["lost"])
     # a random discarder misses the best keep nearly always (1 chance in 15, ties aside)
     assert sum(x > TOL for x in lost) > 0.75 * len(lost)
-    assert review.discard_lost == pytest.approx(rows["lost"].sum())
+    points = rows[rows["objective"] == "points"]
+    assert review.discard_lost == pytest.approx(points["lost"].sum())
 
 
 def test_the_points_keeper_loses_nothing_by_discard():
@@ -217,6 +222,7 @@ def test_the_points_keeper_loses_nothing_by_discard():
         review = review_game(with_seats(record), samples=SAMPLES)
         rows = review.decisions[review.decisions["kind"] == "discard"]
         assert len(rows) == len(record["deals"])
+        rows = rows[rows["objective"] == "points"]
         assert (rows["lost"] < 1e-9).all(), rows[rows["lost"] >= 1e-9]
 
 
@@ -260,7 +266,9 @@ def test_leads_after_a_go_are_reviewed(random_games):
     assert found > 0
 
 
-def test_score_aware_rows_near_the_end():
+def test_rows_near_the_end_are_valued_in_p_win():
+    # one objective: a discard where a player needs 30 or fewer is valued by keep_to_win's
+    # P(win) alone, the advised keep the one of highest P(win) on the same samples
     from analyzer import keep_to_win
 
     record = with_seats(games(13, ("random+greedy", "ev+greedy"), n=1)[0])
@@ -270,23 +278,28 @@ def test_score_aware_rows_near_the_end():
     for number, deal in enumerate(record["deals"], start=1):
         row = d[(d["deal"] == number) & (d["kind"] == "discard")].iloc[0]
         near = max(scores) >= 121 - 30
-        assert row["score_aware"] == near and row["score"] == f"{scores[0]}-{scores[1]}"
+        assert row["objective"] == ("P(win)" if near else "points")
+        assert row["score"] == f"{scores[0]}-{scores[1]}"
         if near:
             wins = keep_to_win(deal["hands"][0], deal["dealer"] == 0, tuple(scores),
                                samples=128, seed=5)
-            p = dict(zip(wins["keep"], wins["p_win"], strict=True))
-            assert row["p_win_done"] == p[row["done"]]
-            assert row["advised_to_win"] == wins.attrs["win_keep"]
-            assert row["p_win_lost"] == max(p[wins.attrs["win_keep"]] - p[row["done"]], 0.0)
+            p = {frozenset(k.split()): v for k, v in zip(wins["keep"], wins["p_win"],
+                                                          strict=True)}
+            assert row["value_done"] == p[frozenset(row["done"].split())]
+            assert row["value_advised"] == max(p.values())
+            assert p[frozenset(row["advised"].split())] == max(p.values())
+            assert row["lost"] == max(p.values()) - p[frozenset(row["done"].split())]
         scores = deal["scores"]
-    aware = d[d["score_aware"]]
+    aware = d[d["objective"] == "P(win)"]
     assert len(aware) > 0  # a finished game ends near 121
-    assert ((aware["p_win_done"] >= 0) & (aware["p_win_done"] <= 1)).all()
-    assert (aware["p_win_lost"] >= 0).all()
-    assert d.loc[~d["score_aware"], "p_win_done"].isna().all()
+    assert ((aware["value_done"] >= 0) & (aware["value_done"] <= 1)).all()
+    assert (aware["lost"] >= 0).all()
+    assert review.p_win_lost == pytest.approx(aware["lost"].sum())
+    points = d[d["objective"] == "points"]
+    assert review.discard_lost + review.play_lost == pytest.approx(points["lost"].sum())
     text = format_review(review)
     assert all(len(line) <= 80 for line in text.splitlines()), text
-    assert sum(line.startswith(" " * 12 + "at ") for line in text.splitlines()) == len(aware)
+    assert sum(line.endswith(" P(win)") for line in text.splitlines()) == len(aware)
 
 
 def test_an_unfinished_game_reviews_its_complete_deals():
@@ -315,7 +328,7 @@ def test_five_card_reviews_the_discards_only():
         assert set(d["kind"]) == {"discard"} and len(d) == len(record["deals"])
         assert (d["lost"] < 1e-9).all()
         assert all(len(k.split()) == 3 for k in d["done"])
-        assert not d["score_aware"].any()
+        assert (d["objective"] == "points").all()
         assert any("not reviewed" in note for note in review.notes)
         text = format_review(review)
         assert "note: the play is not reviewed" in text
@@ -369,7 +382,7 @@ def test_crib_review_prints_and_json(tmp_path, capsys):
     api = review_game(copy.deepcopy(HAND_RECORD), samples=300, seed=2)
     assert d["discard_lost"] == api.discard_lost and d["play_lost"] == api.play_lost
     assert len(d["decisions"]) == 4 and d["forced"] == 1 and d["seat"] == 0
-    assert d["decisions"][2]["done"] == "9H" and d["decisions"][0]["p_win_done"] is None
+    assert d["decisions"][2]["done"] == "9H" and d["decisions"][0]["objective"] == "points"
     assert d["worst"]["lost"] == max(r["lost"] for r in d["decisions"])
     status, out, err = run(["review", path, "--seat", "1"], capsys)
     assert status == 0 and out.startswith("review of game 0 (six-card), player 1 against "

@@ -584,7 +584,8 @@ def _cmd_review(args) -> int:
 
     record = _read_game("crib review", args.file, args.game)
     try:
-        review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed)
+        review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed,
+                             explain=args.explain)
     except ValueError as exc:  # RecordError included
         hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
@@ -1184,11 +1185,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser(
-        "review", help="review a recorded game: what each discard and card laid lost",
+        "review", help="review a recorded game: what each discard, card laid and muggins count "
+        "lost",
         description="Compare each discard of a player in a recorded game with the best keep "
-        "(expected points lost; with the probability of winning when the game can end in the "
-        "deal) and each card they laid with the advised one, and sum up the points lost by "
-        "discard and by the play, and the worst decision.")
+        "and each card they laid with the advised one, under one objective: expected points "
+        "while the game is far from its end, the probability of winning once a player needs "
+        "30 or fewer (the same as crib play's hints); count each muggins count too low as "
+        "points given away; and sum up what was lost and the worst decision. --explain: every "
+        "seat's choices (the computer's too) with their top alternatives.")
     p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
                    "simulate --record)")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
@@ -1199,6 +1203,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="samples of each simulation, 1 to 1,000,000 (default "
                    f"{ADVISE_SAMPLES:,})")
     _add_seed(p, default=0, note="the simulations' ")
+    p.add_argument("--explain", action="store_true",
+                   help="value the other seat's decisions too, and print every decision with "
+                   "its top 3 alternatives and their values")
     _add_json(p)
     p.set_defaults(func=_cmd_review)
 

@@ -13,7 +13,11 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
   person: he is never asked to type it (a ``go`` typed while a card fits is refused);
 * with ``--muggins``, the points of your hand and of your crib: a number;
 * ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
-  each card, six-card only); ``--hints`` shows it at every decision;
+  each card, six-card only), under the objective of the position (points, or P(win) near the
+  end: :mod:`analyzer.table.objective`, as the review values it); ``--hints`` shows it at every
+  decision;
+* ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid),
+  each with its top alternatives and their values, as ``crib review --explain`` does;
 * ``undo`` takes back the last decision (a discard, a card laid, a muggins count), unless the
   AI's answer or the deal has shown cards since (:meth:`analyzer.table.tabletop.Table.undo_refused`
   says why, in one line);
@@ -41,6 +45,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..core.cards import CardError, format_card, format_cards, parse_card
+from ..core.choices import ADVISE_SAMPLES
 from ..core.counting import say_count, say_peg
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
 
@@ -50,14 +55,16 @@ __all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "play_in_termin
 WIDTH = 80
 #: The names of the two seats as printed: the person, then the AI.
 NAMES = ("you", "AI")
-#: The samples of the play advice shown at the table (``crib peg`` takes more by default).
-ADVICE_SAMPLES = 1000
+#: The samples of the advice shown at the table: the review's (seed 0 both), so a hint and
+#: the review rank a decision's alternatives alike.
+ADVICE_SAMPLES = ADVISE_SAMPLES
 _QUIT_WORDS = {"quit", "exit"}
 #: What ``help`` prints at any prompt.
 HELP = """Commands, at any prompt:
   cards        5H JC or 10h,jc; or their positions in the hand shown: 1 4
   a rank       Q, K, A, T or 10 alone names the one card of that rank you hold
   ?            the analyzer's advice for this decision
+  why          the AI's choices in the last deal shown, with their alternatives
   undo         take back your last decision, unless the AI or the deal has shown
                cards since (the go is said for you when no card fits)
   help         this list
@@ -304,6 +311,9 @@ class TerminalPlayer:
             if text.lower() == "help":
                 self.say(HELP, wrap=False)
                 continue
+            if text.lower() == "why":
+                self.why()
+                continue
             if text.lower() == "undo":
                 why = self.table.undo_refused()
                 if why is not None:
@@ -434,17 +444,45 @@ class TerminalPlayer:
 
     # ------------------------------------------------------------------ advice
 
+    def why(self) -> None:
+        """The AI's choices in the last deal shown, each with its top alternatives
+        (:func:`analyzer.table.review.explain_deal`): its cards are all seen by then."""
+        from ..table.objective import format_alternatives
+        from ..table.review import explain_deal
+
+        table = self.table
+        record = table.record()
+        if table.game.players != 2 or not record["deals"]:
+            self.say("  why: the AI's choices are shown once its cards are: after a deal's "
+                     "show" if table.game.players == 2 else "  why: two-player games only",
+                     style="cyan")
+            return
+        number = len(record["deals"])
+        self.say(f"  Why the AI chose as it did in deal {number} (the analyzer's values, as "
+                 "crib review --explain):", style="cyan")
+        for row in explain_deal(record, number, 1, samples=ADVICE_SAMPLES):
+            did = (f"kept {row['done']}" if row["kind"] == "discard" else
+                   f"led {row['done']}" if row["position"] == "lead" else
+                   f"laid {row['done']} {row['position']}")
+            self.say(f"    {did}, by {row['objective']}:", style="cyan")
+            self.say("      " + format_alternatives(row["alternatives"], row["objective"]),
+                     style="cyan")
+
     def keep_advice(self, table: Table, seat: int) -> None:
-        frame = keep_advice(table, seat)
+        frame = keep_advice(table, seat, samples=ADVICE_SAMPLES)
         own = table.dealer == seat
         play = table.game.name == "six-card"
-        self.say("  Advice (the analyzer's best keeps, expected points"
-                 + (": hand, crib, play):" if play else ": hand and crib):"), style="cyan")
+        to_win = frame.attrs["objective"] == "P(win)"
+        self.say("  Advice (the analyzer's best keeps by "
+                 + ("P(win), near the end; then expected points: hand, crib, play):" if to_win
+                    else "points, expected: hand, crib" + (", play):" if play else "):")),
+                 style="cyan")
         for k, row in enumerate(frame.itertuples(index=False), start=1):
             crib = row.crib_mean if own else -row.crib_mean
             parts = f"hand {row.hand_mean:.2f}, crib {crib:+.2f}"
             parts += f", play {row.peg_mean:+.2f}" if play else ""
-            self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {row.net:.2f} ({parts})",
+            value = f"P(win) {row.p_win:.1%}; {row.net:.2f}" if to_win else f"{row.net:.2f}"
+            self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {value} ({parts})",
                      style="cyan")
 
     def play_advice(self, table: Table, seat: int) -> None:
@@ -456,8 +494,8 @@ class TerminalPlayer:
             self.say(f"  No advice in the {table.game.name} play: the analyzer's play search "
                      "covers the six-card game only.", style="cyan")
             return
-        self.say("  Advice (points now, the rest of the play for minus against, P(win)):",
-                 style="cyan")
+        self.say(f"  Advice by {frame.attrs['objective']} (points now, the rest of the play for "
+                 "minus against, P(win)):", style="cyan")
         for row in frame.itertuples(index=False):
             self.say(f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
                      f"{row.total:+.2f}, P(win) {row.p_win:.1%}", style="cyan")

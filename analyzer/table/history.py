@@ -6,7 +6,9 @@ lost or unfinished), the final scores, the skunk each way (none, single, double,
 points of each side by phase (pegging, hand, crib, his heels) and the number of deals, the
 points given away by muggins, the undos, the review's totals for a finished game
 (:func:`add_review`: the points the review of the person's decisions says they lost, by discard
-and by the play), and the game record itself as JSON, so nothing is lost.
+and by the play, among the decisions valued in points, and the P(win) lost by those valued in
+P(win), :mod:`analyzer.table.objective`; the points its muggins counts gave away are
+``muggins_given``), and the game record itself as JSON, so nothing is lost.
 
 Where it lives: :func:`default_path`, ``history.sqlite3`` in the user's data folder
 (``platformdirs.user_data_dir("analyzer")``), unless the environment variable
@@ -88,6 +90,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 2: the undos of a game (issue 23's undo), and the games by time
     ("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0",
      "CREATE INDEX games_played_at ON games (played_at)"),
+    # 3: the review's P(win) lost near the end (issue 23's one objective); null: not reviewed,
+    # or reviewed before this step
+    ("ALTER TABLE games ADD COLUMN review_p_win_lost REAL",),
 )
 #: The version of the schema this package writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -96,7 +101,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 COLUMNS = ("id", "played_at", "variant", "level", "opponent", "seed", "result", "your_score",
            "computer_score", "skunk_given", "skunk_taken", "deals",
            *(f"{side}_{phase}" for side in _SIDES for phase in PHASES), "muggins_given",
-           "review_discard_lost", "review_play_lost", "undos")
+           "review_discard_lost", "review_play_lost", "undos", "review_p_win_lost")
 
 
 class HistoryError(Exception):
@@ -305,6 +310,7 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     row["muggins_given"] = given if muggins else None
     row["review_discard_lost"] = None if review is None else float(review.discard_lost)
     row["review_play_lost"] = None if review is None else float(review.play_lost)
+    row["review_p_win_lost"] = None if review is None else _p_win_lost(review)
     row["undos"] = int(record.get("undos", 0))
     row["record"] = json.dumps(record, separators=(",", ":"))
     return row
@@ -334,8 +340,16 @@ def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:
     """Add the review's totals (an :class:`analyzer.table.review.Review`) to the game
     ``game_id`` of the history (:func:`add_game` gives the id). Raises :class:`HistoryError`."""
-    _write(path, timeout, "UPDATE games SET review_discard_lost = ?, review_play_lost = ? "
-           "WHERE id = ?", (float(review.discard_lost), float(review.play_lost), int(game_id)))
+    _write(path, timeout, "UPDATE games SET review_discard_lost = ?, review_play_lost = ?, "
+           "review_p_win_lost = ? WHERE id = ?",
+           (float(review.discard_lost), float(review.play_lost), _p_win_lost(review),
+            int(game_id)))
+
+
+def _p_win_lost(review) -> float | None:
+    """The review's P(win) lost, None for a review that has none (older reviews)."""
+    value = getattr(review, "p_win_lost", None)
+    return None if value is None else float(value)
 
 
 # --------------------------------------------------------------------------- reading
@@ -409,7 +423,9 @@ class HistoryStats:
         (None if none was).
     losses
         The reviewed (finished) games in order: ``id``, ``played_at``, ``variant``, ``label``,
-        ``lost`` (the review's points lost by discard plus by the play).
+        ``lost`` (the review's points lost by discard plus by the play, plus the points the
+        muggins counts gave away) and ``p_win_lost`` (the review's P(win) lost near the end;
+        NaN for a game reviewed before it was kept).
     trend
         ``{"games", "first_half", "last_half", "slope"}``: how many reviewed games, the mean
         points lost a game in the first and in the last half of them (the middle game of an odd
@@ -518,10 +534,14 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
     per_deal = pd.DataFrame(per_deal, columns=["variant", "phase", "deals", "you", "computer"])
     given = games["muggins_given"].dropna()
     reviewed = games[games["review_discard_lost"].notna() & (games["result"] != "unfinished")]
+    p_win_lost = (reviewed["review_p_win_lost"] if "review_p_win_lost" in reviewed
+                  else pd.Series(math.nan, index=reviewed.index))
     losses = pd.DataFrame({"id": reviewed["id"], "played_at": reviewed["played_at"],
                            "variant": reviewed["variant"], "label": reviewed["label"],
                            "lost": reviewed["review_discard_lost"].astype(float)
-                           + reviewed["review_play_lost"].fillna(0).astype(float)}
+                           + reviewed["review_play_lost"].fillna(0).astype(float)
+                           + pd.to_numeric(reviewed["muggins_given"]).fillna(0).astype(float),
+                           "p_win_lost": pd.to_numeric(p_win_lost).astype(float)}
                           ).reset_index(drop=True)
     n = len(losses)
     lost_a_game = losses["lost"].to_numpy(float)

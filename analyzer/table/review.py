@@ -5,22 +5,24 @@
 deal by deal, comparing each with the analyzer's advice; :func:`format_review` prints the result
 (``crib review``).
 
-**Discards.** From the six cards dealt and the role, every keep is valued as :func:`analyzer.keep`
-values it by default (:func:`analyzer.evaluate_discards` gives the same numbers): the kept hand's
-exact mean over the 46 starters the player cannot see, plus (dealer) or minus (pone) the crib
-value of the two cards thrown from the self-play crib-value table (``crib="table"``), plus the
-keep's pegging value from the self-play pegging table (``pegging=True``). The loss is the best
-keep's value minus the value of the keep made: expected points, never negative. In five-card
-cribbage the same with the form's own rules (``variant="five-card"``: three kept of five, the
-47 starters, the form's crib table, no pegging table).
+**One objective.** Each decision is valued under the objective :mod:`analyzer.table.objective`
+chooses for its position, the same as the hints of ``crib play`` use: **points** while the game is
+far from its end, **P(win)** once either side needs at most
+:data:`analyzer.table.objective.REACH` (30) points (two-player six-card game only). The row says
+which (``objective``), and its values and its loss are in that objective's units. The
+alternatives are ranked by :func:`analyzer.table.objective.rank_keeps` and
+:func:`~analyzer.table.objective.rank_cards`, so the advised choice is the first of the ranking
+that values the choice made, and never valued below it.
 
-**The score-aware view** (six-card only, as :func:`analyzer.keep_to_win` is). When the scores
-before the deal put the end of the game within reach, that is when either player needs at most
-:data:`analyzer.play.winkeep.BEST_DISCARD_REACH` points (the rule the engine's ``best`` player uses
-to decide when to keep to win), each keep's probability of winning is estimated too
-(:func:`analyzer.keep_to_win`, ``samples`` samples of the rest of the deal, seeded), and the
-row gives the P(win) of the keep made, of the score-aware keep (``keep_to_win``'s choice: the
-points keep unless another wins clearly more often) and the P(win) lost (never negative).
+**Discards.** Points: every keep valued as :func:`analyzer.keep` values it by default (the kept
+hand's exact mean over the 46 starters the player cannot see, plus (dealer) or minus (pone) the
+crib value of the two cards thrown from the self-play crib-value table, plus the keep's pegging
+value from the self-play pegging table); in five-card cribbage the same with the form's own
+rules (three kept of five, the 47 starters, the form's crib table, no pegging table). P(win):
+each keep's probability of winning from the scores before the deal
+(:func:`analyzer.keep_to_win`, ``samples`` samples of the rest of the deal, seeded); the advised
+keep is the one of highest P(win) on those samples. The loss is the advised keep's value minus
+the value of the keep made, never negative.
 
 **The play** (the two-player six-card game). For each card the person laid, the position is
 rebuilt from the record: the four cards they kept (those laid marked), the cards laid so far in
@@ -28,12 +30,23 @@ the deal by both players with the counts ended by goes marked, the starter, the 
 cards in the crib and the scores at that moment. :func:`analyzer.advise_play` values every card
 they could lay by determinized rollouts (``samples`` deals of the opponent's unseen cards,
 ``seed``: the same review every run): its points now plus the mean pegging for minus against
-in the rest of the play. The loss is the advised card's value minus the laid card's. When the
-scores at that moment put the end of the game within reach (the same rule as for the discard),
-``advise_play`` is asked again with the scores and the row also gives each card's P(win) and
-the P(win) lost. A card laid when no other could be (one legal card) is not a decision: it is
-counted in :attr:`Review.forced` and has no row. ``advise_play`` covers the two-player six-card
-play only: in five-card records the play is not reviewed (:attr:`Review.notes` says so).
+in the rest of the play (points), or its probability of winning (P(win)). A card laid when no
+other could be (one legal card) is not a decision: it is counted in :attr:`Review.forced` and
+has no row. ``advise_play`` covers the two-player six-card play only: in five-card records the
+play is not reviewed (:attr:`Review.notes` says so).
+
+**Muggins counts.** In a game played with muggins (``"claims"`` in each deal) each count the
+person claimed is a decision (kind ``"count"``): a count too low gives the difference to the
+opponent (``given``, points); a right count (or one too high, corrected) loses nothing. Under
+points its loss is the points given away; under P(win) it is the P(win) the count lost: the
+show walked as it went, and again with the count right, each to its end (a side reaching 121
+wins at once) and then the win-odds table at the start of the next deal
+(:func:`analyzer.keeping.winodds.win_probability`).
+
+**Why** (``explain=True``, ``crib review --explain``): the other seat's decisions (the
+computer's, in a game of ``crib play``) are valued the same way (:attr:`Review.others`), and
+:func:`format_review` prints every seat's decisions in the order they were made, each with its
+top alternatives and their values (the column ``alternatives`` of every row holds them).
 
 A game stopped before its end (``"unfinished": true``) has its complete deals reviewed; the deal
 it stopped in (``"partial_deal"``) is not, as its decisions are not all made. In a finished game
@@ -49,19 +62,22 @@ from typing import TYPE_CHECKING
 
 from ..core.choices import ADVISE_SAMPLES
 from ..sim.records import RecordError
+from .objective import P_WIN, POINTS, format_alternatives
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "PERSON", "Review", "format_review", "review_game"]
+__all__ = ["COLUMNS", "PERSON", "TOP", "Review", "explain_deal", "format_review", "review_game"]
 
 #: The seat name of the person in a record's ``"seats"``.
 PERSON = "you"
 
 #: The columns of :attr:`Review.decisions`, one row per decision.
-COLUMNS = ("deal", "role", "kind", "score", "position", "done", "advised", "value_done",
-           "value_advised", "lost", "score_aware", "advised_to_win", "p_win_done",
-           "p_win_advised", "p_win_lost", "best")
+COLUMNS = ("deal", "role", "kind", "score", "position", "objective", "done", "advised",
+           "value_done", "value_advised", "lost", "given", "best", "alternatives")
+
+#: The alternatives a row keeps (and ``--explain`` prints), best first.
+TOP = 3
 
 #: The play's count may not pass this.
 _MAX_COUNT = 31
@@ -76,22 +92,29 @@ class Review:
     decisions
         One row per decision, in the order they were made (pandas DataFrame, columns
         :data:`COLUMNS`): ``deal`` (1, 2, ...), ``role`` (``"dealer"`` or ``"pone"``), ``kind``
-        (``"discard"`` or ``"play"``), ``score`` (the player's score and the opponent's at the
-        decision, e.g. ``"57-60"``), ``position`` (the cards dealt for a discard; for a play
-        ``"lead"`` or ``"on N"``, the count), ``done`` (the cards kept, or the card laid),
-        ``advised`` (the best keep, or the advised card), ``value_done`` and ``value_advised``
-        (their values in expected points), ``lost`` (the difference, >= 0), ``score_aware``
-        (whether the end of the game was within reach), and for those rows ``advised_to_win``
-        (the score-aware keep or card), ``p_win_done``, ``p_win_advised`` and ``p_win_lost``
-        (>= 0); empty text and NaN in the other rows. ``best``: what the analyzer's own
-        player, the engine's ``best``, keeps or lays there, asked through the seat API
-        (:mod:`analyzer.play.seat`) with what the seat knew, drawing from ``seed``.
+        (``"discard"``, ``"play"`` or ``"count"``, a muggins count), ``score`` (the player's
+        score and the opponent's at the decision, e.g. ``"57-60"``), ``position`` (the cards
+        dealt for a discard; for a play ``"lead"`` or ``"on N"``, the count; for a count
+        ``"hand"`` or ``"crib"``), ``objective`` (``"points"`` or ``"P(win)"``,
+        :func:`analyzer.table.objective.objective`), ``done`` (the cards kept, the card laid, the
+        points claimed), ``advised`` (the best under the objective: a keep, a card, the true
+        count), ``value_done`` and ``value_advised`` (their values: expected points, or P(win)),
+        ``lost`` (the difference, >= 0, in the objective's units), ``given`` (points a count
+        too low gave the opponent; 0 in other rows), ``best`` (what the analyzer's own player,
+        the engine's ``best``, keeps or lays there, asked through the seat API
+        (:mod:`analyzer.play.seat`) with what the seat knew, drawing from ``seed``; for a count,
+        the true count) and ``alternatives`` (the top :data:`TOP` choices with their values,
+        ``[[choice, value], ...]``, best first; empty for a count).
     discard_lost, play_lost
-        Total expected points lost by the discards and by the cards laid.
+        Expected points lost by the discards and by the cards laid valued in points.
+    muggins_lost
+        Points the player's counts too low gave away (muggins), at any score.
+    p_win_lost
+        P(win) lost by the decisions valued in P(win) (discards, cards, counts), summed.
     worst
-        The row (a dict) of the decision that lost most points, or None if none lost any.
+        The points row (a dict) that lost most points, or None if none lost any.
     worst_win
-        The score-aware row that lost most P(win), or None if none lost any.
+        The P(win) row that lost most P(win), or None if none lost any.
     game, seat, variant, seats, unfinished, deals
         The game's number, the seat reviewed, the form, the seat names (None if the record has
         none), whether the game was stopped before its end, the deals in the record.
@@ -102,7 +125,10 @@ class Review:
     notes
         What the review leaves out, in words (empty when nothing).
     samples, seed
-        The samples and the seed of the simulations (score-aware keeps and the play).
+        The samples and the seed of the simulations (P(win) keeps and the play).
+    others
+        With ``explain``: the other seat's decisions, valued the same way (a DataFrame of
+        :data:`COLUMNS`); None without.
     """
 
     decisions: pd.DataFrame
@@ -121,22 +147,34 @@ class Review:
     notes: tuple[str, ...] = field(default=())
     samples: int = 0
     seed: int = 0
+    muggins_lost: float = 0.0
+    p_win_lost: float = 0.0
+    others: pd.DataFrame | None = None
+    _order: tuple = field(default=(), repr=False)  # (seat, row index) of every row, as made
 
     def to_dict(self) -> dict:
-        """The review as plain JSON-ready values (NaN as None), the rows under ``decisions``."""
-        rows = [{k: _plain(v) for k, v in row.items()}
-                for row in self.decisions.to_dict("records")]
+        """The review as plain JSON-ready values (NaN as None), the rows under ``decisions``
+        (and the other seat's under ``others`` with ``explain``)."""
         return {"game": self.game, "seat": self.seat, "variant": self.variant,
                 "seats": None if self.seats is None else list(self.seats),
                 "unfinished": self.unfinished, "deals": self.deals, "samples": self.samples,
                 "seed": self.seed, "plays_reviewed": self.plays_reviewed,
                 "notes": list(self.notes), "discard_lost": self.discard_lost,
-                "play_lost": self.play_lost, "forced": self.forced,
-                "worst": None if self.worst is None else {k: _plain(v)
-                                                          for k, v in self.worst.items()},
-                "worst_win": None if self.worst_win is None else {
-                    k: _plain(v) for k, v in self.worst_win.items()},
-                "decisions": rows}
+                "play_lost": self.play_lost, "muggins_lost": self.muggins_lost,
+                "p_win_lost": self.p_win_lost, "forced": self.forced,
+                "worst": None if self.worst is None else _plain_row(self.worst),
+                "worst_win": None if self.worst_win is None else _plain_row(self.worst_win),
+                "decisions": _plain_rows(self.decisions),
+                "others": None if self.others is None else _plain_rows(self.others)}
+
+
+def _plain_rows(frame) -> list[dict]:
+    return [_plain_row(row) for row in frame.to_dict("records")]
+
+
+def _plain_row(row: dict) -> dict:
+    return {k: ([[c, _plain(v)] for c, v in value] if k == "alternatives" else _plain(value))
+            for k, value in row.items()}
 
 
 def _plain(value):
@@ -168,7 +206,7 @@ def _person_seat(record: dict, seat, players: int) -> int:
 
 
 def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_SAMPLES,
-                seed: int = 0) -> Review:
+                seed: int = 0, explain: bool = False) -> Review:
     """Review one player's decisions in a recorded two-player game (see the module docstring).
 
     Parameters
@@ -180,11 +218,14 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     seat
         The seat to review, 0 or 1; by default the seat named ``"you"`` in ``record["seats"]``.
     samples
-        Samples of each simulation: the rest of the deal for a score-aware keep
+        Samples of each simulation: the rest of the deal for a keep valued in P(win)
         (:func:`analyzer.keep_to_win`, rounded up to a multiple of 64) and the opponent's unseen
         cards for each card laid (:func:`analyzer.advise_play`). 1 to 1,000,000.
     seed
         Seed of every simulation: the same record, seat, samples and seed give the same review.
+    explain
+        Value the other seat's decisions too (:attr:`Review.others`), for :func:`format_review`
+        to print every seat's choices with their top alternatives.
 
     Returns
     -------
@@ -204,7 +245,8 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     >>> record = simulate(3, seed=4, players=("pegging+lookahead", "ev+greedy"),
     ...                   record_games=1).records[0]
     >>> review = review_game({**record, "seats": ["you", "ev+greedy"]}, samples=64)
-    >>> review.seat, bool((review.decisions.query("kind == 'discard'")["lost"] < 1e-9).all())
+    >>> d = review.decisions.query("kind == 'discard' and objective == 'points'")
+    >>> review.seat, bool((d["lost"] < 1e-9).all())
     (0, True)
     """
     import pandas as pd
@@ -224,182 +266,293 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     six_card = game == STANDARD
+    seats = (seat, 1 - seat) if explain else (seat,)
     scores = list(record.get("start", [0, 0]))
     rows: list[dict] = []
     forced = 0
     for number, deal in enumerate(record["deals"], start=1):
-        dealer = deal["dealer"] == seat
-        mine = (scores[seat], scores[1 - seat])
-        rows.append(_review_discard(number, deal["hands"][seat], deal["discards"][seat], dealer,
-                                    game, mine, samples, seed))
-        if six_card:
-            played, n_forced = _review_plays(number, deal, seat, scores, samples, seed)
-            rows.extend(played)
-            forced += n_forced
+        made, n_forced = _deal_rows(number, deal, seats, scores, game, samples, seed)
+        rows.extend(made)
+        forced += n_forced
         scores = list(deal["scores"])
-    _add_best(rows, record, seat, seed)
+    _add_best(rows, record, seed)
+    rows.sort(key=lambda r: (r["deal"], r["_step"], r["_seat"]))
     notes = () if six_card else ("the play is not reviewed (the play advice is the six-card "
                                  "game's)",)
-    decisions = pd.DataFrame(rows, columns=list(COLUMNS))
-    decisions["deal"] = decisions["deal"].astype("int64")
-    decisions["score_aware"] = decisions["score_aware"].astype(bool)
-    for column in ("value_done", "value_advised", "lost", "p_win_done", "p_win_advised",
-                   "p_win_lost"):
-        decisions[column] = decisions[column].astype("float64")
-    by_kind = decisions.groupby("kind")["lost"].sum()
+    mine = _frame(pd, [r for r in rows if r["_seat"] == seat])
+    others = _frame(pd, [r for r in rows if r["_seat"] != seat]) if explain else None
+    order, seen = [], {seat: 0, 1 - seat: 0}
+    for r in rows:
+        order.append((r["_seat"], seen[r["_seat"]]))
+        seen[r["_seat"]] += 1
+    in_points = mine[mine["objective"] == POINTS]
+    by_kind = in_points.groupby("kind")["lost"].sum()
+    in_p_win = mine[mine["objective"] == P_WIN]
     worst = worst_win = None
-    if len(decisions) and decisions["lost"].max() > 0:
-        worst = decisions.loc[decisions["lost"].idxmax()].to_dict()
-    aware = decisions[decisions["score_aware"]]
-    if len(aware) and aware["p_win_lost"].max() > 0:
-        worst_win = aware.loc[aware["p_win_lost"].idxmax()].to_dict()
-    seats = record.get("seats")
-    return Review(decisions=decisions, discard_lost=float(by_kind.get("discard", 0.0)),
+    if len(in_points) and in_points["lost"].max() > 0:
+        worst = mine.loc[in_points["lost"].idxmax()].to_dict()
+    if len(in_p_win) and in_p_win["lost"].max() > 0:
+        worst_win = mine.loc[in_p_win["lost"].idxmax()].to_dict()
+    names = record.get("seats")
+    return Review(decisions=mine, discard_lost=float(by_kind.get("discard", 0.0)),
                   play_lost=float(by_kind.get("play", 0.0)), worst=worst, worst_win=worst_win,
                   game=record["game"], seat=seat, variant=game.name,
-                  seats=None if seats is None else tuple(seats),
+                  seats=None if names is None else tuple(names),
                   unfinished=bool(record.get("unfinished", False)),
                   deals=len(record["deals"]), forced=forced, plays_reviewed=six_card,
-                  notes=notes, samples=samples, seed=seed)
+                  notes=notes, samples=samples, seed=seed,
+                  muggins_lost=float(mine["given"].sum()),
+                  p_win_lost=float(in_p_win["lost"].sum()), others=others, _order=tuple(order))
 
 
-def _add_best(rows: list[dict], record: dict, seat: int, seed: int) -> None:
+def _deal_rows(number, deal, seats, scores, game, samples, seed) -> tuple[list[dict], int]:
+    """The rows of one deal's decisions by ``seats`` (the reviewed seat first), from the
+    scores before it, and how many cards the first seat laid with no choice."""
+    from ..core.game import STANDARD
+
+    rows = []
+    for p in seats:
+        rows.append(_review_discard(number, p, deal, game, (scores[p], scores[1 - p]), samples,
+                                    seed))
+    forced = 0
+    if game == STANDARD:
+        played, forced, after_play = _review_plays(number, deal, seats, scores, samples, seed)
+        rows.extend(played)
+    else:
+        after_play = list(scores)
+        after_play[deal["dealer"]] += deal["heels"]
+        for p, _, points in deal["plays"]:
+            after_play[p] += points
+    rows.extend(_review_counts(number, deal, seats, after_play, game))
+    return rows, forced
+
+
+def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_SAMPLES,
+                 seed: int = 0) -> list[dict]:
+    """The decisions ``seat`` made in deal ``number`` (1, 2, ...) of a two-player record,
+    valued as :func:`review_game` values them (its rows, :data:`COLUMNS` but ``best``), in
+    the order made, each with its top :data:`TOP` alternatives: what ``crib review --explain``
+    prints of that deal, and ``why`` in ``crib play`` of the AI's last deal shown. The record
+    is taken as valid (a table's own, :meth:`analyzer.table.tabletop.Table.record`)."""
+    from ..sim.records import _record_game
+
+    game = _record_game(record)
+    deals = record["deals"]
+    if not 1 <= number <= len(deals):
+        raise ValueError(f"no deal {number}: the record has {len(deals)} complete deals")
+    scores = list(deals[number - 2]["scores"] if number > 1 else record.get("start", [0, 0]))
+    rows, _ = _deal_rows(number, deals[number - 1], (seat,), scores, game, samples, seed)
+    rows.sort(key=lambda r: r["_step"])
+    return [{k: r[k] for k in COLUMNS if k != "best"} for r in rows]
+
+
+def _frame(pd, rows: list[dict]):
+    """The rows as a DataFrame of :data:`COLUMNS`, typed."""
+    frame = pd.DataFrame([{k: r[k] for k in COLUMNS} for r in rows], columns=list(COLUMNS))
+    frame["deal"] = frame["deal"].astype("int64")
+    frame["given"] = frame["given"].astype("int64")
+    for column in ("value_done", "value_advised", "lost"):
+        frame[column] = frame[column].astype("float64")
+    return frame
+
+
+def _add_best(rows: list[dict], record: dict, seed: int) -> None:
     """Fill each row's ``best``: the choice of the engine's ``best`` player in that position,
     from the seat API, asked with the seat's view of the record
-    (:func:`analyzer.sim.records.decisions`)."""
+    (:func:`analyzer.sim.records.decisions`); for a count, the true count."""
     from ..core.cards import format_card
     from ..play.seat import discard, lay
     from ..sim.records import decisions
 
+    wanted = {r["_seat"] for r in rows}
     choices = {}
     for d in decisions(record):
-        if d["seat"] != seat:
+        if d["seat"] not in wanted:
             continue
         if d["kind"] == "discard":
             thrown = discard("best", **d["view"], seed=seed)
-            choices[d["deal"] + 1, "discard"] = " ".join(
+            choices[d["seat"], d["deal"] + 1, "discard"] = " ".join(
                 format_card(c) for c in d["view"]["hand"] if c not in thrown)
         elif d["answer"] is not None:
             card = lay("best", **d["view"], seed=seed)
-            choices[d["deal"] + 1, format_card(d["answer"])] = \
+            choices[d["seat"], d["deal"] + 1, format_card(d["answer"])] = \
                 "go" if card is None else format_card(card)
     for row in rows:
-        row["best"] = choices[row["deal"], "discard" if row["kind"] == "discard" else row["done"]]
+        if row["kind"] == "count":
+            row["best"] = row["advised"]
+        else:
+            row["best"] = choices[row["_seat"], row["deal"],
+                                  "discard" if row["kind"] == "discard" else row["done"]]
 
 
 def _agrees(row: dict) -> bool:
     return _cards_key(row["done"]) == _cards_key(row["best"])
 
 
-def _within_reach(me: int, opp: int, target: int) -> bool:
-    """Whether the game can end in this deal by the engine's ``best`` rule: a player needs at
-    most :data:`analyzer.play.winkeep.BEST_DISCARD_REACH` points."""
-    from ..play.winkeep import BEST_DISCARD_REACH
-
-    return target - me <= BEST_DISCARD_REACH or target - opp <= BEST_DISCARD_REACH
-
-
-def _row(number, dealer, kind, score, position, done, advised, value_done, value_advised):
+def _row(number, seat, dealer, kind, score, position, goal, done, advised, value_done,
+         value_advised, step, alternatives=()) -> dict:
     return {"deal": number, "role": "dealer" if dealer else "pone", "kind": kind,
-            "score": f"{score[0]}-{score[1]}", "position": position, "done": done,
-            "advised": advised, "value_done": float(value_done),
+            "score": f"{score[0]}-{score[1]}", "position": position, "objective": goal,
+            "done": done, "advised": advised, "value_done": float(value_done),
             "value_advised": float(value_advised),
-            "lost": max(float(value_advised) - float(value_done), 0.0), "score_aware": False,
-            "advised_to_win": "", "p_win_done": math.nan, "p_win_advised": math.nan,
-            "p_win_lost": math.nan, "best": ""}
+            "lost": max(float(value_advised) - float(value_done), 0.0), "given": 0,
+            "best": "", "alternatives": [[c, float(v)] for c, v in alternatives],
+            "_seat": seat, "_step": step}
 
 
 def _cards_key(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-def _review_discard(number, hand, thrown, dealer, game, score, samples, seed) -> dict:
-    """The row of one discard: the keep made against the best by :func:`analyzer.keep`'s
-    default value, and in the score-aware case by :func:`analyzer.keep_to_win`."""
-    from ..core.game import STANDARD
-    from ..keeping.discard import keep
+def _review_discard(number, seat, deal, game, score, samples, seed) -> dict:
+    """The row of one seat's discard: every keep ranked under the objective
+    (:func:`analyzer.table.objective.rank_keeps`), the keep made against the first."""
+    from .objective import rank_keeps
 
-    kept = _cards_key(" ".join(c for c in hand if c not in thrown))
-    points = keep(hand, dealer, variant=game.name)  # crib "table", pegging counted (six-card)
-    keeps = [_cards_key(k) for k in points["keep"]]
-    made = keeps.index(kept)
-    row = _row(number, dealer, "discard", score, " ".join(hand), points["keep"].iloc[made],
-               points["keep"].iloc[0], points["net"].iloc[made], points["net"].iloc[0])
-    if game == STANDARD and _within_reach(*score, game.target):
-        from ..play.winkeep import keep_to_win
-
-        wins = keep_to_win(hand, dealer, score, samples=samples, seed=seed)
-        p_win = dict(zip((_cards_key(k) for k in wins["keep"]), wins["p_win"], strict=True))
-        advised = wins.attrs["win_keep"]
-        row.update(score_aware=True, advised_to_win=advised,
-                   p_win_done=float(p_win[kept]),
-                   p_win_advised=float(p_win[_cards_key(advised)]))
-        row["p_win_lost"] = max(row["p_win_advised"] - row["p_win_done"], 0.0)
-    return row
-
-
-def _review_plays(number, deal, seat, scores_before, samples, seed) -> tuple[list[dict], int]:
-    """The rows of the cards ``seat`` laid in one deal of the six-card game, and how many it laid
-    with no choice. Each position is rebuilt from the record and given to
-    :func:`analyzer.advise_play`."""
-    from ..core.cards import card_value, parse_card
-    from ..play.search import advise_play
-
+    hand, thrown = deal["hands"][seat], deal["discards"][seat]
     dealer = deal["dealer"] == seat
-    hand = [c for c in deal["hands"][seat] if c not in deal["discards"][seat]]
-    left = list(hand)
+    kept = _cards_key(" ".join(c for c in hand if c not in thrown))
+    frame = rank_keeps(hand, dealer, score, game.name, samples=samples, seed=seed)
+    keeps = [_cards_key(k) for k in frame["keep"]]
+    made = keeps.index(kept)
+    return _row(number, seat, dealer, "discard", score, " ".join(hand), frame.attrs["objective"],
+                frame["keep"].iloc[made], frame["keep"].iloc[0], frame["value"].iloc[made],
+                frame["value"].iloc[0], 0,
+                zip(frame["keep"][:TOP], frame["value"][:TOP], strict=True))
+
+
+def _review_plays(number, deal, seats, scores_before, samples, seed):
+    """The rows of the cards ``seats`` laid in one deal of the six-card game, how many the
+    first of them laid with no choice, and the scores after the play. Each position is rebuilt
+    from the record and ranked by :func:`analyzer.table.objective.rank_cards`."""
+    from ..core.cards import card_value, parse_card
+
+    kept = [[c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in (0, 1)]
+    left = [list(k) for k in kept]
     scores = list(scores_before)
     scores[deal["dealer"]] += deal["heels"]
     sequence: list[str] = []  # the cards laid, "go" where a count ended by goes
     count = 0
     rows = []
     forced = 0
-    for player, card, points in deal["plays"]:
+    for step, (player, card, points) in enumerate(deal["plays"], start=1):
         value = card_value(parse_card(card))
         if count + value > _MAX_COUNT:  # nobody could lay: the count ended by goes
             sequence.append("go")
             count = 0
-        if player == seat:
-            legal = [c for c in left if count + card_value(parse_card(c)) <= _MAX_COUNT]
+        if player in seats:
+            legal = [c for c in left[player] if count + card_value(parse_card(c)) <= _MAX_COUNT]
             if len(legal) > 1:
-                mine = (scores[seat], scores[1 - seat])
+                mine = (scores[player], scores[1 - player])
                 position = "lead" if count == 0 else f"on {count}"
-                rows.append(_review_card(number, dealer, hand, deal["discards"][seat],
-                                         deal["starter"], sequence, card, mine, position,
-                                         samples, seed, advise_play))
-            else:
+                rows.append(_review_card(number, player, deal, kept[player], sequence, card,
+                                         mine, position, samples, seed, step))
+            elif player == seats[0]:
                 forced += 1
-            left.remove(card)
+            left[player].remove(card)
         sequence.append(card)
         count += value
         if count == _MAX_COUNT:
             count = 0
         scores[player] += points
-    return rows, forced
+    return rows, forced, scores
 
 
-def _review_card(number, dealer, hand, thrown, starter, sequence, card, score, position,
-                 samples, seed, advise_play) -> dict:
-    """The row of one card laid: its value against the advised card's, by ``advise_play``
-    (``hand`` the four kept, ``thrown`` the two in the crib, ``sequence`` the cards laid before
-    it with the goes marked)."""
-    from ..core.rules import GAME_POINTS
+def _review_card(number, seat, deal, hand, sequence, card, score, position, samples, seed,
+                 step) -> dict:
+    """The row of one card laid: the cards it could have been ranked under the objective
+    (``hand`` the four kept, ``sequence`` the cards laid before it with the goes marked)."""
+    from .objective import rank_cards
 
-    kwargs = {"dealer": dealer, "starter": starter, "thrown": " ".join(thrown),
-              "samples": samples, "seed": seed}
-    played = " ".join(sequence)
-    advice = advise_play(" ".join(hand), played, **kwargs)
-    total = dict(zip(advice["card"], advice["total"], strict=True))
-    best = advice.attrs["best"]
-    row = _row(number, dealer, "play", score, position, card, best, total[card], total[best])
-    if _within_reach(*score, GAME_POINTS):
-        aware = advise_play(" ".join(hand), played, score=score, **kwargs)
-        p_win = dict(zip(aware["card"], aware["p_win"], strict=True))
-        to_win = aware.attrs["best"]
-        row.update(score_aware=True, advised_to_win=to_win, p_win_done=float(p_win[card]),
-                   p_win_advised=float(p_win[to_win]))
-        row["p_win_lost"] = max(row["p_win_advised"] - row["p_win_done"], 0.0)
-    return row
+    frame = rank_cards(" ".join(hand), " ".join(sequence), dealer=deal["dealer"] == seat,
+                       starter=deal["starter"], thrown=" ".join(deal["discards"][seat]),
+                       scores=score, samples=samples, seed=seed)
+    value = dict(zip(frame["card"], frame["value"], strict=True))
+    best = frame.attrs["best"]
+    return _row(number, seat, deal["dealer"] == seat, "play", score, position,
+                frame.attrs["objective"], card, best, value[card], value[best], step,
+                zip(frame["card"][:TOP], frame["value"][:TOP], strict=True))
+
+
+def _show_counts(deal, game) -> list[tuple[int, int, bool]]:
+    """The show of a deal of two players, in order: (owner, true points, crib) for the pone's
+    hand, the dealer's hand and the crib, counted from the cards."""
+    from ..core.scoring import score_hand
+
+    dealer = deal["dealer"]
+    out = []
+    for owner, crib in ((1 - dealer, False), (dealer, False), (dealer, True)):
+        if crib:
+            cards = [c for p in (0, 1) for c in deal["discards"][p]] + deal.get("pack", [])
+        else:
+            cards = [c for c in deal["hands"][owner] if c not in deal["discards"][owner]]
+        out.append((owner, score_hand(" ".join(cards), deal["starter"], crib=crib,
+                                      variant="six-card" if crib else game.name), crib))
+    return out
+
+
+def _walk_show(scores, counts, claims, target):
+    """The show walked from ``scores`` (after the play): each count pegged as claimed (the
+    smaller of the claim and the true count; None: counted by the table), a count too low
+    giving the rest to the other side (muggins). Returns the winner (a seat, or None) and the
+    scores at its end."""
+    s = list(scores)
+    for (owner, points, _), claimed in zip(counts, claims, strict=False):
+        s[owner] += points if claimed is None else min(claimed, points)
+        if s[owner] >= target:
+            return owner, s
+        if claimed is not None and claimed < points:
+            s[1 - owner] += points - claimed
+            if s[1 - owner] >= target:
+                return 1 - owner, s
+    return None, s
+
+
+def _p_win_after_show(seat, dealer, scores, counts, claims, target) -> float:
+    """``seat``'s P(win) after the show walked with ``claims``: 1 or 0 if a side reaches
+    ``target`` in it, else the win-odds table at the start of the next deal (the roles
+    swapped)."""
+    from ..keeping.winodds import win_probability
+
+    winner, s = _walk_show(scores, counts, claims, target)
+    if winner is not None:
+        return 1.0 if winner == seat else 0.0
+    return win_probability(s[seat], s[1 - seat], seat != dealer)
+
+
+def _review_counts(number, deal, seats, after_play, game) -> list[dict]:
+    """The rows of the muggins counts ``seats`` claimed in one deal (none without muggins)."""
+    from .objective import objective
+
+    claims = deal.get("claims")
+    if not claims:
+        return []
+    counts = _show_counts(deal, game)
+    rows = []
+    for k, claimed in enumerate(claims):
+        owner, points, crib = counts[k]
+        if claimed is None or owner not in seats:
+            continue
+        _, at = _walk_show(after_play, counts[:k], claims[:k], game.target)
+        score = (at[owner], at[1 - owner])
+        goal = objective(score, game.name)
+        # too low gives the rest away, unless the count claimed wins the game (as the table)
+        given = max(points - claimed, 0) if at[owner] + claimed < game.target else 0
+        if goal == POINTS:
+            done, advised = min(claimed, points), points
+        else:
+            right = list(claims)
+            right[k] = points
+            done = _p_win_after_show(owner, deal["dealer"], after_play, counts, claims,
+                                     game.target)
+            advised = _p_win_after_show(owner, deal["dealer"], after_play, counts, right,
+                                        game.target)
+        row = _row(number, owner, deal["dealer"] == owner, "count", score,
+                   "crib" if crib else "hand", goal, str(claimed), str(points), done, advised,
+                   100 + k)
+        row["given"] = given
+        rows.append(row)
+    return rows
 
 
 # --------------------------------------------------------------------------- text
@@ -412,41 +565,59 @@ def _seat_name(review: Review, seat: int) -> str:
     return name
 
 
+def _value(value: float, goal: str, width: int) -> str:
+    return f"{value:>{width}.4f}" if goal == P_WIN else f"{value:>{width}.3f}"
+
+
+def _what(row: dict) -> str:
+    if row["kind"] == "discard":
+        return "discard"
+    if row["kind"] == "count":
+        return f"count {row['position']}"
+    return "lead" if row["position"] == "lead" else f"lay {row['position']}"
+
+
 def format_review(review: Review) -> str:
-    """The review as plain text, at most 80 columns: a header, one line per decision (and a
-    second for a score-aware one), and the summary. The text of ``crib review``."""
+    """The review as plain text, at most 80 columns: a header, one line per decision (saying
+    its objective), the summary, and with ``explain`` every seat's decisions with their top
+    alternatives. The text of ``crib review``."""
     you = " (you)" if review.seats and review.seats[review.seat] == PERSON else ""
     lines = [f"review of game {review.game} ({review.variant}), player {review.seat}{you} "
              f"against {_seat_name(review, 1 - review.seat)}"]
     said = "stopped unfinished" if review.unfinished else "played to the end"
-    lines.append(f"{review.deals} deals, {said}; values in expected points")
+    lines.append(f"{review.deals} deals, {said}")
     if review.variant == "six-card":
+        lines.append("values by objective: points, or P(win) once a player needs 30 or fewer")
         lines.append(f"simulated: {review.samples:,} samples, seed {review.seed}")
+    else:
+        lines.append("values by objective: points")
     lines.extend(f"note: {note}" for note in review.notes)
-    lines.append(f"{'deal':>4} {'role':<6} {'decision':<11} {'done':<11} {'value':>7} "
-                 f"{'advised':<11} {'value':>7} {'lost':>6}")
+    lines.append(f"{'deal':>4} {'role':<6} {'decision':<10} {'done':<11} {'value':>7} "
+                 f"{'advised':<11} {'value':>7} {'lost':>6} by")
     for row in review.decisions.to_dict("records"):
-        what = "discard" if row["kind"] == "discard" else (
-            "lead" if row["position"] == "lead" else f"lay {row['position']}")
-        lines.append(f"{row['deal']:>4} {row['role']:<6} {what:<11} {row['done']:<11} "
-                     f"{row['value_done']:>7.3f} {row['advised']:<11} "
-                     f"{row['value_advised']:>7.3f} {row['lost']:>6.3f}")
-        if row["score_aware"]:
-            lines.append(f"{'':>12}at {row['score']}: P(win) {row['p_win_done']:.4f}; to win "
-                         f"{row['advised_to_win']} {row['p_win_advised']:.4f}, lost "
-                         f"{row['p_win_lost']:.4f}")
+        lines.append(_line(row))
     lines.append("")
     d = review.decisions
-    discards = d[d["kind"] == "discard"]
-    plays = d[d["kind"] == "play"]
+    points = d[d["objective"] == POINTS]
+    discards = points[points["kind"] == "discard"]
+    plays = points[points["kind"] == "play"]
     lines.append(f"lost by discard   {review.discard_lost:7.3f} points; "
-                 f"{int((discards['lost'] > 0).sum())} of {len(discards)} discards not the best "
-                 "keep")
+                 f"{int((discards['lost'] > 0).sum())} of {len(discards)} discards in points "
+                 "not the best")
     if review.plays_reviewed:
         lines.append(f"lost by the play  {review.play_lost:7.3f} points; "
-                     f"{int((plays['lost'] > 0).sum())} of {len(plays)} cards not the advised "
-                     "one")
+                     f"{int((plays['lost'] > 0).sum())} of {len(plays)} cards in points not the "
+                     "best")
         lines.append(f"cards laid with no choice (not counted): {review.forced}")
+    counts = d[d["kind"] == "count"]
+    if len(counts):
+        lines.append(f"given by muggins  {review.muggins_lost:7.0f} points; "
+                     f"{int((counts['given'] > 0).sum())} of {len(counts)} counts too low")
+    in_p_win = d[d["objective"] == P_WIN]
+    if len(in_p_win):
+        lines.append(f"lost to win       {review.p_win_lost:7.4f} P(win); "
+                     f"{int((in_p_win['lost'] > 0).sum())} of {len(in_p_win)} decisions in "
+                     "P(win) not the best")
     if len(review.decisions):
         agreed = sum(_agrees(row) for row in review.decisions.to_dict("records"))
         lines.append(f"the analyzer's own player (best) chose as you did in {agreed} of "
@@ -454,22 +625,54 @@ def format_review(review: Review) -> str:
     if review.worst is None:
         lines.append("worst decision: none lost points")
     else:
-        lines.append("worst decision: " + _describe(review.worst, "lost"))
+        lines.append("worst decision: " + _describe(review.worst))
     if review.worst_win is not None:
-        lines.append("most P(win) lost: " + _describe(review.worst_win, "p_win_lost"))
+        lines.append("most P(win) lost: " + _describe(review.worst_win))
+    if review.others is not None:
+        lines.extend(_explained(review))
     return "\n".join(lines)
 
 
-def _describe(row: dict, measure: str) -> str:
-    """One decision in words, with what it lost by ``measure`` (``"lost"``: points; else
-    P(win))."""
+def _line(row: dict) -> str:
+    goal = row["objective"]
+    lost = f"{row['lost']:>6.4f}" if goal == P_WIN else f"{row['lost']:>6.3f}"
+    return (f"{row['deal']:>4} {row['role']:<6} {_what(row):<10} {row['done']:<11} "
+            f"{_value(row['value_done'], goal, 7)} {row['advised']:<11} "
+            f"{_value(row['value_advised'], goal, 7)} {lost} {goal}")
+
+
+def _explained(review: Review) -> list[str]:
+    """Every seat's decisions in the order made, each with its top alternatives."""
+    lines = ["", f"why: every decision and its top {TOP} by its objective"]
+    frames = {review.seat: review.decisions.to_dict("records"),
+              1 - review.seat: review.others.to_dict("records")}
+    for seat, k in review._order:
+        row = frames[seat][k]
+        if row["kind"] == "count":
+            continue
+        name = "you" if review.seats and review.seats[seat] == PERSON else f"player {seat}"
+        verb = "kept" if row["kind"] == "discard" else "laid"
+        lines.append(f"{row['deal']:>4} {name:<9} {_what(row):<10} {verb} {row['done']:<12} "
+                     f"at {row['score']:<8} by {row['objective']}")
+        lines.append(" " * 8 + format_alternatives(row["alternatives"], row["objective"]))
+    return lines
+
+
+def _describe(row: dict) -> str:
+    """One decision in words, with what it lost under its objective."""
     if row["kind"] == "discard":
         what = f"deal {row['deal']}, kept {row['done']}"
+    elif row["kind"] == "count":
+        what = f"deal {row['deal']}, counted {row['done']} of {row['advised']} ({row['position']})"
     else:
         where = "to lead" if row["position"] == "lead" else row["position"]
         what = f"deal {row['deal']}, laid {row['done']} {where}"
-    if measure == "lost":
+    if row["objective"] == POINTS:
+        if row["kind"] == "count":
+            return f"{what}: {row['lost']:.0f} points given away"
         return f"{what}, best {row['advised']}: {row['lost']:.3f} points"
-    lost = row["p_win_lost"]
+    lost = row["lost"]
     said = "under 0.0001" if 0 < lost < 0.00005 else f"{lost:.4f}"
-    return f"{what}, to win {row['advised_to_win']}: {said}"
+    if row["kind"] == "count":
+        return f"{what}: {said} P(win)"
+    return f"{what}, to win {row['advised']}: {said}"

@@ -602,22 +602,39 @@ def missed_items(items, missed: int) -> list[tuple]:
 # --------------------------------------------------------------------------- advice
 
 
-def keep_advice(table: Table, seat: int, top: int = 3):
-    """The analyzer's best keeps for ``seat``'s dealt hand (:func:`analyzer.keep`, the crib the
-    seat's side's or not), best first: a DataFrame of at most ``top`` rows."""
-    from ..keeping.discard import keep
+def _side_scores(table: Table, seat: int) -> tuple[int, int]:
+    """The seat's side's score and the best of the other sides', live."""
+    mine = table.side(seat)
+    others = [int(x) for q, x in enumerate(table.scores) if q != mine]
+    return int(table.scores[mine]), max(others)
+
+
+def keep_advice(table: Table, seat: int, top: int = 3, samples: int = ADVISE_SAMPLES):
+    """The analyzer's best keeps for ``seat``'s dealt hand under the objective of the position
+    (:func:`analyzer.table.objective.rank_keeps`: points far from the end, P(win) near it, from
+    the scores before the deal), best first: a DataFrame of at most ``top`` rows with
+    :func:`analyzer.keep`'s columns, ``value`` (``net`` or ``p_win``) and
+    ``attrs["objective"]``. The same ranking the review (:mod:`analyzer.table.review`) gives
+    that discard with the same ``samples`` (seed 0)."""
+    from .objective import rank_keeps
 
     own = table.side(seat) == table.side(table.dealer)
-    return keep([int(c) for c in table._hands[seat]], dealer=own,
-                variant=table.game.name).head(top)
+    frame = rank_keeps([int(c) for c in table._hands[seat]], own, _side_scores(table, seat),
+                       table.game.name, samples=samples)
+    goal = frame.attrs["objective"]
+    frame = frame.head(top)
+    frame.attrs["objective"] = goal
+    return frame
 
 
 def play_advice(table: Table, seat: int, samples: int = ADVISE_SAMPLES):
-    """The analyzer's value of each card ``seat`` may lay now (:func:`analyzer.advise_play`,
-    score-aware), best first; None in the forms it does not cover (it is written for the
-    two-player six-card play, two counts of four cards each). The advice draws from its own
-    seeded samples, never from the game's state."""
-    from ..play.search import advise_play
+    """The analyzer's value of each card ``seat`` may lay now under the objective of the
+    position (:func:`analyzer.table.objective.rank_cards`: points far from the end, P(win) near
+    it, from the live scores), best first, with ``p_win`` always; None in the forms it does not
+    cover (it is written for the two-player six-card play, two counts of four cards each). The
+    advice draws from its own seeded samples, never from the game's state: with the same
+    ``samples`` it is the review's ranking of that card."""
+    from .objective import rank_cards
 
     game = table.game
     if game.name != "six-card":
@@ -625,8 +642,6 @@ def play_advice(table: Table, seat: int, samples: int = ADVISE_SAMPLES):
     played = [format_card(c) for c in table.played]
     if table._go_reset and played:
         played.append("go")  # the count was ended by goes: advise the lead of the new one
-    mine = table.side(seat)
-    score = (min(int(table.scores[mine]), 120), min(int(table.scores[1 - mine]), 120))
-    return advise_play(table.kept(seat), played, dealer=seat == table.dealer,
-                       starter=table.starter, thrown=table.thrown(seat), score=score,
-                       samples=samples)
+    return rank_cards(table.kept(seat), played, dealer=seat == table.dealer,
+                      starter=table.starter, thrown=table.thrown(seat),
+                      scores=_side_scores(table, seat), samples=samples)

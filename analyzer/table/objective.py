@@ -1,0 +1,151 @@
+"""One objective for the advice at the table and the review of a game (issue 23, item 5).
+
+A decision (a keep, a card to lay, a muggins count) is valued in one of two ways, and
+:func:`objective` says which, from the position alone:
+
+* **points** (:data:`POINTS`) while the game is far from its end: a keep by its expected net
+  points in the deal (:func:`analyzer.keep`: the hand's exact mean, the crib table, the pegging
+  table), a card by the points it pegs now plus the pegging for minus against in the rest of the
+  play (:func:`analyzer.advise_play`'s ``total``);
+* **P(win)** (:data:`P_WIN`) near the end: the probability of winning the game, a keep's by
+  :func:`analyzer.keep_to_win` and a card's by :func:`analyzer.advise_play` with the score, both
+  ending on the shipped win-odds table.
+
+**The rule.** P(win) when either side needs at most :data:`REACH` (30) points to reach 121 at
+the decision (before the deal for a keep, at the card for the play), in the two-player six-card
+game; points otherwise, and always in the other forms (the win-odds table and the P(win)
+estimators are the two-player six-card game's). Why 30: a side rarely scores more than 30
+points in one deal (the dealer averages about 17 with his crib, the pone about 10), so
+further from the end no single deal decides the game, the order in which points arrive does
+not matter, and a deal's expected points are what moves P(win); within 30 a keep or a card
+can win or lose the game in this deal, and only P(win) sees that (a pone who needs 9 keeps a
+sure 8 and a peg over a hand worth 12 on average). It is the line at which the engine's
+``best`` player starts keeping to win (:data:`analyzer.play.winkeep.BEST_DISCARD_REACH`), so the
+advice, the review and the analyzer's own player change objective at the same score.
+
+**One evaluation.** :func:`rank_keeps` and :func:`rank_cards` value every alternative of a
+decision under its objective, from the same samples for every alternative, best first, with
+the value in a column ``value`` and the objective in ``attrs["objective"]``. The hints of
+``crib play`` (:func:`analyzer.table.tabletop.keep_advice`, :func:`~analyzer.table.tabletop.
+play_advice`), ``why`` after a move of the AI, and the review (:mod:`analyzer.table.review`)
+all call them with the same samples and seed, so for one decision they rank the alternatives
+identically, and the advised choice is never valued below the one made: under P(win) the
+advised keep is the keep of highest P(win) on the samples that value the keep made (not the
+points keep that :func:`analyzer.keep_to_win` keeps unless a rival wins clearly more often).
+"""
+
+from __future__ import annotations
+
+from ..core.choices import ADVISE_SAMPLES, variant_game
+
+__all__ = ["P_WIN", "POINTS", "REACH", "format_alternatives", "objective", "rank_cards",
+           "rank_keeps"]
+
+#: The objectives, as the advice and the review print them.
+POINTS = "points"
+P_WIN = "P(win)"
+#: P(win) is the objective when a side needs at most this many points (the ``best`` player's
+#: line, :data:`analyzer.play.winkeep.BEST_DISCARD_REACH`; a test holds them equal).
+REACH = 30
+
+
+def objective(scores, variant: str = "six-card") -> str:
+    """The objective of a decision at ``scores`` (the deciding side's score and the other's):
+    :data:`P_WIN` when the form is the two-player six-card game and either side needs at most
+    :data:`REACH` points, else :data:`POINTS` (see the module docstring).
+
+    Examples
+    --------
+    >>> objective((60, 90)), objective((60, 91)), objective((91, 0), "five-card")
+    ('points', 'P(win)', 'points')
+    """
+    game = variant_game(variant)
+    if game.name != "six-card":
+        return POINTS
+    me, opp = (int(s) for s in scores)
+    return P_WIN if game.target - me <= REACH or game.target - opp <= REACH else POINTS
+
+
+def rank_keeps(hand, dealer: bool, scores, variant: str = "six-card",
+               samples: int = ADVISE_SAMPLES, seed: int = 0):
+    """Every keep of ``hand`` (the cards dealt, text or ids) valued under the objective at
+    ``scores`` (before the deal), best first.
+
+    Points: :func:`analyzer.keep`'s frame (``value`` = ``net``). P(win):
+    :func:`analyzer.keep_to_win`'s frame from ``samples`` samples drawn from ``seed``, sorted by
+    ``p_win`` then ``net`` (``value`` = ``p_win``). ``attrs["objective"]`` says which.
+
+    Examples
+    --------
+    >>> frame = rank_keeps("5H 5S 6D JC QS KH", True, (0, 0))
+    >>> frame.attrs["objective"], frame.loc[0, "keep"], bool(frame.loc[0, "value"] ==
+    ...                                                      frame["net"].max())
+    ('points', '5H 5S JC QS', True)
+    """
+    from ..core.cards import as_cards
+    from ..keeping.discard import keep
+
+    hand = sorted(int(c) for c in as_cards(hand))  # one order: ties rank alike for every caller
+    goal = objective(scores, variant)
+    if goal == POINTS:
+        frame = keep(hand, bool(dealer), variant=variant_game(variant).name).copy()
+        frame["value"] = frame["net"]
+    else:
+        from ..play.winkeep import keep_to_win
+
+        frame = keep_to_win(hand, bool(dealer), tuple(int(s) for s in scores), samples=samples,
+                            seed=seed)
+        frame["value"] = frame["p_win"]  # sorted by p_win, then net: the best first
+    frame.attrs["objective"] = goal
+    return frame
+
+
+def rank_cards(hand, played, *, dealer: bool, starter, thrown, scores,
+               samples: int = ADVISE_SAMPLES, seed: int = 0):
+    """Every card the player may lay now valued under the objective at ``scores`` (now), best
+    first; the two-player six-card play only (:func:`analyzer.advise_play`'s arguments).
+
+    The cards are valued once, with the score (so ``p_win`` is always there):
+    :func:`analyzer.advise_play`'s frame. Points: sorted by ``total`` (``value``); P(win): as
+    ``advise_play`` sorts it (a card that wins now, then ``p_win``, then ``total``; ``value`` =
+    ``p_win``). ``attrs``: ``objective``, ``best`` (the first card, or ``"go"``), ``count``.
+
+    Examples
+    --------
+    >>> frame = rank_cards("4C 5H 9S KD", "4C 6D", dealer=False, starter="2S", thrown=None,
+    ...                    scores=(0, 0), samples=500)
+    >>> frame.attrs["objective"], frame.attrs["best"], int(frame.loc[0, "now"])
+    ('points', '5H', 5)
+    """
+    from ..core.cards import as_cards
+    from ..play.search import advise_play
+
+    hand = sorted(int(c) for c in as_cards(hand))  # one order: ties rank alike for every caller
+    scores = tuple(min(int(s), 120) for s in scores)
+    goal = objective(scores)
+    frame = advise_play(hand, played, dealer=bool(dealer), starter=starter, thrown=thrown,
+                        score=scores, samples=samples, seed=seed)
+    attrs = dict(frame.attrs)
+    if goal == POINTS:
+        frame = frame.sort_values("total", ascending=False, kind="stable").reset_index(drop=True)
+        frame["value"] = frame["total"]
+    else:
+        frame = frame.copy()
+        frame["value"] = frame["p_win"]
+    attrs.update(objective=goal, best=frame.loc[0, "card"] if len(frame) else "go")
+    frame.attrs.update(attrs)
+    return frame
+
+
+def format_alternatives(alternatives, goal: str) -> str:
+    """A decision's top alternatives, ``(choice, value)`` best first, in one line: points to two
+    decimals, P(win) to four.
+
+    Examples
+    --------
+    >>> format_alternatives([("TD", 1.718), ("KC", 1.595)], POINTS)
+    '1. TD 1.72  2. KC 1.60'
+    """
+    return "  ".join(f"{k}. {choice} {value:.4f}" if goal == P_WIN else
+                     f"{k}. {choice} {value:.2f}"
+                     for k, (choice, value) in enumerate(alternatives, start=1))
