@@ -458,8 +458,7 @@ class TerminalPlayer:
                      style="cyan")
             return
         number = len(record["deals"])
-        self.say(f"  Why the AI chose as it did in deal {number} (the analyzer's values, as "
-                 "crib review --explain):", style="cyan")
+        self.say(f"  Why: the AI's choices in deal {number}, each with its top 3:", style="cyan")
         for row in explain_deal(record, number, 1, samples=ADVICE_SAMPLES):
             did = (f"kept {row['done']}" if row["kind"] == "discard" else
                    f"led {row['done']}" if row["position"] == "lead" else
@@ -473,17 +472,16 @@ class TerminalPlayer:
         own = table.dealer == seat
         play = table.game.name == "six-card"
         to_win = frame.attrs["objective"] == "P(win)"
-        self.say("  Advice (the analyzer's best keeps by "
-                 + ("P(win), near the end; then expected points: hand, crib, play):" if to_win
-                    else "points, expected: hand, crib" + (", play):" if play else "):")),
-                 style="cyan")
+        by = ("P(win), near the end; and their points" if to_win else
+              "points: hand, crib, play" if play else "points: hand and crib")
+        self.say(f"  Advice (the analyzer's best keeps, by {by}):", style="cyan")
         for k, row in enumerate(frame.itertuples(index=False), start=1):
             crib = row.crib_mean if own else -row.crib_mean
             parts = f"hand {row.hand_mean:.2f}, crib {crib:+.2f}"
             parts += f", play {row.peg_mean:+.2f}" if play else ""
-            value = f"P(win) {row.p_win:.1%}; {row.net:.2f}" if to_win else f"{row.net:.2f}"
-            self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {value} ({parts})",
-                     style="cyan")
+            said = (f"P(win) {row.p_win:.2%} ({row.net:.2f} points)" if to_win else
+                    f"{row.net:.2f} ({parts})")
+            self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {said}", style="cyan")
 
     def play_advice(self, table: Table, seat: int) -> None:
         if not table.legal(seat):
@@ -494,8 +492,8 @@ class TerminalPlayer:
             self.say(f"  No advice in the {table.game.name} play: the analyzer's play search "
                      "covers the six-card game only.", style="cyan")
             return
-        self.say(f"  Advice by {frame.attrs['objective']} (points now, the rest of the play for "
-                 "minus against, P(win)):", style="cyan")
+        self.say(f"  Advice by {frame.attrs['objective']} (points now, the rest of the play "
+                 "for minus against):", style="cyan")
         for row in frame.itertuples(index=False):
             self.say(f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
                      f"{row.total:+.2f}, P(win) {row.p_win:.1%}", style="cyan")

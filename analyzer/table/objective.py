@@ -80,7 +80,7 @@ def rank_keeps(hand, dealer: bool, scores, variant: str = "six-card",
     >>> frame = rank_keeps("5H 5S 6D JC QS KH", True, (0, 0))
     >>> frame.attrs["objective"], frame.loc[0, "keep"], bool(frame.loc[0, "value"] ==
     ...                                                      frame["net"].max())
-    ('points', '5H 5S JC QS', True)
+    ('points', '5S JC QS KH', True)
     """
     from ..core.cards import as_cards
     from ..keeping.discard import keep
@@ -143,8 +143,8 @@ def format_alternatives(alternatives, goal: str) -> str:
 
     Examples
     --------
-    >>> format_alternatives([("TD", 1.718), ("KC", 1.595)], POINTS)
-    '1. TD 1.72  2. KC 1.60'
+    >>> format_alternatives([("TD", 1.718), ("KC", 1.5912)], POINTS)
+    '1. TD 1.72  2. KC 1.59'
     """
     return "  ".join(f"{k}. {choice} {value:.4f}" if goal == P_WIN else
                      f"{k}. {choice} {value:.2f}"
