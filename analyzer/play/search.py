@@ -358,9 +358,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         for i in range(n_hand):
             if out[i, _LEGAL] == 0.0:
                 continue
-            laid[:, :] = laid0
-            left[:] = left0
-            unseen[:, :] = unseen0
+            for a in range(2):  # loops, not slice assignments: no shape-error path to compile
+                left[a] = left0[a]
+                for k in range(n_cards):
+                    laid[a, k] = laid0[a, k]
+                for r in range(13):
+                    unseen[a, r] = unseen0[a, r]
             for k in range(nseq):
                 seq2[k] = seq[k]
             scores[0] = me_score
