@@ -102,9 +102,9 @@ def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand
     ``deck`` int64 (46,): the cards the player cannot see (shuffled in place): the opponent's six
     and the starter are drawn from it, and the opponent keeps four by the ``ev`` policy.
     """
-    _shuffle_prefix(st, deck, 7)
+    _shuffle_prefix(st, deck, np.int64(7))  # np.int64, not literals: one version each
     opp_six = deck[:6].copy()
-    d_opp = _choose_discard(_EV, opp_six, not dealer, crib_values, hand_table, st)
+    d_opp = _choose_discard(np.int64(_EV), opp_six, not dealer, crib_values, hand_table, st)
     _rest_of_deal(six, opp_six, d_opp, deck[6], dealer, me, opp, st, ppol, table, hand_table,
                   odds, crib_values, keeps, out)
 

@@ -251,7 +251,7 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
     for _ in range(size):
         for q in range(n_players):
             scores[q] = start[q]
-        dealer = 0
+        dealer = np.int64(0)  # not a literal: the play's kernels compiled once for every caller
         winner = -1
         while winner < 0:
             starter = _deal(st, game, deck, hands)
