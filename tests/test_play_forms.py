@@ -34,6 +34,7 @@ from test_play import (
 
 from analyzer.sim.records import read_records
 from analyzer.table.history import read_games
+from analyzer.table.review import format_review, review_game
 from analyzer.table.tabletop import Table
 
 LEVEL, SPEC = "Beginner", "hand+random"  # the quickest level: the test is of the face
@@ -149,7 +150,11 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
     losers = ", ".join(f"{NAMES[3][s]} {record['scores'][s]}" for s in range(3) if s != winner)
     said = "You win" if winner == 0 else f"{NAMES[3][winner]} wins"
     assert f"{said} with {record['scores'][winner]}: {losers}" in flat
-    assert "No review of your decisions in three-player yet" in flat
+    # the review of the person's discards (the play is not reviewed in this form)
+    assert "Your decisions, reviewed" in text
+    said = [line.strip() for line in text.split("\n")]
+    for line in format_review(review_game(record)).splitlines():
+        assert line.strip() in said, line
     assert_table_manners(text)
     assert max(len(line) for line in text.split("\n") if ": compiling " not in line) <= 80
     # the history: the form kept apart, and the win rate against 1 in 3
@@ -160,11 +165,12 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
                             str(history)], capture_output=True, text=True, check=True)
     assert "three-player (three sides: an even game wins 1 in 3):" in stats.stdout
     assert "points per deal, three-player" in stats.stdout
-    # crib review refuses the form with one line
+    assert row["review_discard_lost"] >= 0 and row["review_play_lost"] == 0
+    # crib review prints the same review of the saved game
     review = subprocess.run([sys.executable, "-m", "analyzer", "review", "three.jsonl"],
                             capture_output=True, text=True, cwd=tmp_path)
-    assert review.returncode == 2 and review.stdout == ""
-    assert review.stderr.count("\n") == 1 and "is three-player" in review.stderr
+    assert review.returncode == 0, review.stderr
+    assert review.stdout.strip() == format_review(review_game(record)).strip()
 
 
 def test_a_whole_four_player_game_with_a_partner_through_a_terminal(tmp_path):

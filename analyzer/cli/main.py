@@ -591,6 +591,8 @@ def _cmd_review(args) -> int:
     try:
         review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed)
     except ValueError as exc:  # RecordError included
+        if str(exc).startswith("seat must be"):
+            raise UsageError(f"crib review: --seat: {exc}") from None
         hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
     if args.json:
@@ -1201,8 +1203,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
                    "simulate --record)")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
-    p.add_argument("--seat", type=_number(low=0, high=1, integer=True), default=None,
-                   metavar="S", help="the seat to review, 0 or 1 (default: the seat named you)")
+    p.add_argument("--seat", type=_number(low=0, high=3, integer=True), default=None,
+                   metavar="S", help="the seat to review, 0 or 1 (0 to 2 in three-player, 0 to "
+                   "3 in four-player; default: the seat named you)")
     p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
                    default=ADVISE_SAMPLES, metavar="N",
                    help="samples of each simulation, 1 to 1,000,000 (default "

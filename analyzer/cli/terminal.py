@@ -33,8 +33,8 @@ to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as
 ``crib stats``); a game stopped keeps its deal in progress, and ``crib play --resume FILE`` goes
 on with it where it stopped (:class:`analyzer.table.session.Session`). After a finished game
 :func:`end_of_game_review` prints the review of the person's decisions (``crib review``; the
-two-player forms: in the others one line says there is none yet), and its totals join the
-game's row in the history. A history that cannot be written (a damaged
+discards only in the five-card and the group forms), and its totals join the game's row in the
+history. A history that cannot be written (a damaged
 file, one locked by another program) is one line on stderr; the game is saved all the same.
 """
 
@@ -569,15 +569,10 @@ def end_of_game_review(record: dict, player: TerminalPlayer):
     """Print the review of the person's decisions in the game just finished (``record``):
     :func:`analyzer.table.review.review_game` and :func:`~analyzer.table.review.format_review`, what
     ``crib review FILE`` prints of the saved game. Returns the
-    :class:`~analyzer.table.review.Review` (its totals go to the history), or None in the forms
-    of more than two players, which the review does not cover yet (one line says so)."""
+    :class:`~analyzer.table.review.Review` (its totals go to the history)."""
     from ..table.review import format_review, review_game
 
     player.say()
-    if len(record["seats"]) > 2:
-        player.say(f"No review of your decisions in {record.get('variant')} yet: crib review "
-                   "covers the two-player games.")
-        return None
     player.say("Your decisions, reviewed (crib review FILE prints this again):", style="bold")
     review = review_game(record)
     for line in format_review(review).splitlines():
@@ -718,7 +713,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
             player.say("Added to your history (crib stats sums it up).")
     if not record.get("unfinished"):
         review = end_of_game_review(record, player)
-        if game_id is not None and review is not None:
+        if game_id is not None:
             try:
                 add_review(game_id, review, history)
             except HistoryError as exc:
