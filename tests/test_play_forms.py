@@ -254,3 +254,17 @@ def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
     assert "In three-player, best plays as ev+lookahead" in run.stdout
     assert "\x1b" not in run.stdout
     assert max(len(line) for line in run.stdout.splitlines()) <= 80
+
+
+def test_an_undo_refused_in_a_group_form_names_the_seat(tmp_path):
+    """The reason an undo is refused names the seat that showed a card since (West, East), not
+    "the AI" of the two-player game; the discard stands once the starter is cut."""
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "three-player",
+                          "--level", LEVEL, "--seed", "5", "--save", "u.jsonl", "--no-history"],
+                         input="1\nundo\n1\nundo\n1\nquit\ny\n", capture_output=True, text=True,
+                         cwd=tmp_path, env=_env(), timeout=TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    refused = re.findall(r"  cannot undo (your [^\n]*) since", run.stdout)
+    assert refused[0].startswith("your discard ") and "the starter" in refused[0]
+    assert re.fullmatch(r"your \S\S: (West|East) has (laid \S\S|said go)", refused[1])
+    assert "the AI" not in run.stdout

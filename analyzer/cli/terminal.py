@@ -657,7 +657,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     on_live = _Resumed(player, resume_path)
     if resume is not None:
         try:
-            session = Session.resume(resume, player, emit=player.show, on_live=on_live)
+            session = Session.resume(resume, player, emit=player.show, on_live=on_live,
+                                     names=_seat_names(resume.get("variant", "six-card")))
             player.table = session.table
         except ResumeError as exc:
             raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
@@ -671,7 +672,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
         players = variant_game(variant).players
         session = Session((player, *[opponent] * (players - 1)), variant=variant, seed=seed,
-                          first=seat_first,
+                          first=seat_first, names=_seat_names(variant),
                           muggins=muggins, emit=player.show, on_live=on_live, level=level)
         player.table = session.table
     # compile the AI's (and the advice's) kernels while you look at your first hand
@@ -719,6 +720,14 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
             except HistoryError as exc:
                 _not_in_history("the review", exc)
     return status
+
+
+def _seat_names(variant: str):
+    """The seats as the reasons an undo is refused name them (``West has laid 5S``); None for a
+    form this version does not know (the resume refuses it)."""
+    from ..core.game import VARIANTS
+
+    return Seating(VARIANTS[variant]).names if variant in VARIANTS else None
 
 
 def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggins: bool,
