@@ -448,9 +448,11 @@ def _print_duel(d: dict) -> None:
 
 # --------------------------------------------------------------------------- play
 
-#: The forms ``crib play`` offers: the two-player ones.
-PLAY_VARIANTS = ("six-card", "five-card")
-#: Who deals first in ``crib play``: you, the AI, or the cut (the rules' way, the default).
+#: The forms ``crib play`` offers: every form, you against the AI in the other seats (in
+#: four-player, an AI partner opposite you).
+PLAY_VARIANTS = ("six-card", "five-card", "three-player", "four-player")
+#: Who deals first in ``crib play``: you, the AI (the seat on your left when there are more
+#: than two), or the cut (the rules' way, the default).
 PLAY_FIRST = ("me", "ai", "cut")
 
 
@@ -476,6 +478,9 @@ def _cmd_play(args) -> int:
     if args.variant not in PLAY_VARIANTS:
         raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
                          f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
+    if args.muggins and VARIANTS[args.variant].teams != 2:
+        raise UsageError(f"crib play: --muggins is played by two sides, and {args.variant} has "
+                         f"{VARIANTS[args.variant].teams}, each scoring for himself")
     level = None
     if args.opponent is None:
         try:
@@ -586,6 +591,8 @@ def _cmd_review(args) -> int:
     try:
         review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed)
     except ValueError as exc:  # RecordError included
+        if str(exc).startswith("seat must be"):
+            raise UsageError(f"crib review: --seat: {exc}") from None
         hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
     if args.json:
@@ -1127,14 +1134,16 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play a game against the AI in the terminal, with hints, muggins, undo "
         "and resume",
         description="Play one game of cribbage against an AI player in the terminal, at a "
-        "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
-        "to discard and to lay (the go is said for you when no card fits), ? for the "
-        "analyzer's advice, undo to take back your last decision (unless the AI or the deal "
-        "has shown cards since), help for the commands, quit (or Ctrl-C) to stop. The game is "
-        "saved as a record (crib replay prints it) to --save FILE, or to "
-        "crib-game-DATE-TIME.jsonl here, and added to your history of games (crib stats); a "
-        "game stopped keeps its deal in progress, and --resume FILE goes on with it. Exit "
-        "status 0, or 130 after Ctrl-C.",
+        "level (below) or against any player: two-player (six-card, five-card), or "
+        "three-player against two AIs, or four-player with an AI partner against two AIs. "
+        "Type the cards (5H JC) or their "
+        "positions (1 4) to discard and to lay (the go is said for you when no card fits), ? "
+        "for the analyzer's advice, undo to take back your last decision (unless the AI or the "
+        "deal has shown cards since), help for the commands, quit (or Ctrl-C) to stop. The game"
+        " is saved as a record (crib replay prints it) to --save FILE, or to crib-game-DATE-"
+        "TIME.jsonl here, and added to your history of games (crib stats); a game stopped keeps"
+        " its deal in progress, and --resume FILE goes on with it. Exit status 0, or 130 after "
+        "Ctrl-C.",
         epilog=_levels_help(), formatter_class=_KeepLines)
     p.add_argument("--variant", default=None, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
@@ -1150,9 +1159,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hints", action="store_true",
                    help="show the analyzer's advice at every decision (? shows it once)")
     p.add_argument("--muggins", action="store_true",
-                   help="count your own hand and crib: points you miss go to the AI")
+                   help="count your own hand and crib: points you miss go to the AI (two "
+                   "sides: not in three-player)")
     p.add_argument("--first", choices=PLAY_FIRST, default=None,
-                   help="who deals first: me, ai, or cut (the default: the low card deals)")
+                   help="who deals first: me, ai (with more than two players, West, on your "
+                   "left), or cut (the default: the low card deals)")
     p.add_argument("--save", metavar="FILE",
                    help="where to save the game (JSON Lines; default "
                    "crib-game-DATE-TIME.jsonl in this folder, or the --resume FILE)")
@@ -1192,8 +1203,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
                    "simulate --record)")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
-    p.add_argument("--seat", type=_number(low=0, high=1, integer=True), default=None,
-                   metavar="S", help="the seat to review, 0 or 1 (default: the seat named you)")
+    p.add_argument("--seat", type=_number(low=0, high=3, integer=True), default=None,
+                   metavar="S", help="the seat to review, 0 or 1 (0 to 2 in three-player, 0 to "
+                   "3 in four-player; default: the seat named you)")
     p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
                    default=ADVISE_SAMPLES, metavar="N",
                    help="samples of each simulation, 1 to 1,000,000 (default "

@@ -33,7 +33,9 @@ scores at that moment put the end of the game within reach (the same rule as for
 ``advise_play`` is asked again with the scores and the row also gives each card's P(win) and
 the P(win) lost. A card laid when no other could be (one legal card) is not a decision: it is
 counted in :attr:`Review.forced` and has no row. ``advise_play`` covers the two-player six-card
-play only: in five-card records the play is not reviewed (:attr:`Review.notes` says so).
+play only: in five-card records the play is not reviewed (:attr:`Review.notes` says so), nor in
+the three- and four-player games, whose discards (one card thrown of five) are valued with the
+crib counted for the dealer's side (the person's, when the partner deals).
 
 A game stopped before its end (``"unfinished": true``) has its complete deals reviewed; the deal
 it stopped in (``"partial_deal"``) is not, as its decisions are not all made. In a finished game
@@ -44,10 +46,12 @@ decisions taken back (``"undos"``) are not in the record: the review sees the on
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..core.choices import ADVISE_SAMPLES
+from ..core.game import VARIANTS
 from ..sim.records import RecordError
 
 if TYPE_CHECKING:
@@ -75,8 +79,9 @@ class Review:
     ----------
     decisions
         One row per decision, in the order they were made (pandas DataFrame, columns
-        :data:`COLUMNS`): ``deal`` (1, 2, ...), ``role`` (``"dealer"`` or ``"pone"``), ``kind``
-        (``"discard"`` or ``"play"``), ``score`` (the player's score and the opponent's at the
+        :data:`COLUMNS`): ``deal`` (1, 2, ...), ``role`` (``"dealer"`` or ``"pone"``;
+        ``"partner"`` when a four-player partner deals), ``kind`` (``"discard"`` or
+        ``"play"``), ``score`` (the player's side's score and the best other side's at the
         decision, e.g. ``"57-60"``), ``position`` (the cards dealt for a discard; for a play
         ``"lead"`` or ``"on N"``, the count), ``done`` (the cards kept, or the card laid),
         ``advised`` (the best keep, or the advised card), ``value_done`` and ``value_advised``
@@ -169,7 +174,7 @@ def _person_seat(record: dict, seat, players: int) -> int:
 
 def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_SAMPLES,
                 seed: int = 0) -> Review:
-    """Review one player's decisions in a recorded two-player game (see the module docstring).
+    """Review one player's decisions in a recorded game (see the module docstring).
 
     Parameters
     ----------
@@ -193,8 +198,7 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     Raises
     ------
     RecordError
-        If the record is not a valid record, is not of a two-player form, or (with no ``seat``)
-        names no seat ``"you"``.
+        If the record is not a valid record, or (with no ``seat``) names no seat ``"you"``.
     ValueError
         For a ``seat``, ``samples`` or ``seed`` out of range.
 
@@ -217,21 +221,21 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
         raise RecordError(f"a game record is a dict, got {type(record).__name__}")
     validate_record(record)
     game = _record_game(record)
-    if game.players != 2:
-        raise RecordError(f"game {record['game']} is {game.name}: the review covers the "
-                          "two-player games (six-card, five-card)")
     seat = _person_seat(record, seat, game.players)
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     six_card = game == STANDARD
-    scores = list(record.get("start", [0, 0]))
+    side, sides = seat % game.teams, game.teams
+    scores = list(record.get("start", [0] * sides))
     rows: list[dict] = []
     forced = 0
     for number, deal in enumerate(record["deals"], start=1):
-        dealer = deal["dealer"] == seat
-        mine = (scores[seat], scores[1 - seat])
+        dealer = deal["dealer"] % sides == side  # the crib is the seat's side's
+        mine = (scores[side], max(scores[s] for s in range(sides) if s != side))
         rows.append(_review_discard(number, deal["hands"][seat], deal["discards"][seat], dealer,
                                     game, mine, samples, seed))
+        if dealer and deal["dealer"] != seat:
+            rows[-1]["role"] = "partner"  # four-player: the partner deals, the crib is theirs
         if six_card:
             played, n_forced = _review_plays(number, deal, seat, scores, samples, seed)
             rows.extend(played)
@@ -240,6 +244,8 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     _add_best(rows, record, seat, seed)
     notes = () if six_card else ("the play is not reviewed (the play advice is the six-card "
                                  "game's)",)
+    if game.players > 2:
+        notes = ("the discards only (the play advice is the two-player six-card game's)",)
     decisions = pd.DataFrame(rows, columns=list(COLUMNS))
     decisions["deal"] = decisions["deal"].astype("int64")
     decisions["score_aware"] = decisions["score_aware"].astype(bool)
@@ -416,19 +422,27 @@ def format_review(review: Review) -> str:
     """The review as plain text, at most 80 columns: a header, one line per decision (and a
     second for a score-aware one), and the summary. The text of ``crib review``."""
     you = " (you)" if review.seats and review.seats[review.seat] == PERSON else ""
-    lines = [f"review of game {review.game} ({review.variant}), player {review.seat}{you} "
-             f"against {_seat_name(review, 1 - review.seat)}"]
+    game = VARIANTS[review.variant]
+    seat, sides = review.seat, game.teams
+    partner = [s for s in range(game.players) if s != seat and s % sides == seat % sides]
+    others = " and ".join(_seat_name(review, s) for s in range(game.players)
+                          if s % sides != seat % sides)
+    with_ = "".join(f" with {_seat_name(review, s)}" for s in partner)
+    lines = textwrap.wrap(f"review of game {review.game} ({review.variant}), player {seat}{you}"
+                          f"{with_} against {others}", width=80, subsequent_indent="  ",
+                          break_on_hyphens=False)
     said = "stopped unfinished" if review.unfinished else "played to the end"
     lines.append(f"{review.deals} deals, {said}; values in expected points")
     if review.variant == "six-card":
         lines.append(f"simulated: {review.samples:,} samples, seed {review.seed}")
     lines.extend(f"note: {note}" for note in review.notes)
-    lines.append(f"{'deal':>4} {'role':<6} {'decision':<11} {'done':<11} {'value':>7} "
+    role = 7 if (review.decisions["role"] == "partner").any() else 6  # four-player's
+    lines.append(f"{'deal':>4} {'role':<{role}} {'decision':<11} {'done':<11} {'value':>7} "
                  f"{'advised':<11} {'value':>7} {'lost':>6}")
     for row in review.decisions.to_dict("records"):
         what = "discard" if row["kind"] == "discard" else (
             "lead" if row["position"] == "lead" else f"lay {row['position']}")
-        lines.append(f"{row['deal']:>4} {row['role']:<6} {what:<11} {row['done']:<11} "
+        lines.append(f"{row['deal']:>4} {row['role']:<{role}} {what:<11} {row['done']:<11} "
                      f"{row['value_done']:>7.3f} {row['advised']:<11} "
                      f"{row['value_advised']:>7.3f} {row['lost']:>6.3f}")
         if row["score_aware"]:
