@@ -253,7 +253,7 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
     assert SCHEMA_VERSION == len(MIGRATIONS) == 3
     with sqlite3.connect(path) as old:
         assert old.execute("PRAGMA user_version").fetchone() == (1,)
-    games = read_games(path)  # opening it applies step 2
+    games = read_games(path)  # opening it applies steps 2 and 3
     assert games["undos"].tolist() == [0] and games["result"].tolist() == ["won"]
     assert games["review_p_win_lost"].isna().all()  # step 3: none for an older game
     with sqlite3.connect(path) as new:
@@ -395,3 +395,71 @@ def test_the_reviews_p_win_lost_is_kept(tmp_path):
     stats = history_stats(path)
     assert stats.losses["p_win_lost"].tolist() == [0.0125, 0.25]
     assert stats.losses["lost"].tolist() == [3.0, 2.5]  # 0.5 + the 2 points muggins gave
+
+
+# --------------------------------------------------------------------------- the group forms
+
+# Three players, you in seat 0 against West (1) and East (2): each deal's show is the hands
+# from the dealer's left round to the dealer, then the crib.
+THREE = {
+    "format": 2, "variant": "three-player", "seats": ["you", "hand+random", "hand+random"],
+    "level": "Beginner", "winner": 2, "scores": [70, 95, 121], "skunk": [1, 0, 0],
+    "first_dealer": 0,
+    "deals": [
+        # you deal: West pegs 2, East 1, you 3; West's hand 6, East's 4, yours 8, your crib 5
+        {"dealer": 0, "heels": 0, "plays": [[1, "5H", 2], [2, "TD", 1], [0, "6S", 3]],
+         "show": [6, 4, 8, 5]},
+        # West deals, his heels 2 to him: East's hand 2, yours 10, West's 12, West's crib 7
+        {"dealer": 1, "heels": 2, "plays": [], "show": [2, 10, 12, 7]},
+    ]}
+# Four players, you and your partner (seat 2) against West (1) and East (3): sides 0 and 1.
+FOUR = {
+    "format": 2, "variant": "four-player",
+    "seats": ["you", "ev+greedy", "ev+greedy", "ev+greedy"], "level": "Club", "winner": 0,
+    "scores": [121, 88], "skunk": [0, 1], "first_dealer": 3,
+    # East deals: you peg 2, your partner 3, West 1; your hand 8, West's 4, your partner's 6,
+    # East's 9, East's crib 5 (theirs)
+    "deals": [{"dealer": 3, "heels": 0, "plays": [[0, "5H", 2], [1, "TD", 1], [2, "6S", 3]],
+               "show": [8, 4, 6, 9, 5]}]}
+
+
+def test_the_group_forms_rows_by_side_and_stats_by_form(tmp_path):
+    three = game_row(THREE)
+    assert (three["variant"], three["result"], three["your_score"],
+            three["computer_score"]) == ("three-player", "lost", 70, 121)
+    assert (three["skunk_taken"], three["skunk_given"]) == ("single", "none")
+    # you: pegging 3, hand 8 + 10, crib 5; the two AIs together: pegging 2 + 1, hands 6 + 4
+    # + 2 + 12, crib 7, heels 2
+    assert (three["your_pegging"], three["your_hand"], three["your_crib"]) == (3, 18, 5)
+    assert (three["computer_pegging"], three["computer_hand"], three["computer_crib"],
+            three["computer_heels"]) == (3, 24, 7, 2)
+    four = game_row(FOUR)
+    assert (four["result"], four["skunk_given"], four["your_score"]) == ("won", "single", 121)
+    # your side: pegging 2 + 3, hands 8 + 6; theirs: pegging 1, hands 4 + 9, crib 5
+    assert (four["your_pegging"], four["your_hand"], four["your_crib"]) == (5, 14, 0)
+    assert (four["computer_pegging"], four["computer_hand"],
+            four["computer_crib"]) == (1, 13, 5)
+    with pytest.raises(ValueError, match="one seat named 'you'"):
+        game_row({**THREE, "seats": ["you", "hand+random"]})
+    path = tmp_path / "h.sqlite3"
+    for record in (THREE, FOUR, WON):
+        add_game(record, path)
+    stats = history_stats(path)
+    rows = stats.levels.to_dict("records")
+    assert [(r["variant"], r["label"], r["won"], r["lost"]) for r in rows] == [
+        ("six-card", "Club", 1, 0), ("three-player", "Beginner", 0, 1),
+        ("four-player", "Club", 1, 0)]
+    assert [r["even"] for r in rows] == [0.5, pytest.approx(1 / 3), 0.5]
+    per_deal = stats.per_deal.set_index(["variant", "phase"])["computer"]
+    assert per_deal["three-player", "hand"] == 24 / 2 / 2  # each AI's, a deal
+    assert per_deal["four-player", "hand"] == 13
+    run = run_crib("stats", "--history", str(path))
+    assert run.returncode == 0, run.stderr
+    text = "\n".join(" ".join(line.split()) for line in run.stdout.splitlines())
+    for said in ("six-card (two sides: an even game wins 1 in 2):",
+                 "three-player (three sides: an even game wins 1 in 3):",
+                 "four-player (two sides: an even game wins 1 in 2):",
+                 "Beginner 1 0 0 1 0.0%", "points per deal, three-player (2 deals) you each AI",
+                 "points per deal, four-player (1 deals) us them"):
+        assert said in text
+    assert max(len(line) for line in run.stdout.splitlines()[1:]) <= 80

@@ -308,7 +308,9 @@ def test_the_default_save_file_is_named_and_written_here(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--variant", "three-player"], "crib play: unknown variant 'three-player'"),
+    (["--variant", "seven-card"], "crib play: unknown variant 'seven-card'"),
+    (["--variant", "three-player", "--muggins"], "crib play: --muggins is played by two sides, "
+                                                 "and three-player has 3"),
     (["--opponent", "wizard"], "crib play: player 'wizard' is not DISCARD+PEGGING"),
     (["--opponent", "ev+wizard"], "crib play: unknown pegging policy 'wizard'"),
     (["--seed", "-1"], "argument --seed"),

@@ -356,8 +356,41 @@ def test_which_seat_and_bad_records():
     with pytest.raises(RecordError):
         review_game([HAND_RECORD])
     three = games(16, "ev+greedy", n=1, variant="three-player")[0]
-    with pytest.raises(RecordError, match="two-player"):
-        review_game(three, seat=0)
+    with pytest.raises(ValueError, match="seat must be 0 to 2"):
+        review_game(three, seat=3)
+
+
+@pytest.mark.parametrize("variant", ["three-player", "four-player"])
+def test_a_group_game_has_its_discards_reviewed_and_the_measures_own_lose_nothing(variant):
+    """In the group forms the discards are reviewed (one card thrown of five), the crib valued
+    for the dealer's side, and the play is not: ``ev`` throws the card ``keep`` ranks first in
+    the form, so an ``ev`` seat loses nothing, and a ``random`` one does."""
+    players = 3 if variant == "three-player" else 4
+    record = games(17, ("ev+greedy", *["random+greedy"] * (players - 1)), n=1,
+                   variant=variant)[0]
+    seats = ["you", *["random+greedy"] * (players - 1)]
+    review = review_game({**record, "seats": seats}, samples=SAMPLES)
+    d = review.decisions
+    assert list(d["kind"].unique()) == ["discard"] and len(d) == len(record["deals"])
+    assert (d["lost"] < 1e-9).all() and review.play_lost == 0
+    assert review.notes == ("the discards only (the play advice is the two-player six-card "
+                            "game's)",)
+    other = review_game(record, seat=1, samples=SAMPLES)
+    assert other.discard_lost > 0
+    roles = {"dealer": 0, "pone": 0, "partner": 0}
+    for deal, role in zip(record["deals"], d["role"], strict=True):
+        dealer = deal["dealer"]
+        expected = ("dealer" if dealer == 0 else
+                    "partner" if players == 4 and dealer == 2 else "pone")
+        assert role == expected
+        roles[role] += 1
+    text = format_review(review)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    first = " ".join(" ".join(text.split("\n")[:2]).split())
+    if players == 3:
+        assert "player 0 (you) against player 1 (random+greedy) and player 2" in first
+    else:
+        assert "player 0 (you) with player 2 (random+greedy) against player 1" in first
 
 
 # --------------------------------------------------------------------------- the command line

@@ -448,9 +448,11 @@ def _print_duel(d: dict) -> None:
 
 # --------------------------------------------------------------------------- play
 
-#: The forms ``crib play`` offers: the two-player ones.
-PLAY_VARIANTS = ("six-card", "five-card")
-#: Who deals first in ``crib play``: you, the AI, or the cut (the rules' way, the default).
+#: The forms ``crib play`` offers: every form, you against the AI in the other seats (in
+#: four-player, an AI partner opposite you).
+PLAY_VARIANTS = ("six-card", "five-card", "three-player", "four-player")
+#: Who deals first in ``crib play``: you, the AI (the seat on your left when there are more
+#: than two), or the cut (the rules' way, the default).
 PLAY_FIRST = ("me", "ai", "cut")
 
 
@@ -476,6 +478,9 @@ def _cmd_play(args) -> int:
     if args.variant not in PLAY_VARIANTS:
         raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
                          f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
+    if args.muggins and VARIANTS[args.variant].teams != 2:
+        raise UsageError(f"crib play: --muggins is played by two sides, and {args.variant} has "
+                         f"{VARIANTS[args.variant].teams}, each scoring for himself")
     level = None
     if args.opponent is None:
         try:
@@ -587,6 +592,8 @@ def _cmd_review(args) -> int:
         review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed,
                              explain=args.explain)
     except ValueError as exc:  # RecordError included
+        if str(exc).startswith("seat must be"):
+            raise UsageError(f"crib review: --seat: {exc}") from None
         hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
     if args.json:
@@ -1128,14 +1135,16 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play a game against the AI in the terminal, with hints, muggins, undo "
         "and resume",
         description="Play one game of cribbage against an AI player in the terminal, at a "
-        "level (below) or against any player. Type the cards (5H JC) or their positions (1 4) "
-        "to discard and to lay (the go is said for you when no card fits), ? for the "
-        "analyzer's advice, undo to take back your last decision (unless the AI or the deal "
-        "has shown cards since), help for the commands, quit (or Ctrl-C) to stop. The game is "
-        "saved as a record (crib replay prints it) to --save FILE, or to "
-        "crib-game-DATE-TIME.jsonl here, and added to your history of games (crib stats); a "
-        "game stopped keeps its deal in progress, and --resume FILE goes on with it. Exit "
-        "status 0, or 130 after Ctrl-C.",
+        "level (below) or against any player: two-player (six-card, five-card), or "
+        "three-player against two AIs, or four-player with an AI partner against two AIs. "
+        "Type the cards (5H JC) or their "
+        "positions (1 4) to discard and to lay (the go is said for you when no card fits), ? "
+        "for the analyzer's advice, undo to take back your last decision (unless the AI or the "
+        "deal has shown cards since), help for the commands, quit (or Ctrl-C) to stop. The game"
+        " is saved as a record (crib replay prints it) to --save FILE, or to crib-game-DATE-"
+        "TIME.jsonl here, and added to your history of games (crib stats); a game stopped keeps"
+        " its deal in progress, and --resume FILE goes on with it. Exit status 0, or 130 after "
+        "Ctrl-C.",
         epilog=_levels_help(), formatter_class=_KeepLines)
     p.add_argument("--variant", default=None, metavar="FORM",
                    help=f"the form of the game: {', '.join(PLAY_VARIANTS)} (default "
@@ -1151,9 +1160,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hints", action="store_true",
                    help="show the analyzer's advice at every decision (? shows it once)")
     p.add_argument("--muggins", action="store_true",
-                   help="count your own hand and crib: points you miss go to the AI")
+                   help="count your own hand and crib: points you miss go to the AI (two "
+                   "sides: not in three-player)")
     p.add_argument("--first", choices=PLAY_FIRST, default=None,
-                   help="who deals first: me, ai, or cut (the default: the low card deals)")
+                   help="who deals first: me, ai (with more than two players, West, on your "
+                   "left), or cut (the default: the low card deals)")
     p.add_argument("--save", metavar="FILE",
                    help="where to save the game (JSON Lines; default "
                    "crib-game-DATE-TIME.jsonl in this folder, or the --resume FILE)")
@@ -1190,21 +1201,23 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare each discard of a player in a recorded game with the best keep "
         "and each card they laid with the advised one, under one objective: expected points "
         "while the game is far from its end, the probability of winning once a player needs "
-        "30 or fewer (the same as crib play's hints); count each muggins count too low as "
-        "points given away; and sum up what was lost and the worst decision. --explain: every "
-        "seat's choices (the computer's too) with their top alternatives.")
+        "30 or fewer in the two-player six-card game (the same as crib play's hints); count "
+        "each muggins count too low as points given away; and sum up what was lost and the "
+        "worst decision. --explain: every seat's choices (the computer's too) with their top "
+        "alternatives.")
     p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
                    "simulate --record)")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
-    p.add_argument("--seat", type=_number(low=0, high=1, integer=True), default=None,
-                   metavar="S", help="the seat to review, 0 or 1 (default: the seat named you)")
+    p.add_argument("--seat", type=_number(low=0, high=3, integer=True), default=None,
+                   metavar="S", help="the seat to review, 0 or 1 (0 to 2 in three-player, 0 to "
+                   "3 in four-player; default: the seat named you)")
     p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
                    default=ADVISE_SAMPLES, metavar="N",
                    help="samples of each simulation, 1 to 1,000,000 (default "
                    f"{ADVISE_SAMPLES:,})")
     _add_seed(p, default=0, note="the simulations' ")
     p.add_argument("--explain", action="store_true",
-                   help="value the other seat's decisions too, and print every decision with "
+                   help="value the other seats' decisions too, and print every decision with "
                    "its top 3 alternatives and their values")
     _add_json(p)
     p.set_defaults(func=_cmd_review)

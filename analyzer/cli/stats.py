@@ -10,6 +10,9 @@ __all__ = ["format_stats"]
 
 #: The reviewed games whose losses are listed (the trend is over all of them).
 LISTED = 20
+#: The columns of the points per deal: yours (in four-player, your side's) and each other
+#: side's.
+_PER_DEAL_SIDES = {"three-player": ("you", "each AI"), "four-player": ("us", "them")}
 _PHASE_NAMES = {"pegging": "pegging", "hand": "hand", "crib": "crib", "heels": "his heels",
                 "total": "total"}
 
@@ -30,21 +33,43 @@ def format_stats(stats, path) -> str:
         deals = int(frame["deals"].iloc[0])
         if not deals:
             continue
-        lines += ["", f"{f'points per deal, {variant} ({deals} deals)':<40}{'you':>6}"
-                      f"{'AI':>10}"]
+        you, them = _PER_DEAL_SIDES.get(variant, ("you", "AI"))
+        lines += ["", f"{f'points per deal, {variant} ({deals} deals)':<40}{you:>6}"
+                      f"{them:>10}"]
         for row in frame.to_dict("records"):
             lines.append(f"  {_PHASE_NAMES[row['phase']]:<38}{row['you']:>6.2f}"
                          f"{row['computer']:>10.2f}")
+        if variant == "four-player":
+            lines.append("  (us: you and your partner; them: West and East)")
     if stats.muggins_given is not None:
         lines += ["", f"muggins: your own counts gave the AI {stats.muggins_given} points"]
     lines += [""] + _trend(stats)
     return "\n".join(lines)
 
 
+#: How many sides share the wins of a form, in words.
+_SIDES = {2: "two", 3: "three", 4: "four"}
+
+
 def _levels(levels) -> list[str]:
+    """The win rate by level, a block a form: a side of an even game wins 1 in 2 of the
+    two-sided forms' games, 1 in 3 of three-player's."""
     width = max(8, *(len(label) for label in levels["label"]))
-    lines = ["win rate by level, of the finished games (95% Wilson score interval):",
-             f"  {'level':<{width}}  games  unfinished   won  lost  win rate  95% interval"]
+    lines = ["win rate by level, of the finished games (95% Wilson score interval):"]
+    for variant, rows in levels.groupby("variant", sort=False):
+        sides = round(1 / rows["even"].iloc[0])
+        lines.append(f" {variant} ({_SIDES.get(sides, sides)} sides: an even game wins 1 in "
+                     f"{sides}):")
+        lines.append(f"  {'level':<{width}}  games  unfinished   won  lost  win rate  "
+                     "95% interval")
+        lines += _level_rows(rows, width)
+    if levels["level"].isna().any():
+        lines.append("  (an opponent chosen with --opponent is listed by its player spec)")
+    return lines
+
+
+def _level_rows(levels, width: int) -> list[str]:
+    lines = []
     for row in levels.to_dict("records"):
         if math.isnan(row["win_rate"]):
             rate = f"{'':>8}  no finished game"
@@ -52,8 +77,6 @@ def _levels(levels) -> list[str]:
             rate = f"{row['win_rate']:8.1%}  {row['win_low']:.1%} to {row['win_high']:.1%}"
         lines.append(f"  {row['label']:<{width}}  {row['games']:>5}  {row['unfinished']:>10}"
                      f"  {row['won']:>4}  {row['lost']:>4}  {rate}")
-    if levels["level"].isna().any():
-        lines.append("  (an opponent chosen with --opponent is listed by its player spec)")
     return lines
 
 

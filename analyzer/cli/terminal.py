@@ -5,7 +5,11 @@ asks the person (:class:`TerminalPlayer`). Everything it prints is plain lines o
 columns: in a terminal with colour, and with no escape codes at all when the output is not a
 terminal (``rich`` leaves them out), so a game can be piped, scripted or logged.
 
-The person sits in seat 0, the AI in seat 1. Input, at each prompt:
+The person sits in seat 0, the AI in the others: in the two-player forms seat 1; in three-player
+West (seat 1, on the person's left) and East (seat 2); in four-player West, the person's partner
+(seat 2, opposite) and East, the partners scoring together (:mod:`analyzer.cli.seating` names
+them). Each deal says who deals and the order of the play; the board and the scores are by side.
+Input, at each prompt:
 
 * the discard: the cards (``5H JC``, ``10h,jc``) or their positions in the hand shown (``1 4``);
 * a card to lay: the card or its position among the cards still held, or its rank alone when
@@ -13,11 +17,13 @@ The person sits in seat 0, the AI in seat 1. Input, at each prompt:
   person: he is never asked to type it (a ``go`` typed while a card fits is refused);
 * with ``--muggins``, the points of your hand and of your crib: a number;
 * ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
-  each card, six-card only), under the objective of the position (points, or P(win) near the
-  end: :mod:`analyzer.table.objective`, as the review values it); ``--hints`` shows it at every
-  decision;
-* ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid),
-  each with its top alternatives and their values, as ``crib review --explain`` does;
+  each card, six-card only: in the other forms it says there is none yet), under the objective
+  of the position (points, or P(win) near the end of the two-player six-card game; always
+  points in the other forms: :mod:`analyzer.table.objective`, as the review values it);
+  ``--hints`` shows it at every decision;
+* ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid;
+  in three- and four-player each AI's discard, the play not being valued there), each with its
+  top alternatives and their values, as ``crib review --explain`` does;
 * ``undo`` takes back the last decision (a discard, a card laid, a muggins count), unless the
   AI's answer or the deal has shown cards since (:meth:`analyzer.table.tabletop.Table.undo_refused`
   says why, in one line);
@@ -31,8 +37,9 @@ to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as
 ``crib replay`` prints, and added to the history of games (:mod:`analyzer.table.history`;
 ``crib stats``); a game stopped keeps its deal in progress, and ``crib play --resume FILE`` goes
 on with it where it stopped (:class:`analyzer.table.session.Session`). After a finished game
-:func:`end_of_game_review` prints the review of the person's decisions (``crib review``), and
-its totals join the game's row in the history. A history that cannot be written (a damaged
+:func:`end_of_game_review` prints the review of the person's decisions (``crib review``; the
+discards only in the five-card and the group forms), and its totals join the game's row in the
+history. A history that cannot be written (a damaged
 file, one locked by another program) is one line on stderr; the game is saved all the same.
 """
 
@@ -45,15 +52,17 @@ from datetime import datetime
 from pathlib import Path
 
 from ..core.cards import CardError, format_card, format_cards, parse_card
-from ..core.choices import ADVISE_SAMPLES
+from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES, parse_player, variant_game
 from ..core.counting import say_count, say_peg
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
+from .seating import Seating
 
 __all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "play_in_terminal"]
 
 #: The widest line printed (a plain terminal's width).
 WIDTH = 80
-#: The names of the two seats as printed: the person, then the AI.
+#: The names of the two seats as printed: the person, then the AI (the forms of three and
+#: four players: :mod:`analyzer.cli.seating`).
 NAMES = ("you", "AI")
 #: The samples of the advice shown at the table: the review's (seed 0 both), so a hint and
 #: the review rank a decision's alternatives alike.
@@ -74,15 +83,13 @@ _RANK_WORDS = {"A": "A", "T": "T", "10": "T", "J": "J", "Q": "Q", "K": "K"}
 _EXIT_INTERRUPTED = 130
 
 
-def _possessive(seat: int) -> str:
-    return "your" if seat == 0 else "the AI's"
-
-
-def board_line(name: str, score: int, target: int, skunk_line: int, total: bool = False) -> str:
+def board_line(name: str, score: int, target: int, skunk_line: int, total: bool = False,
+               width: int = 3) -> str:
     """One line of the board: the score as pegs to ``target``, with the skunk line marked.
 
     A peg hole stands for two points in the 121-point game (one in the 61-point game); the
-    ``|`` sits before the hole of the skunk line.
+    ``|`` sits before the hole of the skunk line. ``width``: the name's column (at most 5: the
+    line then fits 80 columns).
 
     Examples
     --------
@@ -90,12 +97,14 @@ def board_line(name: str, score: int, target: int, skunk_line: int, total: bool 
     '  you  45 [#######################......................|................]'
     >>> len(board_line("AI", 121, 121, 91, total=True))
     78
+    >>> len(board_line("West", 121, 121, 91, total=True, width=4))
+    79
     """
     per = 2 if target > 61 else 1
     holes = -(-target // per)
     line = ["#" if score > k * per else "." for k in range(holes)]
     line.insert((skunk_line - 1) // per, "|")
-    return (f"  {name:<3}{score:>4} [{''.join(line)}]" + (f" {target}" if total else ""))
+    return (f"  {name:<{width}}{score:>4} [{''.join(line)}]" + (f" {target}" if total else ""))
 
 
 _SAME_RANK = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
@@ -167,6 +176,20 @@ class TerminalPlayer:
         self.echo = echo
         self.table: Table | None = None
         self._in_show = False
+        self._last = None  # the seat that laid the last card (who leads a new count)
+        self._said_no_play_advice = False  # --hints in a form with no play advice: said once
+        self._seating: Seating | None = None
+
+    @property
+    def seating(self) -> Seating:
+        """The names of the seats and sides of the table's form (the standard game's before a
+        table is given)."""
+        from ..core.game import STANDARD
+
+        game = self.table.game if self.table is not None else STANDARD
+        if self._seating is None or self._seating.game != game:
+            self._seating = Seating(game)
+        return self._seating
 
     # ------------------------------------------------------------------ output
 
@@ -182,71 +205,121 @@ class TerminalPlayer:
                            soft_wrap=True)
 
     def board(self) -> None:
+        """The board: a track a side (two; three in three-player; us and them in four)."""
         table = self.table
         game = table.game
-        for seat in (0, 1):
-            self.say(board_line(NAMES[seat], int(table.scores[seat]), game.target,
-                                game.skunk_lines[0], total=seat == 0), style="bold")
+        labels = self.seating.board_labels
+        width = max(3, *(len(label) for label in labels))
+        for side, label in enumerate(labels):
+            self.say(board_line(label, int(table.scores[side]), game.target,
+                                game.skunk_lines[0], total=side == 0, width=width),
+                     style="bold")
+        if self.seating.partners:
+            self.say("  (us: you and your partner; them: West and East)")
 
     def _scores(self, scores) -> str:
-        return f"you {scores[0]}, AI {scores[1]}"
+        return self.seating.scores(scores)
 
     def show(self, event: dict) -> None:
         """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
         table, kind = self.table, event["kind"]
+        seating = self.seating
+        group = seating.players > 2
         if kind == "cut":
-            you, ai = (format_card(c) for c in event["cards"])
-            who = "you deal" if event["dealer"] == 0 else "the AI deals"
-            self.say(f"Cut for deal: you cut {you}, the AI cuts {ai}: {who} first (low card).")
+            self._show_cut(event)
         elif kind == "deal":
             dealer = event["dealer"]
             self.say()
-            self.console.rule(f"Deal {event['number']}: "
-                              + ("you deal, your crib" if dealer == 0
-                                 else "the AI deals, the AI's crib"), characters="-",
+            crib = ("your crib" if dealer == 0 else "your side's crib"
+                    if seating.side_of(dealer) == 0 else f"{seating.possessive(dealer)} crib")
+            self.console.rule(f"Deal {event['number']}: {seating.who(dealer)} "
+                              f"{seating.verb(dealer, 'deal')}, {crib}", characters="-",
                               style="cyan")
             if event["number"] == 1 and table.game.start_points:
                 self._three_for_last(event)
             self.board()
+            if group:
+                n = table.game.players
+                self.say(f"{seating.subject(dealer)} {seating.verb(dealer, 'deal')}; the play "
+                         f"goes {seating.order((dealer + 1) % n)}.")
         elif kind == "discard":
-            if event["seat"] == 0:
+            seat, crib = event["seat"], seating.possessive(table.dealer)
+            if seat == 0:
                 self.say(f"You keep {format_cards(event['kept'])} and throw "
-                         f"{format_cards(event['thrown'])} to {_possessive(table.dealer)} crib.")
+                         f"{format_cards(event['thrown'])} to {crib} crib.")
             else:
                 n = len(event["thrown"])
-                self.say(f"The AI throws {'two cards' if n == 2 else 'a card'} to "
-                         f"{_possessive(table.dealer)} crib.")
+                crib = "his own" if group and seat == table.dealer else crib
+                self.say(f"{seating.subject(seat)} throws {'two cards' if n == 2 else 'a card'}"
+                         f" to {crib} crib.")
         elif kind == "starter":
             self._in_show = False
-            heels = (f": his heels, 2 to {NAMES[event['dealer']]}" if event["heels"] else "")
+            self._last = None
+            if table.game.crib_from_pack:
+                self.say(f"{seating.subject(event['dealer'])} "
+                         f"{seating.verb(event['dealer'], 'add')} the top card of the pack to "
+                         "the crib.")
+            heels = (f": his heels, 2 to {seating.label(event['dealer'])}" if event["heels"]
+                     else "")
             self.say(f"Starter {format_card(event['card'])}{heels}", style="bold")
             if event["heels"]:
                 self.say(f"    {self._scores(event['scores'])}")
-            self.say("The play" + (" (one count):" if table.game.one_count else ":"))
+            if group:
+                lead = seating.who((event["dealer"] + 1) % table.game.players)
+                self.say(f"The play ({lead} {'lead' if lead == 'you' else 'leads'}):")
+            else:
+                self.say("The play" + (" (one count):" if table.game.one_count else ":"))
         elif kind == "lay":
             seat = event["seat"]
-            verb = "lay" if seat == 0 else "lays"
+            self._last = seat
             said = say_peg(event["count"], event["items"])
-            self.say(f"  {NAMES[seat]} {verb} {format_card(event['card'])}    count "
-                     f"{event['count']:>2}: {format_cards(event['cards'])}   \"{said}\"",
+            self.say(f"  {seating.label(seat)} {seating.verb(seat, 'lay')} "
+                     f"{format_card(event['card'])}    count {event['count']:>2}: "
+                     f"{format_cards(event['cards'])}   \"{said}\"",
                      style=None if seat == 0 else "yellow")
             if event["points"]:
                 why = ", ".join(f"{_reason(i)} {i.points}" for i in event["items"])
-                self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} {event['points']} "
-                         f"({why}): {self._scores(event['scores'])}", style="green")
+                self.say(f"    {seating.label(seat)} {seating.verb(seat, 'peg')} "
+                         f"{event['points']} ({why}): {self._scores(event['scores'])}",
+                         style="green")
         elif kind == "go":
             said = " (said for you: no card fits)" if event.get("auto") else ""
-            self.say(f"  {NAMES[event['seat']]}: \"go\"{said}")
+            self.say(f"  {seating.label(event['seat'])}: \"go\"{said}")
         elif kind == "go_point":
             seat = event["seat"]
-            self.say(f"    {NAMES[seat]} peg{'' if seat == 0 else 's'} 1 (go): "
+            self.say(f"    {seating.label(seat)} {seating.verb(seat, 'peg')} 1 (go): "
                      f"{self._scores(event['scores'])}", style="green")
         elif kind == "new_count":
-            self.say("  -- the count starts again at 0 --")
+            lead = self._next_lead() if group else None
+            self.say("  -- the count starts again at 0"
+                     + (f": {lead} {'lead' if lead == 'you' else 'leads'} --" if lead else " --"))
         elif kind == "show":
             self._show_count(event)
         elif kind == "end":
             self._show_end(event)
+
+    def _next_lead(self) -> str | None:
+        """Who leads the new count: the first seat after the last to lay that holds a card."""
+        table, n = self.table, self.table.game.players
+        if self._last is None:
+            return None
+        for k in range(1, n + 1):
+            seat = (self._last + k) % n
+            if table.hand(seat):
+                return self.seating.who(seat)
+        return None
+
+    def _show_cut(self, event: dict) -> None:
+        seating = self.seating
+        cards = [format_card(c) for c in event["cards"]]
+        dealer = event["dealer"]
+        if len(cards) == 2:
+            self.say(f"Cut for deal: you cut {cards[0]}, the AI cuts {cards[1]}: "
+                     f"{seating.who(dealer)} {seating.verb(dealer, 'deal')} first (low card).")
+            return
+        cuts = ", ".join(f"{seating.who(s)} {card}" for s, card in enumerate(cards))
+        self.say(f"Cut for deal: {cuts}: {seating.who(dealer)} {seating.verb(dealer, 'deal')} "
+                 "first (low card).")
 
     def _three_for_last(self, event: dict) -> None:
         """The points the form gives the pone of the first deal (five-card: three for last),
@@ -261,12 +334,15 @@ class TerminalPlayer:
         self._show_heading(event["starter"])
         what = "crib" if event["crib"] else "hand"
         claimed, points = event["claimed"], event["points"]
-        self.say(f"  {_possessive(seat)} {what} {format_cards(event['cards'])}: {points}"
+        self.say(f"  {self.seating.possessive(seat)} {what} {format_cards(event['cards'])}: "
+                 f"{points}"
                  f"   ({self._scores(event['scores'])})", style="bold")
         self.say(f"    \"{say_count(event['items'])}\"")
         if claimed is not None and claimed < points:
             missed = _missed_words(event.get("missed") or [])
-            self.say(f"    you claimed {claimed} of {points}: muggins! The AI takes the "
+            them = self.seating.side_name(1)
+            takes = "The AI takes" if them == "the AI" else f"{them} take"
+            self.say(f"    you claimed {claimed} of {points}: muggins! {takes} the "
                      f"{points - claimed} you missed" + (f" ({missed})" if missed else ""),
                      style="red")
         elif claimed is not None and claimed > points:
@@ -283,11 +359,22 @@ class TerminalPlayer:
     def _show_end(self, event: dict) -> None:
         self.say()
         self.board()
-        scores, winner = event["scores"], event["winner"]
-        tier = max(event["skunk"])
-        words = ("", " (a skunk)", " (a double skunk)", " (a triple skunk)")[tier]
-        who = "You win" if winner == 0 else "The AI wins"
-        self.say(f"{who} {scores[winner]}-{scores[1 - winner]}{words}.", style="bold")
+        scores, winner, tiers = event["scores"], event["winner"], event["skunk"]
+        words = ("", " (a skunk)", " (a double skunk)", " (a triple skunk)")
+        seating = self.seating
+        if len(scores) == 2:
+            if seating.partners:
+                who = ("You and your partner win" if winner == 0 else
+                       f"{seating.side_name(winner)} win")
+            else:
+                who = "You win" if winner == 0 else "The AI wins"
+            self.say(f"{who} {scores[winner]}-{scores[1 - winner]}{words[max(tiers)]}.",
+                     style="bold")
+            return
+        who = "You win" if winner == 0 else f"{seating.subject(winner)} wins"
+        losers = ", ".join(f"{seating.who(s)} {scores[s]}{words[tiers[s]]}"
+                           for s in range(len(scores)) if s != winner)
+        self.say(f"{who} with {scores[winner]}: {losers}.", style="bold")
 
     # ------------------------------------------------------------------ input
 
@@ -371,7 +458,7 @@ class TerminalPlayer:
     def discard(self, table: Table, seat: int) -> list[int]:
         hand = table.hand(seat)
         n = table.game.thrown
-        whose = "your own" if table.dealer == seat else "the AI's"
+        whose = self.seating.crib_of(table.dealer)
         self.say(f"Your hand: {self._held(hand)}")
         if self.hints:
             self.keep_advice(table, seat)
@@ -396,7 +483,7 @@ class TerminalPlayer:
         count = table.count
         laid = f" on {format_cards(table.count_cards)}" if table.count_cards else ""
         self.say(f"  Your cards: {self._held(hand)}   (count {count}{laid})")
-        if self.hints:
+        if self.hints and not (self._said_no_play_advice and _no_play_advice(table)):
             self.play_advice(table, seat)
         prompt = "  Lay a card> " if legal else "  No card fits: say go> "
         while True:
@@ -435,7 +522,7 @@ class TerminalPlayer:
                             f"{format_card(table.starter)}> ")
             if text == "?":
                 self.say("  Muggins: count it yourself; a count too low gives the rest to "
-                         "the AI.")
+                         f"{self.seating.side_name(1)}.")
                 continue
             if not text.isdigit() or int(text) > 29:
                 self.wrong("type the points you count: a number from 0 to 29")
@@ -446,30 +533,40 @@ class TerminalPlayer:
 
     def why(self) -> None:
         """The AI's choices in the last deal shown, each with its top alternatives
-        (:func:`analyzer.table.review.explain_deal`): its cards are all seen by then."""
+        (:func:`analyzer.table.review.explain_deal`): its cards are all seen by then. In the
+        forms of three and four players, every AI seat's discard (the play is not valued
+        there), each named (West, your partner, East)."""
         from ..table.objective import format_alternatives
         from ..table.review import explain_deal
 
-        table = self.table
+        table, seating = self.table, self.seating
+        group = table.game.players > 2
         record = table.record()
-        if table.game.players != 2 or not record["deals"]:
-            self.say("  why: the AI's choices are shown once its cards are: after a deal's "
-                     "show" if table.game.players == 2 else "  why: two-player games only",
-                     style="cyan")
+        if not record["deals"]:
+            whose, its = ("the AIs'", "their") if group else ("the AI's", "its")
+            self.say(f"  why: {whose} choices are shown once {its} cards are: after a deal's "
+                     "show", style="cyan")
             return
         number = len(record["deals"])
-        self.say(f"  Why: the AI's choices in deal {number}, each with its top 3:", style="cyan")
-        for row in explain_deal(record, number, 1, samples=ADVICE_SAMPLES):
-            did = (f"kept {row['done']}" if row["kind"] == "discard" else
-                   f"led {row['done']}" if row["position"] == "lead" else
-                   f"laid {row['done']} {row['position']}")
-            self.say(f"    {did}, by {row['objective']}:", style="cyan")
-            self.say("      " + format_alternatives(row["alternatives"], row["objective"]),
+        if group:
+            self.say(f"  Why: the AIs' discards in deal {number} (the play is not valued in "
+                     f"{table.game.name}), each with its top 3:", style="cyan")
+        else:
+            self.say(f"  Why: the AI's choices in deal {number}, each with its top 3:",
                      style="cyan")
+        for seat in (p for p, ai in enumerate(table.ai) if ai):
+            who = f"{seating.subject(seat)} " if group else ""
+            for row in explain_deal(record, number, seat, samples=ADVICE_SAMPLES):
+                did = (f"kept {row['done']}" if row["kind"] == "discard" else
+                       f"led {row['done']}" if row["position"] == "lead" else
+                       f"laid {row['done']} {row['position']}")
+                self.say(f"    {who}{did}, by {row['objective']}:", style="cyan")
+                self.say("      " + format_alternatives(row["alternatives"], row["objective"]),
+                         style="cyan")
 
     def keep_advice(self, table: Table, seat: int) -> None:
         frame = keep_advice(table, seat, samples=ADVICE_SAMPLES)
-        own = table.dealer == seat
+        own = table.side(table.dealer) == table.side(seat)
         play = table.game.name == "six-card"
         to_win = frame.attrs["objective"] == "P(win)"
         by = ("P(win), near the end; and their points" if to_win else
@@ -487,6 +584,12 @@ class TerminalPlayer:
         if not table.legal(seat):
             self.say("  Advice: no card fits, say go.", style="cyan")
             return
+        if _no_play_advice(table):
+            self._said_no_play_advice = True
+            self.say(f"  Play advice is not available in {table.game.name} yet: the "
+                     "analyzer's play search covers the two-player six-card game (? at the "
+                     "discard gives the keep advice).", style="cyan")
+            return
         frame = play_advice(table, seat, samples=ADVICE_SAMPLES)
         if frame is None:
             self.say(f"  No advice in the {table.game.name} play: the analyzer's play search "
@@ -497,6 +600,12 @@ class TerminalPlayer:
         for row in frame.itertuples(index=False):
             self.say(f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
                      f"{row.total:+.2f}, P(win) {row.p_win:.1%}", style="cyan")
+
+
+def _no_play_advice(table: Table) -> bool:
+    """The forms of more than two players have no play advice yet (:func:`play_advice` is
+    written for the two-player game): said once with ``--hints``, and at each ``?``."""
+    return table.game.players > 2
 
 
 # --------------------------------------------------------------------------- the command
@@ -556,7 +665,7 @@ def read_resumable(path: str) -> dict:
                          "game crib play saves")
     record = records[0]
     seats = record.get("seats") or []
-    if len(seats) != len(NAMES) or seats[0] != "you":
+    if len(seats) < len(NAMES) or seats[0] != "you" or "you" in seats[1:]:
         who = " against ".join(seats) if seats else "no seats named"
         raise UsageError(f"crib play: --resume: {path}: not a game of crib play (you in seat 0 "
                          f"against the AI): {who}")
@@ -594,7 +703,9 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     on_live = _Resumed(player, resume_path)
     if resume is not None:
         try:
-            session = Session.resume(resume, player, emit=player.show, on_live=on_live)
+            session = Session.resume(resume, player, emit=player.show, on_live=on_live,
+                                     names=_seat_names(resume.get("variant", "six-card")))
+            player.table = session.table
         except ResumeError as exc:
             raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
         save = resume_path if save is None else save
@@ -605,7 +716,9 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (2**63))
         seat_first = {"me": 0, "ai": 1, "cut": "cut"}[first]
-        session = Session((player, opponent), variant=variant, seed=seed, first=seat_first,
+        players = variant_game(variant).players
+        session = Session((player, *[opponent] * (players - 1)), variant=variant, seed=seed,
+                          first=seat_first, names=_seat_names(variant),
                           muggins=muggins, emit=player.show, on_live=on_live, level=level)
         player.table = session.table
     # compile the AI's (and the advice's) kernels while you look at your first hand
@@ -655,15 +768,36 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     return status
 
 
+def _seat_names(variant: str):
+    """The seats as the reasons an undo is refused name them (``West has laid 5S``); None for a
+    form this version does not know (the resume refuses it)."""
+    from ..core.game import VARIANTS
+
+    return Seating(VARIANTS[variant]).names if variant in VARIANTS else None
+
+
 def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggins: bool,
            resumed: str | None = None) -> None:
     """The first lines of a game: its form, the opponent (and its level) and the seed."""
     game = table.game
     against = opponent if table.level is None else f"{table.level} ({opponent})"
-    player.say(f"crib play: {game.name} cribbage to {game.target}, you against {against}, "
+    you = "you"
+    if game.players == 3:
+        against = f"two AIs at {against}"
+    elif game.players == 4:
+        you, against = "you and an AI partner", f"two AIs, all at {against}"
+    player.say(f"crib play: {game.name} cribbage to {game.target}, {you} against {against}, "
                f"seed {seed}{', muggins' if muggins else ''}.", style="bold")
     if resumed:
         player.say(f"Resumed from {resumed}, where the game stopped.", wrap=False)
+    if game.players > 2:
+        player.say(player.seating.seats_said())
+        if parse_player(opponent)[1] == PEGGING_POLICIES["best"]:
+            player.say(f"In {game.name}, best plays as ev+lookahead (its search covers the "
+                       "two-player six-card game).")
+        if player.hints:
+            player.say("Hints: the keep advice at each discard; play advice is not available "
+                       f"in {game.name} yet.")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; undo; help; quit.")
 
 
@@ -684,8 +818,7 @@ class _Resumed:
             what = {"discard": lambda: f"your discard {format_cards(sorted(answer))}",
                     "lay": lambda: f"your {format_card(answer)}",
                     "claim": lambda: f"your count of {answer}"}[kind]()
-            scores = table.scores.tolist()
-            player.say(f"  Taken back: {what} (you {scores[0]}, AI {scores[1]}).",
+            player.say(f"  Taken back: {what} ({player._scores(table.scores.tolist())}).",
                        style="cyan")
             return
         opponent = next(s for s in table.seats if isinstance(s, str))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,7 @@ __all__ = [
     "check_number",
     "crib_mode_for",
     "numba_threads",
+    "on_threads",
     "parse_player",
     "policy_arrays",
     "resolve_workers",
@@ -262,6 +264,25 @@ def resolve_workers(workers: int | None, backend: str = "local") -> int:
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     return workers if backend == "dask" else min(workers, available)
+
+
+def on_threads(run: Callable[[int], None], n: int, threads: int) -> None:
+    """``run(0)`` to ``run(n - 1)`` on ``threads`` Python threads, each taking the next as it
+    finishes one (the kernels it runs release the GIL: ``nogil=True``). On an error or Ctrl-C
+    the calls not yet started are dropped and those running are waited for (a compiled kernel
+    cannot be stopped)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if threads <= 1 or n <= 1:
+        for b in range(n):
+            run(b)
+        return
+    pool = ThreadPoolExecutor(min(threads, n), thread_name_prefix="analyzer-chunk")
+    try:
+        for future in [pool.submit(run, b) for b in range(n)]:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager

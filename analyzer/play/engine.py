@@ -453,8 +453,11 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
                   hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds)
         pegged[:] = 0
         n_plays = 0
-        st_saved[:] = st  # for the statistics' play-out of a deal the game ends in
-        unseen_saved[:, :] = unseen_rank
+        for k in range(st.shape[0]):  # for the statistics' play-out of a deal the game ends in
+            st_saved[k] = st[k]
+        for k in range(unseen_rank.shape[0]):
+            for r in range(13):
+                unseen_saved[k, r] = unseen_rank[k, r]
         heels = _his_heels(starter)
         scores[dealer % n_sides] += heels
         if scores[dealer % n_sides] >= target:
@@ -476,7 +479,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
         # is played out again past the winning moment, from the same generator state, on copies
         # (the game itself, its generator and its record are untouched).
         if not play_complete:
-            st_stats[:] = st_saved
+            for k in range(st_saved.shape[0]):
+                st_stats[k] = st_saved[k]
             stat_scores[:] = 0
             pegged[:] = 0
             laid[:, :] = False

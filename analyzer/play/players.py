@@ -259,7 +259,7 @@ def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     state.
     """
     if policy == _DISCARD_RANDOM:
-        return _randint(st, 15)
+        return _randint(st, np.int64(15))
     if policy == _DISCARD_BASELINE:
         return _baseline_discard(six, np.int64(15), dealer, st)
     return _best_keep(six, dealer, crib_values, hand_table, policy == _DISCARD_EV)
@@ -343,7 +343,7 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     :func:`_baseline_discard` (ties at random).
     """
     if policy == _DISCARD_RANDOM:
-        return _randint(st, 10)
+        return _randint(st, np.int64(10))
     if policy == _DISCARD_BASELINE:
         return _baseline_discard(five, np.int64(10), own_crib, st)
     unseen = _unseen_counts(five)
@@ -377,7 +377,7 @@ def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     first card. ``baseline``: :func:`_baseline_discard` (ties at random).
     """
     if policy == _DISCARD_RANDOM:
-        return _randint(st, 5)
+        return _randint(st, np.int64(5))
     if policy == _DISCARD_BASELINE:
         return _baseline_discard(five, np.int64(5), own_crib, st)
     unseen = _unseen_counts(five)

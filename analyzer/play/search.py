@@ -358,9 +358,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         for i in range(n_hand):
             if out[i, _LEGAL] == 0.0:
                 continue
-            laid[:, :] = laid0
-            left[:] = left0
-            unseen[:, :] = unseen0
+            for a in range(2):  # loops, not slice assignments: no shape-error path to compile
+                left[a] = left0[a]
+                for k in range(n_cards):
+                    laid[a, k] = laid0[a, k]
+                for r in range(13):
+                    unseen[a, r] = unseen0[a, r]
             for k in range(nseq):
                 seq2[k] = seq[k]
             scores[0] = me_score
@@ -519,8 +522,9 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
             opp_laid[j + 1] = opp_laid[j]
             j -= 1
         opp_laid[j + 1] = c
-    ref = _choose_play(_PEG_LOOKAHEAD, kept[p], n_cards, laid[p], seq, nseq, count, unseen_rank,
-                       n_cards - n_opp_laid, False, st)
+    # np.int64 and np.bool_, not literals: the kernels called are the versions advise_play's
+    ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
+                       unseen_rank, n_cards - n_opp_laid, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
     out = np.empty((n_cards, _N_OUT))
@@ -529,7 +533,8 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
         seq9[i] = seq[i]
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
-                BEST_SAMPLES, _BEST_CONT, local, ref, out, crib_values, hand_table, BEST_INFER)
+                np.int64(BEST_SAMPLES), np.int64(_BEST_CONT), local, ref, out, crib_values,
+                hand_table, np.bool_(BEST_INFER))
     if n < 0:  # cannot happen in a real game; lay as lookahead would
         return ref
     best = _pick(out, odds.shape[0] > target and starter >= 0)

@@ -41,14 +41,16 @@ from numba import njit
 
 from ..core import rules
 from ..core.cards import CardError, as_cards
-from ..core.choices import parse_player, variant_game
+from ..core.choices import DISCARD_POLICIES, parse_player, variant_game
 from ..core.game import GAME
 from ..core.rng import chunk_states
 from ..core.scoring import _rank, _value
+from ..keeping.discard import _DISCARD_TABLE
 from .deal import _play_choice
 from .engine import _discard_one
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
+from .winkeep import BEST_DISCARD_REACH, _points_values
 
 __all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
 
@@ -96,8 +98,10 @@ def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown,
     seq = np.zeros(n_players * n_cards + 1, np.int64)
     seen = np.zeros(52, np.bool_)
     sc = scores.copy()
-    kept[seat, :] = hand
-    thrown_all[seat, :] = thrown
+    for i in range(n_cards):  # loops, not slice assignments: no shape-error path to compile
+        kept[seat, i] = hand[i]
+    for i in range(thrown.shape[0]):
+        thrown_all[seat, i] = thrown[i]
     unseen[seat, :] = 4
     for c in hand:
         unseen[seat, _rank(c)] -= 1
@@ -405,10 +409,33 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     t = _tables(game.name, player)
-    _discard_one(_stream(rng, seed), game_array, cards, bool(own_crib), pol, own, 0,
-                 t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds,
-                 kept, thrown)
+    st = _stream(rng, seed)
+    if _points_choice(pol, game, t, own):
+        values = np.empty(15, np.float64)
+        d = _points_values(cards, bool(own_crib), t.crib_values, t.peg_values, t.hand_table,
+                           values)
+        return [int(cards[i]) for i in _DISCARD_TABLE[d]]
+    _discard_one(st, game_array, cards, bool(own_crib), pol, own, 0, t.crib_values,
+                 t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept, thrown)
     return [int(c) for c in thrown]
+
+
+_DISCARD_PEGGING, _DISCARD_BEST = DISCARD_POLICIES["pegging"], DISCARD_POLICIES["best"]
+
+
+def _points_choice(pol: int, game, t: PlayerTables, scores: np.ndarray) -> bool:
+    """Whether the engine's discard (:func:`analyzer.play.engine._discard_one`) is the points
+    choice of :func:`analyzer.play.winkeep._best_discard` here, with no sample of the deal: the
+    ``pegging`` policy, and ``best`` while neither side can reach 121 in this deal. Then
+    :func:`discard` asks that small kernel alone, and a first decision does not wait for the
+    deal-end samples to compile (they are needed near the end of a game: :func:`prepare`
+    compiles them). It draws nothing from the stream, as the engine does not."""
+    if pol < _DISCARD_PEGGING or game.players != 2 or game.dealt != 6 or t.peg_values is None:
+        return False
+    if pol != _DISCARD_BEST or t.odds is None:
+        return True
+    need = rules.GAME_POINTS - scores
+    return bool(need[0] > BEST_DISCARD_REACH and need[1] > BEST_DISCARD_REACH)
 
 
 def prepare(player: str = "best", variant: str = "six-card") -> None:
@@ -418,7 +445,9 @@ def prepare(player: str = "best", variant: str = "six-card") -> None:
     A program that seats a player can call it on a background thread as it starts, so that its
     first real decision does not wait on the compiler: ``crib play`` does, while you look at
     your first hand. (Numba compiles one kernel at a time: a decision asked meanwhile waits for
-    the compile to end, then runs.)
+    the compile to end, then runs.) It compiles in the order a game needs them: the discard
+    of a game's start, the play, then ``best``'s discard near the end of a game (its samples
+    of the deal, the longest compile, needed only once a side is within reach of 121).
 
     >>> prepare("ev+greedy")
     """
@@ -427,6 +456,8 @@ def prepare(player: str = "best", variant: str = "six-card") -> None:
     discard(player, dealt[:game.dealt], own_crib=True, variant=variant)
     lay(player, dealt[:game.kept], (), seat=1, dealer=0, starter=dealt[7],
         thrown=dealt[game.kept:game.kept + game.thrown], variant=variant)
+    near = rules.GAME_POINTS - 1
+    discard(player, dealt[:game.dealt], own_crib=True, scores=(near, near), variant=variant)
 
 
 class Seat:

@@ -31,8 +31,9 @@ pegging policy in the deals where the game can end (:mod:`analyzer.play.players`
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
@@ -42,6 +43,7 @@ from ..core.choices import (
     PEGGING_POLICIES,
     SWITCH_Z,
     check_number,
+    on_threads,
 )
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank, _sort4_index
@@ -100,9 +102,9 @@ def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand
     ``deck`` int64 (46,): the cards the player cannot see (shuffled in place): the opponent's six
     and the starter are drawn from it, and the opponent keeps four by the ``ev`` policy.
     """
-    _shuffle_prefix(st, deck, 7)
+    _shuffle_prefix(st, deck, np.int64(7))  # np.int64, not literals: one version each
     opp_six = deck[:6].copy()
-    d_opp = _choose_discard(_EV, opp_six, not dealer, crib_values, hand_table, st)
+    d_opp = _choose_discard(np.int64(_EV), opp_six, not dealer, crib_values, hand_table, st)
     _rest_of_deal(six, opp_six, d_opp, deck[6], dealer, me, opp, st, ppol, table, hand_table,
                   odds, crib_values, keeps, out)
 
@@ -148,7 +150,9 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
             kept[0, i] = six[_KEEP_TABLE[d][i]]
         crib[0] = thrown[0, 0] = six[_DISCARD_TABLE[d][0]]
         crib[1] = thrown[0, 1] = six[_DISCARD_TABLE[d][1]]
-        unseen[:, :] = base_unseen
+        for a in range(2):
+            for r in range(13):
+                unseen[a, r] = base_unseen[a, r]
         scores[0] = me
         scores[1] = opp
         scores[dealer_seat] += heels
@@ -169,18 +173,16 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     _keep_alive(owner)
 
 
-@njit(cache=True, parallel=True)
-def _keep_win_samples(six, dealer, me, opp, states, per_block, ppol, crib_values, table,
-                      hand_table, odds, out):
-    """``out`` float64 (blocks * per_block, 15): each sample's win probability per keep; block
-    ``b`` draws its samples from ``states[b]`` (so the result is the same on any threads)."""
-    for b in prange(states.shape[0]):
-        st = states[b].copy()
-        deck = _unseen_deck(six)
-        keeps = np.arange(15)
-        for s in range(per_block):
-            _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table,
-                          odds, keeps, out[b * per_block + s])
+@njit(cache=True, nogil=True)
+def _keep_win_samples(six, dealer, me, opp, st, ppol, crib_values, table, hand_table, odds, out):
+    """``out`` float64 (n, 15): ``n`` samples' win probability per keep, drawn from ``st`` (a
+    block's state, advanced in place: the result is the same on any threads). Blocks run on
+    threads (:func:`keep_to_win`), as the GIL is released."""
+    deck = _unseen_deck(six)
+    keeps = np.arange(15)
+    for s in range(out.shape[0]):
+        _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table, odds,
+                      keeps, out[s])
 
 
 @njit(cache=True)
@@ -306,9 +308,14 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     states = chunk_states(seed, np.arange(blocks))
     out = np.empty((blocks * per_block, 15), np.float64)
     ppol = np.array([_LOOKAHEAD, _LOOKAHEAD], np.int64)
-    _keep_win_samples(six, bool(dealer), me, opp, states, per_block, ppol,
-                      crib_value_table("table"), rank_table(), hand_table(),
-                      np.array(odds, np.float64), out)  # writable, as the engine's: one version
+    values, table, hands = crib_value_table("table"), rank_table(), hand_table()
+    odds = np.array(odds, np.float64)  # writable, as the engine's: one version
+
+    def run(b):
+        _keep_win_samples(six, bool(dealer), me, opp, states[b], ppol, values, table, hands,
+                          odds, out[b * per_block:(b + 1) * per_block])
+
+    on_threads(run, blocks, numba.get_num_threads())
     return _rank_by_win(points, six, out, me, opp, seed)
 
 

@@ -4,7 +4,7 @@ The table ``D[nd, np]`` is the probability that the **dealer** wins the game whe
 of a deal (before the starter is cut), the dealer needs ``nd`` more points and the pone ``np``
 (1..121 each). It is built in two steps.
 
-**Self-play deals** (:func:`_odds_chunks`). Many independent deals are played with the engine's
+**Self-play deals** (:func:`_odds_chunk`). Many independent deals are played with the engine's
 own steps (:mod:`analyzer.play.engine`: the deal, the discards, his heels, the play and the show),
 the same player in both seats (``ev+lookahead`` by default), each played out whole (no target
 stops it). A deal is a list of events in the order the points arrive: his heels (dealer), each
@@ -66,7 +66,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.choices import (
     DEFAULT_PLAYER,
@@ -74,7 +74,7 @@ from ..core.choices import (
     MAX_GAMES,
     MAX_SEED,
     check_number,
-    numba_threads,
+    on_threads,
     parse_player,
     resolve_workers,
 )
@@ -180,42 +180,34 @@ def _tally_deal(heels, plays, n_plays, show, wd, wp, h):
     h[min(a, TARGET), min(b, TARGET)] += 1
 
 
-@njit(cache=True, parallel=True)
-def _odds_chunks(states, sizes, groups, game, dpol, ppol, values, cards, table, hands_t, wd, wp,
-                 h):
-    """Play and tally chunks of deals in parallel.
-
-    ``states`` uint64 (C, 4) each chunk's generator state (copied); ``sizes`` int64 (C,) its
-    deals; ``groups`` int64 (C,) the group it adds to, all different; ``wd``, ``wp`` and ``h``
-    int64 (groups, 122, 122): per group, the difference arrays of the reach tallies and the
-    deal totals (see the module). The tallies of a chunk depend only on its state and size.
-    """
+@njit(cache=True, nogil=True)
+def _odds_chunk(st, size, game, dpol, ppol, values, cards, table, hands_t, wd, wp, h):
+    """Play and tally one chunk of ``size`` deals from generator state ``st`` (advanced in
+    place) into ``wd``, ``wp`` and ``h`` int64 (122, 122), its group's difference arrays of the
+    reach tallies and deal totals (see the module). The tallies of a chunk depend only on its
+    state and size; chunks run on threads (:func:`tally_deals`), as the GIL is released."""
     n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
-    for k in prange(states.shape[0]):
-        c = np.int64(k)
-        g = groups[c]
-        st = states[c].copy()
-        deck = np.arange(52, dtype=np.int64)
-        hands = np.empty((n_players, n_dealt), np.int64)
-        kept = np.empty((n_players, n_kept), np.int64)
-        thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
-        crib = np.empty(4, np.int64)
-        unseen = np.empty((n_players, 13), np.int64)
-        scores = np.zeros(n_players, np.int64)
-        plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-        pegged = np.zeros(n_players, np.int64)
-        show = np.zeros(n_players + 1, np.int64)
-        for _ in range(sizes[c]):
-            _, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck,
-                                          hands, kept, thrown, crib, unseen, scores, plays,
-                                          pegged, show)
-            _tally_deal(heels, plays, n_plays, show, wd[g], wp[g], h[g])
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.empty((n_players, n_dealt), np.int64)
+    kept = np.empty((n_players, n_kept), np.int64)
+    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen = np.empty((n_players, 13), np.int64)
+    scores = np.zeros(n_players, np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+    pegged = np.zeros(n_players, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    for _ in range(size):
+        _, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck,
+                                      hands, kept, thrown, crib, unseen, scores, plays, pegged,
+                                      show)
+        _tally_deal(heels, plays, n_plays, show, wd, wp, h)
 
 
 @njit(cache=True)
 def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t, rows):
     """The first ``n`` deals of the chunk with generator ``state``, exactly as
-    :func:`_odds_chunks` plays them, written to ``rows`` int16 (n, DEAL.size) as the engine
+    :func:`_odds_chunk` plays them, written to ``rows`` int16 (n, DEAL.size) as the engine
     records a deal (for the tests: an independent recount of the tallies)."""
     n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
     st = state.copy()
@@ -237,46 +229,47 @@ def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t
                      n_players + 1, scores)
 
 
-@njit(cache=True, parallel=True)
-def _games_from(states, sizes, start, game, dpol, ppol, values, cards, table, hands_t, wins):
-    """Whole games from a score: seat 0 deals first, the scores start at ``start`` int64 (2,),
-    the deals alternate, and a game stops the moment a seat reaches 121, as in the engine.
-    ``wins`` int64 (C,) receives each chunk's games won by seat 0."""
+@njit(cache=True, nogil=True)
+def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t):
+    """``size`` whole games from a score, from generator state ``st`` (advanced in place): seat
+    0 deals first, the scores start at ``start`` int64 (2,), the deals alternate, and a game
+    stops the moment a seat reaches 121, as in the engine. Returns the games won by seat 0.
+    Chunks run on threads (:func:`play_from_score`), as the GIL is released."""
     n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
-    for k in prange(states.shape[0]):
-        c = np.int64(k)
-        st = states[c].copy()
-        deck = np.arange(52, dtype=np.int64)
-        hands = np.empty((n_players, n_dealt), np.int64)
-        kept = np.empty((n_players, n_kept), np.int64)
-        thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
-        crib = np.empty(4, np.int64)
-        unseen = np.empty((n_players, 13), np.int64)
-        scores = np.zeros(n_players, np.int64)
-        plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-        pegged = np.zeros(n_players, np.int64)
-        show = np.zeros(n_players + 1, np.int64)
-        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
-        for _ in range(sizes[c]):
-            scores[:] = start
-            dealer = 0
-            winner = -1
-            while winner < 0:
-                starter = _deal(st, game, deck, hands)
-                _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
-                          kept, thrown, crib, unseen, scores, table, no_table, no_table)
-                scores[dealer] += _his_heels(starter)
-                if scores[dealer] >= TARGET:
-                    winner = dealer
-                else:
-                    _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
-                                      plays, pegged, np.bool_(False), thrown, starter, table,
-                                      no_table, values, hands_t)
-                _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
-                                  winner, show)
-                dealer = 1 - dealer
-            if winner == 0:
-                wins[c] += 1
+    deck = np.arange(52, dtype=np.int64)
+    hands = np.empty((n_players, n_dealt), np.int64)
+    kept = np.empty((n_players, n_kept), np.int64)
+    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen = np.empty((n_players, 13), np.int64)
+    scores = np.zeros(n_players, np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+    pegged = np.zeros(n_players, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
+    wins = 0
+    for _ in range(size):
+        for q in range(n_players):
+            scores[q] = start[q]
+        dealer = np.int64(0)  # not a literal: the play's kernels compiled once for every caller
+        winner = -1
+        while winner < 0:
+            starter = _deal(st, game, deck, hands)
+            _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
+                      kept, thrown, crib, unseen, scores, table, no_table, no_table)
+            scores[dealer] += _his_heels(starter)
+            if scores[dealer] >= TARGET:
+                winner = dealer
+            else:
+                _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
+                                  plays, pegged, np.bool_(False), thrown, starter, table,
+                                  no_table, values, hands_t)
+            _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
+                              winner, show)
+            dealer = 1 - dealer
+        if winner == 0:
+            wins += 1
+    return wins
 
 
 # --------------------------------------------------------------------------- the recursion
@@ -376,14 +369,20 @@ def tally_deals(deals: int, seed: int, workers: int | None = None,
     wd, wp, h = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64)
     game, values, table, hands_t = STANDARD.as_array(), crib_values(), rank_table(), hand_table()
     done = 0
-    with numba_threads(resolve_workers(workers)):
-        for lo in range(0, len(sizes), GROUPS):  # one chunk per group at a time: no shared tally
-            chunks = np.arange(lo, min(lo + GROUPS, len(sizes)))
-            _odds_chunks(chunk_states(seed, chunks), sizes[chunks], groups[chunks], game, dpol,
-                         ppol, values, _NO_CARD_VALUES, table, hands_t, wd, wp, h)
-            done += int(sizes[chunks].sum())
-            if progress is not None:
-                progress(done, deals)
+    threads = resolve_workers(workers)
+    for lo in range(0, len(sizes), GROUPS):  # one chunk per group at a time: no shared tally
+        chunks = np.arange(lo, min(lo + GROUPS, len(sizes)))
+        states = chunk_states(seed, chunks)
+
+        def run(b, chunks=chunks, states=states):
+            c, g = chunks[b], groups[chunks[b]]
+            _odds_chunk(states[b], sizes[c], game, dpol, ppol, values, _NO_CARD_VALUES, table,
+                        hands_t, wd[g], wp[g], h[g])
+
+        on_threads(run, len(chunks), threads)
+        done += int(sizes[chunks].sum())
+        if progress is not None:
+            progress(done, deals)
     return {"wd": _cumulate(wd), "wp": _cumulate(wp), "h": h}
 
 
@@ -542,9 +541,14 @@ def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
     sizes[-1] = games - size * (n_chunks - 1)
     wins = np.zeros(n_chunks, np.int64)
     start = np.array([me, opp] if dealer else [opp, me], np.int64)  # seat 0 deals first
-    with numba_threads(resolve_workers(workers)):
-        _games_from(chunk_states(seed, n_chunks), sizes, start, STANDARD.as_array(), dpol, ppol,
-                    crib_values(), _NO_CARD_VALUES, rank_table(), hand_table(), wins)
+    states, game, values = chunk_states(seed, n_chunks), STANDARD.as_array(), crib_values()
+    table, hands_t = rank_table(), hand_table()
+
+    def run(c):
+        wins[c] = _games_from(states[c], sizes[c], start, game, dpol, ppol, values,
+                              _NO_CARD_VALUES, table, hands_t)
+
+    on_threads(run, n_chunks, resolve_workers(workers))
     won = int(wins.sum()) if dealer else games - int(wins.sum())
     p = won / games
     return {"wins": won, "games": games, "p": p, "se": math.sqrt(p * (1 - p) / games)}

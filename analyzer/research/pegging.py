@@ -53,7 +53,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.choices import (
     DEFAULT_PLAYER,
@@ -61,7 +61,7 @@ from ..core.choices import (
     MAX_SEED,
     PEGGING_TABLE_DEALS,
     check_number,
-    numba_threads,
+    on_threads,
     policy_arrays,
     resolve_workers,
 )
@@ -82,6 +82,7 @@ from ..keeping.pegtable import (
     read_pegging_table,
 )
 from ..play.engine import PLAY, _deal, _discards, _play
+from ..play.reads import NO_CARD_VALUES
 
 __all__ = [  # the table's layout and reader are analyzer.keeping.pegtable's, re-exported here
     "N_INDEX",
@@ -117,66 +118,66 @@ def _kept_index(kept, p):
     return _sort4_index(kept[p, 0] >> 2, kept[p, 1] >> 2, kept[p, 2] >> 2, kept[p, 3] >> 2)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _selfplay_pegging(states, n_deals, game, dpol, ppol, crib_values, card_values, hands, table,
+@njit(cache=True, nogil=True)
+def _selfplay_pegging(st, n_deals, game, dpol, ppol, crib_values, card_values, hands, table,
                       pattern_number, acc, rec_dealt, rec_kept, rec_plays, rec_n):
-    """Deal, discard and play out independent deals; tally each player's pegging by role and
-    kept rank pattern.
+    """Deal, discard and play out one chunk of ``n_deals`` independent deals; tally each
+    player's pegging by role and kept rank pattern.
 
-    ``states`` uint64 (B, 4): each chunk's own generator state (copied); ``n_deals`` int64 (B,);
-    ``game`` the six-card description (:meth:`analyzer.core.game.Game.as_array`); ``dpol``, ``ppol``
-    int64 (2,) the policies of seat 0 (always the dealer) and seat 1 (the pone);
-    ``crib_values``, ``card_values``, ``hands`` and the rank ``table`` what
-    :func:`analyzer.play.engine._discards` reads;
+    ``st`` the chunk's generator state (advanced in place); ``game`` the six-card description
+    (:meth:`analyzer.core.game.Game.as_array`); ``dpol``, ``ppol`` int64 (2,) the policies of
+    seat 0 (always the dealer) and seat 1 (the pone); ``crib_values``, ``card_values``,
+    ``hands`` and the rank ``table`` what :func:`analyzer.play.engine._discards` reads;
     ``pattern_number`` int64 (28561,) the pattern number of a sorted rank index. ``acc`` int64
-    (B, 2, 1820, N_STATS), zeroed: per chunk ``[role, pattern]`` the tallies. The first
-    ``rec_n.shape[0] // B`` deals of each chunk are recorded (for the tests): the six cards
-    dealt ``rec_dealt`` (R, 2, 6), the four kept ``rec_kept`` (R, 2, 4), the plays
-    ``rec_plays`` (R, 8, PLAY.size) and their number ``rec_n`` (R,), by seat.
-    A chunk's result depends only on its state and size.
+    (2, 1820, N_STATS), zeroed: ``[role, pattern]`` the tallies. The first ``rec_n.shape[0]``
+    deals are recorded (for the tests): the six cards dealt ``rec_dealt`` (R, 2, 6), the four
+    kept ``rec_kept`` (R, 2, 4), the plays ``rec_plays`` (R, 8, PLAY.size) and their number
+    ``rec_n`` (R,), by seat. The result depends only on the state and size; chunks run on
+    threads (:func:`_play_deals`), as the GIL is released.
     """
-    per_chunk = rec_n.shape[0] // states.shape[0]
-    for k in prange(states.shape[0]):
-        b = np.int64(k)
-        st = states[b].copy()
-        deck = np.arange(52, dtype=np.int64)
-        dealt = np.empty((2, 6), np.int64)
-        kept = np.empty((2, 4), np.int64)
-        thrown = np.empty((2, 2), np.int64)
-        crib = np.empty(4, np.int64)
-        unseen_rank = np.empty((2, 13), np.int64)
-        plays = np.zeros((8, PLAY.size), np.int64)
-        pegged = np.zeros(2, np.int64)
-        scores = np.zeros(2, np.int64)
-        no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
-        for i in range(n_deals[b]):
-            starter = _deal(st, game, deck, dealt)
-            scores[:] = 0
-            _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
-                      kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
-            pegged[:] = 0
-            n_plays, _ = _play(kept, np.int64(0), ppol, unseen_rank, scores,
-                               np.int64(_NO_TARGET), st, plays, pegged, np.bool_(False),
-                               thrown, starter, table, no_table, crib_values, hands)
-            for p in range(2):  # seat 0 deals: role = seat
-                j = pattern_number[_kept_index(kept, p)]
-                mine = pegged[p]
-                theirs = pegged[1 - p]
-                net = mine - theirs
-                a = acc[b, p, j]
-                a[STAT_N] += 1
-                a[STAT_FOR] += mine
-                a[STAT_FOR2] += mine * mine
-                a[STAT_AG] += theirs
-                a[STAT_AG2] += theirs * theirs
-                a[STAT_NET] += net
-                a[STAT_NET2] += net * net
-            if i < per_chunk:
-                r = b * per_chunk + i
-                rec_dealt[r] = dealt
-                rec_kept[r] = kept
-                rec_plays[r] = plays
-                rec_n[r] = n_plays
+    per_chunk = rec_n.shape[0]
+    deck = np.arange(52, dtype=np.int64)
+    dealt = np.empty((2, 6), np.int64)
+    kept = np.empty((2, 4), np.int64)
+    thrown = np.empty((2, 2), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen_rank = np.empty((2, 13), np.int64)
+    plays = np.zeros((8, PLAY.size), np.int64)
+    pegged = np.zeros(2, np.int64)
+    scores = np.zeros(2, np.int64)
+    no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
+    for i in range(n_deals):
+        starter = _deal(st, game, deck, dealt)
+        scores[:] = 0
+        _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
+                  kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
+        pegged[:] = 0
+        n_plays, _ = _play(kept, np.int64(0), ppol, unseen_rank, scores,
+                           np.int64(_NO_TARGET), st, plays, pegged, np.bool_(False),
+                           thrown, starter, table, no_table, crib_values, hands)
+        for p in range(2):  # seat 0 deals: role = seat
+            j = pattern_number[_kept_index(kept, p)]
+            mine = pegged[p]
+            theirs = pegged[1 - p]
+            net = mine - theirs
+            a = acc[p, j]
+            a[STAT_N] += 1
+            a[STAT_FOR] += mine
+            a[STAT_FOR2] += mine * mine
+            a[STAT_AG] += theirs
+            a[STAT_AG2] += theirs * theirs
+            a[STAT_NET] += net
+            a[STAT_NET2] += net * net
+        if i < per_chunk:
+            for x in range(2):
+                for y in range(6):
+                    rec_dealt[i, x, y] = dealt[x, y]
+                for y in range(4):
+                    rec_kept[i, x, y] = kept[x, y]
+            for x in range(8):
+                for y in range(PLAY.size):
+                    rec_plays[i, x, y] = plays[x, y]
+            rec_n[i] = n_plays
 
 
 @dataclass
@@ -327,29 +328,35 @@ def _play_deals(deals: int, seed: int, players, workers: int, chunk_size: int, r
     sizes = np.full(n_chunks, chunk_size, np.int64)
     sizes[-1] = deals - chunk_size * (n_chunks - 1)
     values = crib_values("table")
-    card_values = np.zeros((2, 13), np.float64)  # six-card players throw pairs, never one card
+    card_values = NO_CARD_VALUES  # six-card players throw pairs, never one card
     game, hands = STANDARD.as_array(), hand_table()
     total = np.zeros((2, N_PATTERNS, N_STATS), np.int64)
     per = min(record, chunk_size)
     recs = {"dealt": [], "kept": [], "plays": [], "n_plays": []}
     block = max(workers, 1) * 4
     done = 0
-    with numba_threads(workers):
-        for lo in range(0, n_chunks, block):
-            chunks = np.arange(lo, min(lo + block, n_chunks))
-            states = chunk_states(seed, chunks)
-            acc = np.zeros((len(chunks), 2, N_PATTERNS, N_STATS), np.int64)
-            r = per * len(chunks)
-            rec = (np.zeros((r, 2, 6), np.int64), np.zeros((r, 2, 4), np.int64),
-                   np.zeros((r, 8, PLAY.size), np.int64), np.zeros(r, np.int64))
-            _selfplay_pegging(states, sizes[chunks], game, dpol, ppol, values, card_values,
-                              hands, rank_table(), _PATTERN_NUMBER, acc, *rec)
-            total += acc.sum(axis=0)
-            for key, a in zip(recs, rec, strict=True):
-                recs[key].append(a)
-            done += int(sizes[chunks].sum())
-            if progress is not None:
-                progress(done, deals)
+    table = rank_table()
+    for lo in range(0, n_chunks, block):
+        chunks = np.arange(lo, min(lo + block, n_chunks))
+        states = chunk_states(seed, chunks)
+        acc = np.zeros((len(chunks), 2, N_PATTERNS, N_STATS), np.int64)
+        r = per * len(chunks)
+        rec = (np.zeros((r, 2, 6), np.int64), np.zeros((r, 2, 4), np.int64),
+               np.zeros((r, 8, PLAY.size), np.int64), np.zeros(r, np.int64))
+
+        def run(b, chunks=chunks, states=states, acc=acc, rec=rec):
+            mine = slice(b * per, (b + 1) * per)
+            _selfplay_pegging(states[b], sizes[chunks[b]], game, dpol, ppol, values,
+                              card_values, hands, table, _PATTERN_NUMBER, acc[b],
+                              *(a[mine] for a in rec))
+
+        on_threads(run, len(chunks), workers)
+        total += acc.sum(axis=0)
+        for key, a in zip(recs, rec, strict=True):
+            recs[key].append(a)
+        done += int(sizes[chunks].sum())
+        if progress is not None:
+            progress(done, deals)
     return total, {key: np.concatenate(v) for key, v in recs.items()}
 
 

@@ -46,6 +46,7 @@ from ..core.choices import (
     MAX_SEED,
     check_number,
     numba_threads,
+    on_threads,
     resolve_workers,
 )
 from ..core.files import atomic_write, atomic_write_text
@@ -87,81 +88,71 @@ _EV = DISCARD_POLICIES["ev"]
 # --------------------------------------------------------------------------- self-play
 
 
-@njit(cache=True, parallel=True)
-def _selfplay_cribs(states, n_deals, values, table, hands, acc):
-    """Deal, discard with ``ev`` on both sides, and tally the crib by throw and role.
+@njit(cache=True, nogil=True)
+def _selfplay_cribs(st, n_deals, values, table, hands, acc):
+    """Deal, discard with ``ev`` on both sides, and tally the crib by throw and role: one chunk
+    of ``n_deals`` deals from generator state ``st`` (advanced in place).
 
-    ``states`` uint64 (B, 4) per-chunk generator states; ``n_deals`` int64 (B,); ``values`` the
-    crib-value table the players use; ``table`` and ``hands`` the rank table and the hand table
-    (:func:`analyzer.core.scoring.hand_table`); ``acc`` int64 (B, *CRIB_ACC_SHAPE), zeroed: per
-    chunk, ``[role, r1, r2, suited] -> (count, sum, sum of squares)`` of the crib score.
+    ``values`` the crib-value table the players use; ``table`` and ``hands`` the rank table and
+    the hand table (:func:`analyzer.core.scoring.hand_table`); ``acc`` int64 (CRIB_ACC_SHAPE),
+    zeroed: ``[role, r1, r2, suited] -> (count, sum, sum of squares)`` of the crib score.
+    Chunks run on threads (:func:`build_crib_table`), as the GIL is released.
     """
-    for k in prange(states.shape[0]):
-        b = np.int64(k)
-        st = states[b].copy()
-        deck = np.arange(52, dtype=np.int64)
-        for _ in range(n_deals[b]):
-            _shuffle_prefix(st, deck, 13)
-            dd = _choose_discard(_EV, deck[0:6], True, values, hands, st)
-            dp = _choose_discard(_EV, deck[6:12], False, values, hands, st)
-            a = deck[_DISCARD_TABLE[dd][0]]
-            c = deck[_DISCARD_TABLE[dd][1]]
-            e = deck[6 + _DISCARD_TABLE[dp][0]]
-            f = deck[6 + _DISCARD_TABLE[dp][1]]
-            points = _score_one(a, c, e, f, deck[12], True, table)
-            _add_crib_outcome(acc[b], 0, a, c, points)
-            _add_crib_outcome(acc[b], 1, e, f, points)
+    ev, deck = np.int64(_EV), np.arange(52, dtype=np.int64)
+    for _ in range(n_deals):
+        _shuffle_prefix(st, deck, np.int64(13))
+        dd = _choose_discard(ev, deck[0:6], np.bool_(True), values, hands, st)
+        dp = _choose_discard(ev, deck[6:12], np.bool_(False), values, hands, st)
+        a = deck[_DISCARD_TABLE[dd][0]]
+        c = deck[_DISCARD_TABLE[dd][1]]
+        e = deck[6 + _DISCARD_TABLE[dp][0]]
+        f = deck[6 + _DISCARD_TABLE[dp][1]]
+        points = _score_one(a, c, e, f, deck[12], True, table)
+        _add_crib_outcome(acc, 0, a, c, points)
+        _add_crib_outcome(acc, 1, e, f, points)
 
 
-@njit(cache=True, parallel=True)
-def _selfplay_cribs_five(states, n_deals, values, table, hands3, acc):
+@njit(cache=True, nogil=True)
+def _selfplay_cribs_five(st, n_deals, values, table, hands3, acc):
     """:func:`_selfplay_cribs` for five-card cribbage: five cards each, both keep three with
     ``ev`` (``hands3`` the three-card hand table), the four thrown and the starter the crib."""
-    for k in prange(states.shape[0]):
-        b = np.int64(k)
-        st = states[b].copy()
-        deck = np.arange(52, dtype=np.int64)
-        for _ in range(n_deals[b]):
-            _shuffle_prefix(st, deck, 11)
-            dd = _choose_keep3(_EV, deck[0:5], True, values, hands3, st)
-            dp = _choose_keep3(_EV, deck[5:10], False, values, hands3, st)
-            a = deck[_THROW_TWO_OF_FIVE[dd][0]]
-            c = deck[_THROW_TWO_OF_FIVE[dd][1]]
-            e = deck[5 + _THROW_TWO_OF_FIVE[dp][0]]
-            f = deck[5 + _THROW_TWO_OF_FIVE[dp][1]]
-            points = _score_one(a, c, e, f, deck[10], True, table)
-            _add_crib_outcome(acc[b], 0, a, c, points)
-            _add_crib_outcome(acc[b], 1, e, f, points)
+    ev, deck = np.int64(_EV), np.arange(52, dtype=np.int64)
+    for _ in range(n_deals):
+        _shuffle_prefix(st, deck, np.int64(11))
+        dd = _choose_keep3(ev, deck[0:5], np.bool_(True), values, hands3, st)
+        dp = _choose_keep3(ev, deck[5:10], np.bool_(False), values, hands3, st)
+        a = deck[_THROW_TWO_OF_FIVE[dd][0]]
+        c = deck[_THROW_TWO_OF_FIVE[dd][1]]
+        e = deck[5 + _THROW_TWO_OF_FIVE[dp][0]]
+        f = deck[5 + _THROW_TWO_OF_FIVE[dp][1]]
+        points = _score_one(a, c, e, f, deck[10], True, table)
+        _add_crib_outcome(acc, 0, a, c, points)
+        _add_crib_outcome(acc, 1, e, f, points)
 
 
-@njit(cache=True, parallel=True)
-def _selfplay_cards(states, n_deals, n_players, sides, from_pack, card_values, table, hands,
-                    acc):
+@njit(cache=True, nogil=True)
+def _selfplay_cards(st, n_deals, n_players, sides, from_pack, card_values, table, hands, acc):
     """Deal five cards to each of ``n_players`` (and ``from_pack`` cards to the crib), each
     throws one with ``ev`` valuing it by ``card_values`` (2, 13); tally the crib by the card's
-    rank and whose crib it was: ``acc`` int64 (B, 2, 13, CRIB_STAT.size), role 0 the thrower's
-    side's crib (seat 0 deals), 1 another's."""
-    for k in prange(states.shape[0]):
-        b = np.int64(k)
-        st = states[b].copy()
-        deck = np.arange(52, dtype=np.int64)
-        crib = np.empty(4, np.int64)
-        for _ in range(n_deals[b]):
-            _shuffle_prefix(st, deck, 5 * n_players + from_pack + 1)
-            for p in range(n_players):
-                d = _choose_throw(_EV, deck[5 * p:5 * p + 5], p % sides == 0, card_values, hands,
-                                  st)
-                crib[p] = deck[5 * p + d]
-            for i in range(from_pack):
-                crib[n_players + i] = deck[5 * n_players + i]
-            points = _score_one(crib[0], crib[1], crib[2], crib[3],
-                                deck[5 * n_players + from_pack], True, table)
-            for p in range(n_players):
-                role = 0 if p % sides == 0 else 1
-                r = crib[p] >> 2
-                acc[b, role, r, CRIB_STAT.n] += 1
-                acc[b, role, r, CRIB_STAT.sum] += points
-                acc[b, role, r, CRIB_STAT.sumsq] += points * points
+    rank and whose crib it was: ``acc`` int64 (2, 13, CRIB_STAT.size), role 0 the thrower's
+    side's crib (seat 0 deals), 1 another's. One chunk, as :func:`_selfplay_cribs`."""
+    ev, deck = np.int64(_EV), np.arange(52, dtype=np.int64)
+    crib = np.empty(4, np.int64)
+    for _ in range(n_deals):
+        _shuffle_prefix(st, deck, np.int64(5 * n_players + from_pack + 1))
+        for p in range(n_players):
+            d = _choose_throw(ev, deck[5 * p:5 * p + 5], p % sides == 0, card_values, hands, st)
+            crib[p] = deck[5 * p + d]
+        for i in range(from_pack):
+            crib[n_players + i] = deck[5 * n_players + i]
+        points = _score_one(crib[0], crib[1], crib[2], crib[3],
+                            deck[5 * n_players + from_pack], True, table)
+        for p in range(n_players):
+            role = 0 if p % sides == 0 else 1
+            r = crib[p] >> 2
+            acc[role, r, CRIB_STAT.n] += 1
+            acc[role, r, CRIB_STAT.sum] += points
+            acc[role, r, CRIB_STAT.sumsq] += points * points
 
 
 @dataclass
@@ -343,46 +334,50 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
         values = np.array(card_values("uniform", variant))  # a writable copy
         shape = (n_chunks, 2, 13, CRIB_STAT.size)
 
-        def run(v, acc):
-            _selfplay_cards(states, sizes, game.players, game.teams, game.crib_from_pack, v,
-                            table, hand_table(), acc)
+        def chunk(c, v, acc):
+            _selfplay_cards(states[c].copy(), sizes[c], game.players, game.teams,
+                            game.crib_from_pack, v, table, hands, acc[c])
     else:
         values = np.array(crib_values("uniform"))
         shape = (n_chunks, *CRIB_ACC_SHAPE)
+        selfplay = _selfplay_cribs_five if game.kept == 3 else _selfplay_cribs
 
-        def run(v, acc):
-            if game.kept == 3:
-                _selfplay_cribs_five(states, sizes, v, table, hand3_table(), acc)
-            else:
-                _selfplay_cribs(states, sizes, v, table, hand_table(), acc)
+        def chunk(c, v, acc):
+            selfplay(states[c].copy(), sizes[c], v, table, hands, acc[c])
+    hands = hand3_table() if game.kept == 3 and game.thrown != 1 else hand_table()
+
+    def run(v, acc):
+        v = v.view()
+        v.flags.writeable = False  # read-only, as the shipped tables the players read: one version
+        on_threads(lambda c: chunk(c, v, acc), n_chunks, workers)
+
     pairs = values.ndim == 4
     deltas: list[float] = []
     start = time.perf_counter()
     converged = False
-    with numba_threads(workers):
-        for _ in range(max_iterations):
-            acc = np.zeros(shape, np.int64)
-            run(values, acc)
-            total = acc.sum(axis=0)
-            n = total[..., CRIB_STAT.n]
-            s = total[..., CRIB_STAT.sum].astype(float)
-            ss = total[..., CRIB_STAT.sumsq].astype(float)
-            if pairs:
-                n, s, ss = _symmetric(n), _symmetric(s), _symmetric(ss)
-            measured = np.where(n > 0, s / np.maximum(n, 1), values)
-            if pairs:
-                measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
-            gap = np.abs(measured - values)
-            step = (measured - values) / (len(deltas) + 1)
-            delta = float(np.abs(step).max())
-            deltas.append(delta)
-            gaps = (float(gap.max()), float(gap[n >= 1000].max()) if (n >= 1000).any() else 0.0)
-            values = values + step
-            if progress is not None:
-                progress(len(deltas), delta)
-            if delta <= tol:
-                converged = True
-                break
+    for _ in range(max_iterations):
+        acc = np.zeros(shape, np.int64)
+        run(values, acc)
+        total = acc.sum(axis=0)
+        n = total[..., CRIB_STAT.n]
+        s = total[..., CRIB_STAT.sum].astype(float)
+        ss = total[..., CRIB_STAT.sumsq].astype(float)
+        if pairs:
+            n, s, ss = _symmetric(n), _symmetric(s), _symmetric(ss)
+        measured = np.where(n > 0, s / np.maximum(n, 1), values)
+        if pairs:
+            measured[:, range(13), range(13), 1] = measured[:, range(13), range(13), 0]
+        gap = np.abs(measured - values)
+        step = (measured - values) / (len(deltas) + 1)
+        delta = float(np.abs(step).max())
+        deltas.append(delta)
+        gaps = (float(gap.max()), float(gap[n >= 1000].max()) if (n >= 1000).any() else 0.0)
+        values = values + step
+        if progress is not None:
+            progress(len(deltas), delta)
+        if delta <= tol:
+            converged = True
+            break
     with np.errstate(invalid="ignore", divide="ignore"):
         var = (ss - n * values**2) / (n - 1)
         se = np.where(n > 1, np.sqrt(np.maximum(var, 0) / np.maximum(n, 1)), np.nan)

@@ -26,7 +26,6 @@ import time
 import uuid
 import zipfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -35,6 +34,7 @@ import numpy as np
 
 from ..core.choices import (
     numba_threads,
+    on_threads,
     policy_arrays,
 )
 from ..core.files import atomic_write, atomic_write_text
@@ -181,26 +181,10 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
         _run_chunk(states[b], sizes[b], firsts[b], *tables, acc[b], crib_acc[b], rec_games,
                    rec_deals, rec_lo, rec_hi, FIRST_DEALER_MODES[plan.first_dealer])
 
-    _on_threads(run, len(chunks), numba.get_num_threads())
+    on_threads(run, len(chunks), numba.get_num_threads())
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
                        rec_games[keep], rec_deals[keep])
-
-
-def _on_threads(run: Callable[[int], None], n: int, threads: int) -> None:
-    """``run(0)`` to ``run(n - 1)`` on ``threads`` Python threads, each taking the next as it
-    finishes one (the chunk kernel releases the GIL). On an error or Ctrl-C the chunks not yet
-    started are dropped and those running are waited for (a compiled kernel cannot be stopped)."""
-    if threads <= 1 or n <= 1:
-        for b in range(n):
-            run(b)
-        return
-    pool = ThreadPoolExecutor(min(threads, n), thread_name_prefix="analyzer-chunk")
-    try:
-        for future in [pool.submit(run, b) for b in range(n)]:
-            future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
@@ -221,10 +205,11 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
                   target_seconds: float = 1.5) -> Iterator[ChunkResult]:
     """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long.
 
-    The threads take a block's chunks one at a time as they finish (:func:`_on_threads`), not
-    an equal share each fixed in advance, so a thread slowed by other work on the machine does
-    not hold the block up. A block is a multiple of ``workers`` chunks, and a remainder too small
-    to keep every thread busy joins the block before it.
+    The threads take a block's chunks one at a time as they finish
+    (:func:`analyzer.core.choices.on_threads`), not an equal share each fixed in advance, so a
+    thread slowed by other work on the machine does not hold the block up. A block is a multiple
+    of ``workers`` chunks, and a remainder too small to keep every thread busy joins the block
+    before it.
     """
     block = workers
     with numba_threads(workers):

@@ -224,47 +224,55 @@ def _write(path, timeout: float, sql: str, values, before=()) -> int:
 # --------------------------------------------------------------------------- a game's row
 
 
-def _person(record: dict) -> int:
+def _person(record: dict, players: int = 2) -> int:
     seats = record.get("seats") or []
     mine = [p for p, name in enumerate(seats) if name == "you"]
-    if len(seats) != 2 or len(mine) != 1:
-        raise ValueError(f"the history holds two-player games with one seat named 'you', got "
-                         f"seats {seats!r}")
+    if len(seats) != players or len(mine) != 1:
+        raise ValueError(f"the history holds games with one seat named 'you' ({players} seats "
+                         f"in this form), got seats {seats!r}")
     return mine[0]
 
 
-def _points(record: dict, target: int) -> tuple[dict, int]:
-    """Each seat's points by phase (``{phase: [seat 0, seat 1]}``) and the points the person's
-    muggins claims gave away, from the deals of a two-player record."""
-    points = {phase: [0, 0] for phase in PHASES}
-    scores = list(record.get("start", [0, 0]))
+def _points(record: dict, game) -> tuple[dict, int]:
+    """Each side's points by phase (``{phase: [side 0, side 1, ...]}``; a side is a seat, or a
+    partnership of four-player) and the points the person's muggins claims gave away, from the
+    deals of a record of ``game`` (a :class:`analyzer.core.game.Game`)."""
+    n, sides = game.players, game.teams
+    points = {phase: [0] * sides for phase in PHASES}
+    scores = list(record.get("start", [0] * sides))
     given = 0
     for deal in record["deals"]:
         dealer = deal["dealer"]
-        points["heels"][dealer] += deal["heels"]
-        scores[dealer] += deal["heels"]
+        points["heels"][dealer % sides] += deal["heels"]
+        scores[dealer % sides] += deal["heels"]
         for seat, _, pegged in deal["plays"]:
-            points["pegging"][seat] += pegged
-            scores[seat] += pegged
+            points["pegging"][seat % sides] += pegged
+            scores[seat % sides] += pegged
         claims = deal.get("claims") or [None] * len(deal["show"])
         for k, (count, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
-            crib = k == 2  # the pone's hand, the dealer's hand, then the dealer's crib
-            owner = dealer if crib else (dealer + 1 + k) % 2
+            crib = k == n  # each hand from the dealer's left round to the dealer, then the crib
+            owner = (dealer if crib else (dealer + 1 + k) % n) % sides
             phase = "crib" if crib else "hand"
             pegged = count if claimed is None else min(claimed, count)
             points[phase][owner] += pegged
             scores[owner] += pegged
-            if scores[owner] < target and claimed is not None and claimed < count:
-                given += count - claimed  # muggins: the other side takes what was missed
+            if scores[owner] < game.target and claimed is not None and claimed < count:
+                given += count - claimed  # muggins (two sides): the other takes what was missed
                 scores[1 - owner] += count - claimed
     return points, given
 
 
 def game_row(record: dict, *, seed: int | None = None, review=None,
              played_at: str | None = None) -> dict:
-    """The history's row of one game record of ``crib play`` (two players, a seat ``"you"``):
-    a dict of the columns of the table ``games`` (:data:`COLUMNS` without ``id``, and
+    """The history's row of one game record of ``crib play`` (one seat ``"you"``, any form): a
+    dict of the columns of the table ``games`` (:data:`COLUMNS` without ``id``, and
     ``record``, the record as JSON).
+
+    The columns ``your_*`` are the person's side's, ``computer_*`` the other sides': in
+    four-player, you and your partner against the other partnership; in three-player, the two
+    AIs' points by phase together (``crib stats`` divides by two) and ``computer_score`` the
+    higher of their scores. The result is the person's side's, won or lost; ``skunk_given`` the
+    worst tier among the sides that lost to it.
 
     ``review`` is the :class:`analyzer.table.review.Review` of a finished game, or None;
     ``played_at`` defaults to now (ISO 8601, local time). The level is the record's ``"level"``
@@ -282,10 +290,11 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     """
     from ..core.choices import variant_game
 
-    me = _person(record)
-    ai = 1 - me
     game = variant_game(record.get("variant", "six-card"))
-    points, given = _points(record, game.target)
+    me = _person(record, game.players) % game.teams  # the person's side
+    others = [s for s in range(game.teams) if s != me]
+    opponent = next(name for name in record["seats"] if name != "you")
+    points, given = _points(record, game)
     winner = record.get("winner")
     result = "unfinished" if winner is None else "won" if winner == me else "lost"
     skunk = record.get("skunk", 0)
@@ -295,18 +304,18 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
         "played_at": played_at or datetime.now().astimezone().isoformat(timespec="seconds"),
         "variant": game.name,
         "level": record.get("level"),
-        "opponent": record["seats"][ai],
+        "opponent": opponent,
         "seed": seed,
         "result": result,
         "your_score": int(record["scores"][me]),
-        "computer_score": int(record["scores"][ai]),
-        "skunk_given": SKUNKS[tiers[ai]] if result == "won" else "none",
+        "computer_score": max(int(record["scores"][s]) for s in others),
+        "skunk_given": SKUNKS[max(tiers[s] for s in others)] if result == "won" else "none",
         "skunk_taken": SKUNKS[tiers[me]] if result == "lost" else "none",
         "deals": len(record["deals"]),
     }
-    for side, seat in zip(_SIDES, (me, ai), strict=True):
-        for phase in PHASES:
-            row[f"{side}_{phase}"] = points[phase][seat]
+    for phase in PHASES:
+        row[f"your_{phase}"] = points[phase][me]
+        row[f"computer_{phase}"] = sum(points[phase][s] for s in others)
     row["muggins_given"] = given if muggins else None
     row["review_discard_lost"] = None if review is None else float(review.discard_lost)
     row["review_play_lost"] = None if review is None else float(review.play_lost)
@@ -405,11 +414,13 @@ class HistoryStats:
     games, unfinished
         Games in the history, and those stopped before the end.
     levels
-        One row per level played, the levels weakest first, then the opponents chosen by their
-        player spec (``level`` None): ``label`` (the level's name, or the spec), ``level``,
-        ``opponent``, ``games``, ``unfinished``,
+        One row per form and level played, the forms in the order of
+        :data:`analyzer.core.game.VARIANTS`, in each the levels weakest first, then the
+        opponents chosen by their player spec (``level`` None): ``variant``, ``label`` (the
+        level's name, or the spec), ``level``, ``opponent``, ``games``, ``unfinished``,
         ``won``, ``lost``, ``win_rate`` (of the finished games; NaN with none), ``win_low`` and
-        ``win_high`` (its 95% Wilson score interval).
+        ``win_high`` (its 95% Wilson score interval), and ``even``, the share of games a side
+        wins in an even game of that form (1/2 with two sides, 1/3 in three-player).
     skunks
         ``{"given": {tier: games}, "taken": {tier: games}}``: the games the person won with the
         computer under a skunk line (given) and lost under one (taken), by tier ``single``,
@@ -417,7 +428,9 @@ class HistoryStats:
     per_deal
         Average points per deal by phase, one row per form and phase (``variant``, ``phase``:
         ``pegging``, ``hand``, ``crib``, ``heels``, ``total``), with ``you``, ``computer`` and
-        ``deals`` (the deals averaged over), over every game, finished or not.
+        ``deals`` (the deals averaged over), over every game, finished or not. ``you`` is the
+        person's side's (in four-player, with the partner), ``computer`` each other side's (in
+        three-player, the two AIs' mean).
     muggins_given
         Points the person's muggins claims gave away, over the games played with muggins
         (None if none was).
@@ -486,6 +499,7 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
     import numpy as np
     import pandas as pd
 
+    from ..core.game import VARIANTS
     from .levels import LEVELS
 
     games = games.copy()
@@ -499,23 +513,28 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
     games["label"] = [_label(level, opp) for level, opp in zip(games["level"],
                                                                 games["opponent"], strict=True)]
     order = [level.name for level in LEVELS]
-    labels = sorted(set(games["label"]), key=lambda x: (order.index(x) if x in order
-                                                        else len(order), x))
+    forms = list(VARIANTS)
+    keys = sorted(set(zip(games["variant"], games["label"], strict=True)),
+                  key=lambda k: (forms.index(k[0]) if k[0] in forms else len(forms), k[0],
+                                 order.index(k[1]) if k[1] in order else len(order), k[1]))
     rows = []
-    for label in labels:
-        mine = games[games["label"] == label]
+    for variant, label in keys:
+        mine = games[(games["variant"] == variant) & (games["label"] == label)]
         won = int((mine["result"] == "won").sum())
         lost = int((mine["result"] == "lost").sum())
         low, high = wilson_interval(won, won + lost)
         level = mine["level"].iloc[0]
-        rows.append({"label": label, "level": level if isinstance(level, str) else None,
+        sides = VARIANTS[variant].teams if variant in VARIANTS else 2
+        rows.append({"variant": variant, "label": label,
+                     "level": level if isinstance(level, str) else None,
                      "opponent": mine["opponent"].iloc[0], "games": len(mine),
                      "unfinished": int((mine["result"] == "unfinished").sum()), "won": won,
                      "lost": lost, "win_rate": won / (won + lost) if won + lost else math.nan,
                      "win_low": low if won + lost else math.nan,
-                     "win_high": high if won + lost else math.nan})
-    levels = pd.DataFrame(rows, columns=["label", "level", "opponent", "games", "unfinished",
-                                         "won", "lost", "win_rate", "win_low", "win_high"])
+                     "win_high": high if won + lost else math.nan, "even": 1 / sides})
+    levels = pd.DataFrame(rows, columns=["variant", "label", "level", "opponent", "games",
+                                         "unfinished", "won", "lost", "win_rate", "win_low",
+                                         "win_high", "even"])
     levels["level"] = levels["level"].astype(object).where(levels["level"].notna(), None)
     won, lost = games[games["result"] == "won"], games[games["result"] == "lost"]
     skunks = {"given": {t: int((won["skunk_given"] == t).sum()) for t in SKUNKS[1:]},
@@ -524,10 +543,11 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
     for variant in sorted(set(games["variant"])):
         mine = games[games["variant"] == variant]
         deals = int(mine["deals"].sum())
+        others = (VARIANTS[variant].teams if variant in VARIANTS else 2) - 1  # other sides
         for phase in (*PHASES, "total"):
             names = PHASES if phase == "total" else (phase,)
             you = sum(int(mine[f"your_{p}"].sum()) for p in names)
-            computer = sum(int(mine[f"computer_{p}"].sum()) for p in names)
+            computer = sum(int(mine[f"computer_{p}"].sum()) for p in names) / others
             per_deal.append({"variant": variant, "phase": phase, "deals": deals,
                              "you": you / deals if deals else math.nan,
                              "computer": computer / deals if deals else math.nan})

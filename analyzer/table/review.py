@@ -8,7 +8,8 @@ deal by deal, comparing each with the analyzer's advice; :func:`format_review` p
 **One objective.** Each decision is valued under the objective :mod:`analyzer.table.objective`
 chooses for its position, the same as the hints of ``crib play`` use: **points** while the game is
 far from its end, **P(win)** once either side needs at most
-:data:`analyzer.table.objective.REACH` (30) points (two-player six-card game only). The row says
+:data:`analyzer.table.objective.REACH` (30) points (two-player six-card game only: in the other
+forms, three- and four-player among them, always points). The row says
 which (``objective``), and its values and its loss are in that objective's units. The
 alternatives are ranked by :func:`analyzer.table.objective.rank_keeps` and
 :func:`~analyzer.table.objective.rank_cards`, so the advised choice is the first of the ranking
@@ -18,7 +19,9 @@ that values the choice made, and never valued below it.
 hand's exact mean over the 46 starters the player cannot see, plus (dealer) or minus (pone) the
 crib value of the two cards thrown from the self-play crib-value table, plus the keep's pegging
 value from the self-play pegging table); in five-card cribbage the same with the form's own
-rules (three kept of five, the 47 starters, the form's crib table, no pegging table). P(win):
+rules (three kept of five, the 47 starters, the form's crib table, no pegging table); in the
+three- and four-player games one card thrown of five, the crib counted for the dealer's side (the
+person's when the partner deals: role ``"partner"``), with the form's tables. P(win):
 each keep's probability of winning from the scores before the deal
 (:func:`analyzer.keep_to_win`, ``samples`` samples of the rest of the deal, seeded); the advised
 keep is the one of highest P(win) on those samples. The loss is the advised keep's value minus
@@ -33,17 +36,20 @@ they could lay by determinized rollouts (``samples`` deals of the opponent's uns
 in the rest of the play (points), or its probability of winning (P(win)). A card laid when no
 other could be (one legal card) is not a decision: it is counted in :attr:`Review.forced` and
 has no row. ``advise_play`` covers the two-player six-card play only: in five-card records the
-play is not reviewed (:attr:`Review.notes` says so).
+play is not reviewed (:attr:`Review.notes` says so), nor in the three- and four-player games.
 
 **Muggins counts.** In a game played with muggins (``"claims"`` in each deal) each count the
 person claimed is a decision (kind ``"count"``): a count too low gives the difference to the
-opponent (``given``, points); a right count (or one too high, corrected) loses nothing. Under
+other side (``given``, points); a right count (or one too high, corrected) loses nothing. Muggins
+is played by two sides: two players, or the two partnerships of four-player, where the person
+claims their own hand and their crib (the partner's are counted for them, no decision) and what
+they miss goes to the other partnership; three-player has no muggins. Under
 points its loss is the points given away; under P(win) it is the P(win) the count lost: the
 show walked as it went, and again with the count right, each to its end (a side reaching 121
 wins at once) and then the win-odds table at the start of the next deal
 (:func:`analyzer.keeping.winodds.win_probability`).
 
-**Why** (``explain=True``, ``crib review --explain``): the other seat's decisions (the
+**Why** (``explain=True``, ``crib review --explain``): the other seats' decisions (the
 computer's, in a game of ``crib play``) are valued the same way (:attr:`Review.others`), and
 :func:`format_review` prints every seat's decisions in the order they were made, each with its
 top alternatives and their values (the column ``alternatives`` of every row holds them).
@@ -57,10 +63,12 @@ decisions taken back (``"undos"``) are not in the record: the review sees the on
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..core.choices import ADVISE_SAMPLES
+from ..core.game import VARIANTS
 from ..sim.records import RecordError
 from .objective import P_WIN, POINTS, format_alternatives
 
@@ -91,16 +99,17 @@ class Review:
     ----------
     decisions
         One row per decision, in the order they were made (pandas DataFrame, columns
-        :data:`COLUMNS`): ``deal`` (1, 2, ...), ``role`` (``"dealer"`` or ``"pone"``), ``kind``
-        (``"discard"``, ``"play"`` or ``"count"``, a muggins count), ``score`` (the player's
-        score and the opponent's at the decision, e.g. ``"57-60"``), ``position`` (the cards
+        :data:`COLUMNS`): ``deal`` (1, 2, ...), ``role`` (``"dealer"`` or ``"pone"``;
+        ``"partner"`` when a four-player partner deals), ``kind`` (``"discard"``, ``"play"`` or
+        ``"count"``, a muggins count), ``score`` (the player's side's score and the best other
+        side's at the decision, e.g. ``"57-60"``), ``position`` (the cards
         dealt for a discard; for a play ``"lead"`` or ``"on N"``, the count; for a count
         ``"hand"`` or ``"crib"``), ``objective`` (``"points"`` or ``"P(win)"``,
         :func:`analyzer.table.objective.objective`), ``done`` (the cards kept, the card laid, the
         points claimed), ``advised`` (the best under the objective: a keep, a card, the true
         count), ``value_done`` and ``value_advised`` (their values: expected points, or P(win)),
         ``lost`` (the difference, >= 0, in the objective's units), ``given`` (points a count
-        too low gave the opponent; 0 in other rows), ``best`` (what the analyzer's own player,
+        too low gave the other side; 0 in other rows), ``best`` (what the analyzer's own player,
         the engine's ``best``, keeps or lays there, asked through the seat API
         (:mod:`analyzer.play.seat`) with what the seat knew, drawing from ``seed``; for a count,
         the true count) and ``alternatives`` (the top :data:`TOP` choices with their values,
@@ -127,8 +136,8 @@ class Review:
     samples, seed
         The samples and the seed of the simulations (P(win) keeps and the play).
     others
-        With ``explain``: the other seat's decisions, valued the same way (a DataFrame of
-        :data:`COLUMNS`); None without.
+        With ``explain``: the other seats' decisions, valued the same way (a DataFrame of
+        :data:`COLUMNS`, the seats in turn within a deal's discards); None without.
     """
 
     decisions: pd.DataFrame
@@ -150,11 +159,12 @@ class Review:
     muggins_lost: float = 0.0
     p_win_lost: float = 0.0
     others: pd.DataFrame | None = None
-    _order: tuple = field(default=(), repr=False)  # (seat, row index) of every row, as made
+    #: (seat, row index in decisions or, for another seat, in others) of every row, as made
+    _order: tuple = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
         """The review as plain JSON-ready values (NaN as None), the rows under ``decisions``
-        (and the other seat's under ``others`` with ``explain``)."""
+        (and the other seats' under ``others`` with ``explain``)."""
         return {"game": self.game, "seat": self.seat, "variant": self.variant,
                 "seats": None if self.seats is None else list(self.seats),
                 "unfinished": self.unfinished, "deals": self.deals, "samples": self.samples,
@@ -207,7 +217,7 @@ def _person_seat(record: dict, seat, players: int) -> int:
 
 def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_SAMPLES,
                 seed: int = 0, explain: bool = False) -> Review:
-    """Review one player's decisions in a recorded two-player game (see the module docstring).
+    """Review one player's decisions in a recorded game of any form (see the module docstring).
 
     Parameters
     ----------
@@ -216,7 +226,8 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
         :func:`analyzer.read_records` reads it; checked with
         :func:`analyzer.sim.records.validate_record`.
     seat
-        The seat to review, 0 or 1; by default the seat named ``"you"`` in ``record["seats"]``.
+        The seat to review, 0 to the form's players less 1; by default the seat named ``"you"``
+        in ``record["seats"]``.
     samples
         Samples of each simulation: the rest of the deal for a keep valued in P(win)
         (:func:`analyzer.keep_to_win`, rounded up to a multiple of 64) and the opponent's unseen
@@ -224,7 +235,7 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     seed
         Seed of every simulation: the same record, seat, samples and seed give the same review.
     explain
-        Value the other seat's decisions too (:attr:`Review.others`), for :func:`format_review`
+        Value the other seats' decisions too (:attr:`Review.others`), for :func:`format_review`
         to print every seat's choices with their top alternatives.
 
     Returns
@@ -234,8 +245,7 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     Raises
     ------
     RecordError
-        If the record is not a valid record, is not of a two-player form, or (with no ``seat``)
-        names no seat ``"you"``.
+        If the record is not a valid record, or (with no ``seat``) names no seat ``"you"``.
     ValueError
         For a ``seat``, ``samples`` or ``seed`` out of range.
 
@@ -259,15 +269,12 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
         raise RecordError(f"a game record is a dict, got {type(record).__name__}")
     validate_record(record)
     game = _record_game(record)
-    if game.players != 2:
-        raise RecordError(f"game {record['game']} is {game.name}: the review covers the "
-                          "two-player games (six-card, five-card)")
     seat = _person_seat(record, seat, game.players)
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     six_card = game == STANDARD
-    seats = (seat, 1 - seat) if explain else (seat,)
-    scores = list(record.get("start", [0, 0]))
+    seats = (seat, *(p for p in range(game.players) if p != seat)) if explain else (seat,)
+    scores = list(record.get("start", [0] * game.teams))  # by side
     rows: list[dict] = []
     forced = 0
     for number, deal in enumerate(record["deals"], start=1):
@@ -279,12 +286,17 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     rows.sort(key=lambda r: (r["deal"], r["_step"], r["_seat"]))
     notes = () if six_card else ("the play is not reviewed (the play advice is the six-card "
                                  "game's)",)
+    if game.players > 2:
+        counted = any(r["kind"] == "count" for r in rows)
+        notes = (f"the discards{' and the muggins counts' if counted else ''} only (the play "
+                 "advice is the two-player six-card game's)",)
     mine = _frame(pd, [r for r in rows if r["_seat"] == seat])
     others = _frame(pd, [r for r in rows if r["_seat"] != seat]) if explain else None
-    order, seen = [], {seat: 0, 1 - seat: 0}
+    order, seen = [], {True: 0, False: 0}  # each row's index in decisions, or in others
     for r in rows:
-        order.append((r["_seat"], seen[r["_seat"]]))
-        seen[r["_seat"]] += 1
+        own = r["_seat"] == seat
+        order.append((r["_seat"], seen[own]))
+        seen[own] += 1
     in_points = mine[mine["objective"] == POINTS]
     by_kind = in_points.groupby("kind")["lost"].sum()
     in_p_win = mine[mine["objective"] == P_WIN]
@@ -307,29 +319,30 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
 
 def _deal_rows(number, deal, seats, scores, game, samples, seed) -> tuple[list[dict], int]:
     """The rows of one deal's decisions by ``seats`` (the reviewed seat first), from the
-    scores before it, and how many cards the first seat laid with no choice."""
+    scores before it (by side), and how many cards the first seat laid with no choice."""
     from ..core.game import STANDARD
 
+    sides = game.teams
     rows = []
     for p in seats:
-        rows.append(_review_discard(number, p, deal, game, (scores[p], scores[1 - p]), samples,
-                                    seed))
+        rows.append(_review_discard(number, p, deal, game, _side_scores(scores, p % sides),
+                                    samples, seed))
     forced = 0
     if game == STANDARD:
         played, forced, after_play = _review_plays(number, deal, seats, scores, samples, seed)
         rows.extend(played)
     else:
         after_play = list(scores)
-        after_play[deal["dealer"]] += deal["heels"]
+        after_play[deal["dealer"] % sides] += deal["heels"]
         for p, _, points in deal["plays"]:
-            after_play[p] += points
+            after_play[p % sides] += points
     rows.extend(_review_counts(number, deal, seats, after_play, game))
     return rows, forced
 
 
 def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_SAMPLES,
                  seed: int = 0) -> list[dict]:
-    """The decisions ``seat`` made in deal ``number`` (1, 2, ...) of a two-player record,
+    """The decisions ``seat`` made in deal ``number`` (1, 2, ...) of a record of any form,
     valued as :func:`review_game` values them (its rows, :data:`COLUMNS` but ``best``), in
     the order made, each with its top :data:`TOP` alternatives: what ``crib review --explain``
     prints of that deal, and ``why`` in ``crib play`` of the AI's last deal shown. The record
@@ -340,7 +353,8 @@ def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_
     deals = record["deals"]
     if not 1 <= number <= len(deals):
         raise ValueError(f"no deal {number}: the record has {len(deals)} complete deals")
-    scores = list(deals[number - 2]["scores"] if number > 1 else record.get("start", [0, 0]))
+    scores = list(deals[number - 2]["scores"] if number > 1
+                  else record.get("start", [0] * game.teams))
     rows, _ = _deal_rows(number, deals[number - 1], (seat,), scores, game, samples, seed)
     rows.sort(key=lambda r: r["_step"])
     return [{k: r[k] for k in COLUMNS if k != "best"} for r in rows]
@@ -389,9 +403,22 @@ def _agrees(row: dict) -> bool:
     return _cards_key(row["done"]) == _cards_key(row["best"])
 
 
-def _row(number, seat, dealer, kind, score, position, goal, done, advised, value_done,
+def _side_scores(scores, side: int) -> tuple[int, int]:
+    """The side's score and the best other side's, from the scores by side."""
+    return scores[side], max(s for k, s in enumerate(scores) if k != side)
+
+
+def _role(deal: dict, seat: int, sides: int) -> str:
+    """The seat's role in the deal: ``"dealer"``, ``"partner"`` (four-player: the partner
+    deals, the crib is the seat's side's) or ``"pone"``."""
+    if deal["dealer"] == seat:
+        return "dealer"
+    return "partner" if deal["dealer"] % sides == seat % sides else "pone"
+
+
+def _row(number, seat, role, kind, score, position, goal, done, advised, value_done,
          value_advised, step, alternatives=()) -> dict:
-    return {"deal": number, "role": "dealer" if dealer else "pone", "kind": kind,
+    return {"deal": number, "role": role, "kind": kind,
             "score": f"{score[0]}-{score[1]}", "position": position, "objective": goal,
             "done": done, "advised": advised, "value_done": float(value_done),
             "value_advised": float(value_advised),
@@ -406,16 +433,17 @@ def _cards_key(text: str) -> frozenset[str]:
 
 def _review_discard(number, seat, deal, game, score, samples, seed) -> dict:
     """The row of one seat's discard: every keep ranked under the objective
-    (:func:`analyzer.table.objective.rank_keeps`), the keep made against the first."""
+    (:func:`analyzer.table.objective.rank_keeps`; the crib the seat's side's when a seat of it
+    deals), the keep made against the first."""
     from .objective import rank_keeps
 
     hand, thrown = deal["hands"][seat], deal["discards"][seat]
-    dealer = deal["dealer"] == seat
+    role = _role(deal, seat, game.teams)
     kept = _cards_key(" ".join(c for c in hand if c not in thrown))
-    frame = rank_keeps(hand, dealer, score, game.name, samples=samples, seed=seed)
+    frame = rank_keeps(hand, role != "pone", score, game.name, samples=samples, seed=seed)
     keeps = [_cards_key(k) for k in frame["keep"]]
     made = keeps.index(kept)
-    return _row(number, seat, dealer, "discard", score, " ".join(hand), frame.attrs["objective"],
+    return _row(number, seat, role, "discard", score, " ".join(hand), frame.attrs["objective"],
                 frame["keep"].iloc[made], frame["keep"].iloc[0], frame["value"].iloc[made],
                 frame["value"].iloc[0], 0,
                 zip(frame["keep"][:TOP], frame["value"][:TOP], strict=True))
@@ -469,21 +497,21 @@ def _review_card(number, seat, deal, hand, sequence, card, score, position, samp
                        scores=score, samples=samples, seed=seed)
     value = dict(zip(frame["card"], frame["value"], strict=True))
     best = frame.attrs["best"]
-    return _row(number, seat, deal["dealer"] == seat, "play", score, position,
+    return _row(number, seat, _role(deal, seat, 2), "play", score, position,
                 frame.attrs["objective"], card, best, value[card], value[best], step,
                 zip(frame["card"][:TOP], frame["value"][:TOP], strict=True))
 
 
 def _show_counts(deal, game) -> list[tuple[int, int, bool]]:
-    """The show of a deal of two players, in order: (owner, true points, crib) for the pone's
-    hand, the dealer's hand and the crib, counted from the cards."""
+    """The show of a deal, in order: (owner seat, true points, crib) for each hand from the
+    dealer's left round to the dealer, then the crib, counted from the cards."""
     from ..core.scoring import score_hand
 
-    dealer = deal["dealer"]
+    dealer, n = deal["dealer"], game.players
     out = []
-    for owner, crib in ((1 - dealer, False), (dealer, False), (dealer, True)):
+    for owner, crib in (*(((dealer + 1 + k) % n, False) for k in range(n)), (dealer, True)):
         if crib:
-            cards = [c for p in (0, 1) for c in deal["discards"][p]] + deal.get("pack", [])
+            cards = [c for p in range(n) for c in deal["discards"][p]] + deal.get("pack", [])
         else:
             cards = [c for c in deal["hands"][owner] if c not in deal["discards"][owner]]
         out.append((owner, score_hand(" ".join(cards), deal["starter"], crib=crib,
@@ -492,26 +520,29 @@ def _show_counts(deal, game) -> list[tuple[int, int, bool]]:
 
 
 def _walk_show(scores, counts, claims, target):
-    """The show walked from ``scores`` (after the play): each count pegged as claimed (the
-    smaller of the claim and the true count; None: counted by the table), a count too low
-    giving the rest to the other side (muggins). Returns the winner (a seat, or None) and the
-    scores at its end."""
+    """The show walked from ``scores`` (after the play, by side; muggins is played by two
+    sides): each count pegged to its owner's side as claimed (the smaller of the claim and the
+    true count; None: counted by the table), a count too low giving the rest to the other side
+    (muggins). Returns the winner (a side, or None) and the scores at its end."""
     s = list(scores)
+    sides = len(s)
     for (owner, points, _), claimed in zip(counts, claims, strict=False):
-        s[owner] += points if claimed is None else min(claimed, points)
-        if s[owner] >= target:
-            return owner, s
+        side = owner % sides
+        s[side] += points if claimed is None else min(claimed, points)
+        if s[side] >= target:
+            return side, s
         if claimed is not None and claimed < points:
-            s[1 - owner] += points - claimed
-            if s[1 - owner] >= target:
-                return 1 - owner, s
+            other = (side + 1) % sides
+            s[other] += points - claimed
+            if s[other] >= target:
+                return other, s
     return None, s
 
 
 def _p_win_after_show(seat, dealer, scores, counts, claims, target) -> float:
-    """``seat``'s P(win) after the show walked with ``claims``: 1 or 0 if a side reaches
-    ``target`` in it, else the win-odds table at the start of the next deal (the roles
-    swapped)."""
+    """``seat``'s P(win) after the show walked with ``claims`` (two players: P(win) is the
+    two-player six-card game's): 1 or 0 if a side reaches ``target`` in it, else the win-odds
+    table at the start of the next deal (the roles swapped)."""
     from ..keeping.winodds import win_probability
 
     winner, s = _walk_show(scores, counts, claims, target)
@@ -521,7 +552,9 @@ def _p_win_after_show(seat, dealer, scores, counts, claims, target) -> float:
 
 
 def _review_counts(number, deal, seats, after_play, game) -> list[dict]:
-    """The rows of the muggins counts ``seats`` claimed in one deal (none without muggins)."""
+    """The rows of the muggins counts ``seats`` claimed in one deal (none without muggins): a
+    seat's own hand, and the crib when it deals (four-player: the partner's count is the
+    table's, no claim). ``after_play`` is by side."""
     from .objective import objective
 
     claims = deal.get("claims")
@@ -534,10 +567,10 @@ def _review_counts(number, deal, seats, after_play, game) -> list[dict]:
         if claimed is None or owner not in seats:
             continue
         _, at = _walk_show(after_play, counts[:k], claims[:k], game.target)
-        score = (at[owner], at[1 - owner])
+        score = _side_scores(at, owner % game.teams)
         goal = objective(score, game.name)
         # too low gives the rest away, unless the count claimed wins the game (as the table)
-        given = max(points - claimed, 0) if at[owner] + claimed < game.target else 0
+        given = max(points - claimed, 0) if score[0] + claimed < game.target else 0
         if goal == POINTS:
             done, advised = min(claimed, points), points
         else:
@@ -547,7 +580,7 @@ def _review_counts(number, deal, seats, after_play, game) -> list[dict]:
                                      game.target)
             advised = _p_win_after_show(owner, deal["dealer"], after_play, counts, right,
                                         game.target)
-        row = _row(number, owner, deal["dealer"] == owner, "count", score,
+        row = _row(number, owner, _role(deal, owner, game.teams), "count", score,
                    "crib" if crib else "hand", goal, str(claimed), str(points), done, advised,
                    100 + k)
         row["given"] = given
@@ -582,8 +615,14 @@ def format_review(review: Review) -> str:
     its objective), the summary, and with ``explain`` every seat's decisions with their top
     alternatives. The text of ``crib review``."""
     you = " (you)" if review.seats and review.seats[review.seat] == PERSON else ""
-    lines = [f"review of game {review.game} ({review.variant}), player {review.seat}{you} "
-             f"against {_seat_name(review, 1 - review.seat)}"]
+    game = VARIANTS[review.variant]
+    seat, sides = review.seat, game.teams
+    partner = [s for s in range(game.players) if s != seat and s % sides == seat % sides]
+    others = " and ".join(_seat_name(review, s) for s in range(game.players)
+                          if s % sides != seat % sides)
+    with_ = "".join(f" with {_seat_name(review, s)}" for s in partner)
+    lines = _wrapped(f"review of game {review.game} ({review.variant}), player {seat}{you}"
+                     f"{with_} against {others}")
     said = "stopped unfinished" if review.unfinished else "played to the end"
     lines.append(f"{review.deals} deals, {said}")
     if review.variant == "six-card":
@@ -591,11 +630,13 @@ def format_review(review: Review) -> str:
         lines.append(f"simulated: {review.samples:,} samples, seed {review.seed}")
     else:
         lines.append("values by objective: points")
-    lines.extend(f"note: {note}" for note in review.notes)
-    lines.append(f"{'deal':>4} {'role':<6} {'decision':<10} {'done':<11} {'value':>7} "
+    for note in review.notes:
+        lines.extend(_wrapped(f"note: {note}"))
+    role = _role_width(review.decisions)
+    lines.append(f"{'deal':>4} {'role':<{role}} {'decision':<10} {'done':<11} {'value':>7} "
                  f"{'advised':<11} {'value':>7} {'lost':>6} by")
     for row in review.decisions.to_dict("records"):
-        lines.append(_line(row))
+        lines.append(_line(row, role))
     lines.append("")
     d = review.decisions
     points = d[d["objective"] == POINTS]
@@ -633,10 +674,20 @@ def format_review(review: Review) -> str:
     return "\n".join(lines)
 
 
-def _line(row: dict) -> str:
+def _wrapped(text: str) -> list[str]:
+    """A line broken at 80 columns, the rest indented."""
+    return textwrap.wrap(text, width=80, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def _role_width(decisions) -> int:
+    """The role column's width: 7 when a four-player partner deals in some row, else 6."""
+    return 7 if (decisions["role"] == "partner").any() else 6
+
+
+def _line(row: dict, role: int = 6) -> str:
     goal = row["objective"]
     lost = f"{row['lost']:>6.4f}" if goal == P_WIN else f"{row['lost']:>6.3f}"
-    return (f"{row['deal']:>4} {row['role']:<6} {_what(row):<10} {row['done']:<11} "
+    return (f"{row['deal']:>4} {row['role']:<{role}} {_what(row):<10} {row['done']:<11} "
             f"{_value(row['value_done'], goal, 7)} {row['advised']:<11} "
             f"{_value(row['value_advised'], goal, 7)} {lost} {goal}")
 
@@ -644,10 +695,9 @@ def _line(row: dict) -> str:
 def _explained(review: Review) -> list[str]:
     """Every seat's decisions in the order made, each with its top alternatives."""
     lines = ["", f"why: every decision and its top {TOP} by its objective"]
-    frames = {review.seat: review.decisions.to_dict("records"),
-              1 - review.seat: review.others.to_dict("records")}
+    mine, others = review.decisions.to_dict("records"), review.others.to_dict("records")
     for seat, k in review._order:
-        row = frames[seat][k]
+        row = (mine if seat == review.seat else others)[k]
         if row["kind"] == "count":
             continue
         name = "you" if review.seats and review.seats[seat] == PERSON else f"player {seat}"

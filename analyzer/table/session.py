@@ -133,7 +133,7 @@ class Session:
     ----------
     seats
         As for :class:`~analyzer.table.tabletop.Table`: player specs, and one person.
-    variant, seed, first, muggins, auto_go, level
+    variant, seed, first, muggins, auto_go, level, names
         As for :class:`~analyzer.table.tabletop.Table` (``auto_go`` on by default here: a person
         is never asked to say go); a resumed game takes its level from its record.
     emit
@@ -167,14 +167,14 @@ class Session:
     def __init__(self, seats, variant: str = "six-card", seed: int = 0, first="cut",
                  muggins: bool = False, emit=None, auto_go: bool = True, on_live=None,
                  decisions=(), undos: int = 0, expect: dict | None = None,
-                 level: str | None = None):
+                 level: str | None = None, names=None):
         people = [s for s in seats if not isinstance(s, str)]
         if len(people) != 1:
             raise ValueError(f"a session has one person at the table, got {len(people)}")
         self.person = people[0]
         self._seats = list(seats)
         self._setup = {"variant": variant, "seed": seed, "first": first, "muggins": muggins,
-                       "auto_go": auto_go, "level": level}
+                       "auto_go": auto_go, "level": level, "names": names}
         self._emit = emit or (lambda event: None)
         self._on_live = on_live
         self.undos = int(undos)
@@ -185,7 +185,7 @@ class Session:
 
     @classmethod
     def resume(cls, record: dict, person, emit=None, on_live=None,
-               auto_go: bool = True) -> Session:
+               auto_go: bool = True, names=None) -> Session:
         """A session that replays the unfinished game of ``record`` (a record with a person,
         ``"you"`` in its ``"seats"``, and its setup, ``"table"``) with ``person`` in the
         person's seat; :meth:`play` goes on from where it stopped. :class:`ResumeError` (one
@@ -214,7 +214,7 @@ class Session:
                        muggins=setup["muggins"], emit=emit, auto_go=auto_go, on_live=on_live,
                        decisions=person_decisions(record, seat),
                        undos=record.get("undos", 0), expect=record,
-                       level=record.get("level"))
+                       level=record.get("level"), names=names)
         except ValueError as exc:  # a player this version does not know
             raise ResumeError(str(exc).splitlines()[0]) from None
 
@@ -240,7 +240,7 @@ class Session:
         setup = self._setup
         table = Table(seats, variant=setup["variant"], seed=setup["seed"], first=setup["first"],
                       muggins=setup["muggins"], emit=self._gate, auto_go=setup["auto_go"],
-                      level=setup["level"])
+                      level=setup["level"], names=setup["names"])
         table.undos = self.undos
         self.table = table
         return table

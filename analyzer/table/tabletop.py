@@ -143,6 +143,9 @@ class Table:
     auto_go
         A person with no card that fits says go without being asked (the default asks, and
         takes only None).
+    names
+        How the reasons :meth:`undo_refused` gives name each seat, one a seat (by default
+        ``"the AI"`` for every AI seat), e.g. ``("you", "West", "East")``.
 
     Examples
     --------
@@ -154,7 +157,7 @@ class Table:
 
     def __init__(self, seats, variant: str = "six-card", seed: int | None = 0, state=None,
                  first="cut", muggins: bool = False, emit=None, auto_go: bool = False,
-                 level: str | None = None):
+                 level: str | None = None, names=None):
         from ..core.rng import chunk_states
 
         self.game = variant_game(variant)
@@ -174,6 +177,10 @@ class Table:
         self.muggins = bool(muggins)
         self.level = level
         self.auto_go = bool(auto_go)
+        self._names = (list(names) if names is not None else
+                       ["the AI" if ai else PERSON for ai in self.ai])
+        if len(self._names) != game.players:
+            raise ValueError(f"names: one a seat, {game.players}, got {len(self._names)}")
         self._emit = emit or (lambda event: None)
         #: How the game was set up, for its record to be replayed (the record's ``"table"``):
         #: the seed, ``first`` and ``muggins``; None when the table was given a ``state``.
@@ -319,11 +326,12 @@ class Table:
         elif kind == "lay":
             self._seen.add(event["card"])
             if self.ai[event["seat"]]:
-                why = f"the AI has laid {format_card(event['card'])}"
+                why = f"{self._names[event['seat']]} has laid {format_card(event['card'])}"
         elif kind == "go" and self.ai[event["seat"]]:
-            why = "the AI has said go"
+            why = f"{self._names[event['seat']]} has said go"
         elif kind == "show" and not set(event["cards"]) <= self._seen:
-            why = "the crib is shown" if event["crib"] else "the AI's hand is shown"
+            why = ("the crib is shown" if event["crib"] else
+                   f"{self._names[event['seat']]}'s hand is shown")
         if why is not None:
             self._reveals.append(why)
         self._emit(event)

@@ -1,0 +1,270 @@
+"""``crib play`` in the group forms, through a pseudo-terminal (pexpect): three-player (you against
+West and East) and four-player (you and an AI partner, North, against West and East).
+
+The scripted person of ``test_play`` throws the first card of each hand and lays the first card
+that fits, so its game is known independently: the same decisions at a
+:class:`analyzer.table.tabletop.Table` give the same record, which the saved file must equal.
+What the screen says is checked against the rules (docs/rules.md): the deal passes to the left,
+the player on the dealer's left leads, after a go the last to lay pegs it and the next player
+leads the new count, the crib of three-player takes a card from the pack, and partners score
+together.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pexpect
+from test_play import (
+    ANSI,
+    END,
+    LAY,
+    PROMPTS,
+    THROW,
+    TIMEOUT,
+    FirstCards,
+    _env,
+    assert_table_manners,
+    first_fitting,
+    held,
+    spawn,
+)
+
+from analyzer.sim.records import read_records
+from analyzer.table.history import read_games
+from analyzer.table.review import format_review, review_game
+from analyzer.table.tabletop import Table
+
+LEVEL, SPEC = "Beginner", "hand+random"  # the quickest level: the test is of the face
+NAMES = {3: ("you", "West", "East"), 4: ("you", "West", "your partner", "East")}
+
+
+def _play_whole(child, stop: int | None = None, asks: bool = False) -> str:
+    """Play the scripted person's game to the end (or to prompt number ``stop``, unanswered);
+    the transcript. With ``asks``, ``?`` at the first discard and the first card to lay."""
+    transcript = []
+    asked = 0
+    advice = {THROW: not asks, LAY: not asks}
+    while True:
+        k = child.expect(PROMPTS)
+        transcript.append(child.before + (child.after if k != END else ""))
+        if k == END:
+            break
+        asked += 1
+        if asked == stop:
+            break
+        if not advice.get(k, True):
+            advice[k] = True
+            child.sendline("?")
+            continue
+        if k == THROW:
+            child.sendline("1")
+        elif k == LAY:  # the cards held are shown once, before a ? asked
+            child.sendline(first_fitting(*held("".join(transcript))))
+        else:  # pragma: no cover - the go is said for the person; no muggins here
+            raise AssertionError(child.after)
+    return ANSI.sub("", "".join(transcript)).replace("\r", "")
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.split("\n")]
+
+
+def _check_the_turns(text: str, record: dict, players: int) -> None:
+    """Each deal's dealer, who leads the play and each new count, and who pegs each go, as the
+    screen says them, against the rules and the record."""
+    names = NAMES[players]
+    label = {name: seat for seat, name in enumerate(names)}
+    lines = _lines(text)
+    headings = [line for line in lines if re.search(r"Deal \d+: ", line)]
+    deals = record["deals"]
+    assert len(headings) == len(deals)
+    for k, deal in enumerate(deals):
+        dealer = deal["dealer"]
+        if k:  # the deal passes to the left
+            assert dealer == (deals[k - 1]["dealer"] + 1) % players
+        who = re.search(r"Deal \d+: (.*?) deals?,", headings[k]).group(1)
+        assert label[who] == dealer, headings[k]
+        order = ", ".join(names[(dealer + 1 + j) % players] for j in range(players))
+        assert f"the play goes {order}." in text
+    last = None  # the seat that laid the last card
+    plays = [p for deal in deals for p in deal["plays"]]
+    laid = 0
+    lead = None  # who the screen said leads the next count
+    for line in lines:
+        match = re.match(r"(you|West|East|your partner) lays? (\S\S) +count", line)
+        if match:
+            seat = label[match.group(1)]
+            if lead is not None:  # the new count's first card is the leader's
+                assert seat == lead, line
+                lead = None
+            assert [seat, match.group(2)] == plays[laid][:2]  # the record's order of play
+            laid += 1
+            last = seat
+            continue
+        match = re.match(r"The play \((you|West|East|your partner) leads?\):", line)
+        if match:
+            lead = label[match.group(1)]
+            continue
+        match = re.match(r"(you|West|East|your partner) pegs? 1 \(go\)", line)
+        if match:  # the go goes to the last to lay
+            assert label[match.group(1)] == last, line
+            continue
+        match = re.match(r"-- the count starts again at 0: (you|West|East|your partner) "
+                         r"leads? --", line)
+        if match:  # the first seat after the last to lay that still holds a card
+            lead = label[match.group(1)]
+    assert laid == len(plays)
+
+
+def test_a_whole_three_player_game_through_a_terminal(tmp_path):
+    history = tmp_path / "h.sqlite3"
+    child = spawn("--variant", "three-player", "--level", LEVEL.lower(), "--seed", "21",
+                  "--save", "three.jsonl", "--history", str(history), cwd=tmp_path)
+    text = _play_whole(child, asks=True)
+    flat = " ".join(text.split())  # a long line is broken between words at 80 columns
+    child.close()
+    assert child.exitstatus == 0
+    (record,) = read_records(tmp_path / "three.jsonl")
+    assert record == Table((FirstCards(), SPEC, SPEC), variant="three-player", seed=21,
+                           level=LEVEL).play()
+    assert record["variant"] == "three-player" and len(record["scores"]) == 3
+    assert f"three-player cribbage to 121, you against two AIs at {LEVEL} ({SPEC})" in flat
+    assert "You sit South, West on your left and East on your right" in flat
+    # the advice: the keep advice for this form, and no play advice (none for it yet)
+    assert "Advice (the analyzer's best keeps, by points: hand and crib):" in text
+    assert "Play advice is not available in three-player yet" in flat
+    assert "Advice (points now" not in text
+    _check_the_turns(text, record, 3)
+    # the crib takes the top card of the pack: four cards, one of each player and the pack's
+    assert text.count("the top card of the pack to the crib.") == len(record["deals"])
+    assert all(len(deal["pack"]) == 1 for deal in record["deals"])
+    # the scores by player, each time points are pegged, and three tracks on the board
+    scores = re.findall(r"you (\d+),\s+West (\d+),\s+East (\d+)", text)
+    assert [int(x) for x in scores[-1]] == record["scores"]
+    for name in ("you", "West", "East"):
+        assert re.search(rf"^  {name:<4} +\d+ \[[#.|]+\]", text, re.MULTILINE)
+    winner = record["winner"]
+    losers = ", ".join(f"{NAMES[3][s]} {record['scores'][s]}" for s in range(3) if s != winner)
+    said = "You win" if winner == 0 else f"{NAMES[3][winner]} wins"
+    assert f"{said} with {record['scores'][winner]}: {losers}" in flat
+    # the review of the person's discards (the play is not reviewed in this form)
+    assert "Your decisions, reviewed" in text
+    said = [line.strip() for line in text.split("\n")]
+    for line in format_review(review_game(record)).splitlines():
+        assert line.strip() in said, line
+    assert_table_manners(text)
+    assert max(len(line) for line in text.split("\n") if ": compiling " not in line) <= 80
+    # the history: the form kept apart, and the win rate against 1 in 3
+    (row,) = read_games(history).to_dict("records")
+    assert (row["variant"], row["level"], row["opponent"]) == ("three-player", LEVEL, SPEC)
+    assert row["result"] == ("won" if winner == 0 else "lost")
+    stats = subprocess.run([sys.executable, "-m", "analyzer", "stats", "--history",
+                            str(history)], capture_output=True, text=True, check=True)
+    assert "three-player (three sides: an even game wins 1 in 3):" in stats.stdout
+    assert "points per deal, three-player" in stats.stdout
+    assert row["review_discard_lost"] >= 0 and row["review_play_lost"] == 0
+    # crib review prints the same review of the saved game
+    review = subprocess.run([sys.executable, "-m", "analyzer", "review", "three.jsonl"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert review.returncode == 0, review.stderr
+    assert review.stdout.strip() == format_review(review_game(record)).strip()
+
+
+def test_a_whole_four_player_game_with_a_partner_through_a_terminal(tmp_path):
+    history = tmp_path / "h.sqlite3"
+    child = spawn("--variant", "four-player", "--level", LEVEL, "--seed", "22", "--first", "ai",
+                  "--save", "four.jsonl", "--history", str(history), cwd=tmp_path)
+    text = _play_whole(child)
+    flat = " ".join(text.split())
+    child.close()
+    assert child.exitstatus == 0
+    (record,) = read_records(tmp_path / "four.jsonl")
+    assert record == Table((FirstCards(), SPEC, SPEC, SPEC), variant="four-player", seed=22,
+                           first=1, level=LEVEL).play()
+    assert record["first_dealer"] == 1 and len(record["scores"]) == 2
+    assert "you and an AI partner against two AIs" in flat
+    assert "Your partner sits opposite you" in flat
+    _check_the_turns(text, record, 4)
+    # partners score together: each point pegged by a seat goes to its side
+    said = r"you\s+&\s+your\s+partner\s+(\d+),\s+West\s+&\s+East\s+(\d+)"
+    pegged = list(re.finditer(r"^ +(you|West|East|your partner) pegs? (\d+) \([^)]*\):\s+"
+                              + said, text, re.MULTILINE))
+    assert pegged
+    for match in pegged:  # the scores said last before, and the seat's side's points added
+        shown = re.findall(said, text[:match.start()])
+        before = [int(x) for x in shown[-1]] if shown else [0, 0]
+        before[NAMES[4].index(match.group(1)) % 2] += int(match.group(2))
+        assert [int(match.group(3)), int(match.group(4))] == before, match.group(0)
+    scores = re.findall(said, text)
+    assert [int(x) for x in scores[-1]] == record["scores"]
+    assert re.search(r"^  us +\d+ \[", text, re.MULTILINE)
+    assert re.search(r"^  them +\d+ \[", text, re.MULTILINE)
+    winner = record["winner"]
+    said = "You and your partner win" if winner == 0 else "West and East win"
+    assert f"{said} {record['scores'][winner]}-{record['scores'][1 - winner]}" in flat
+    assert_table_manners(text)
+    assert max(len(line) for line in text.split("\n") if ": compiling " not in line) <= 80
+    (row,) = read_games(history).to_dict("records")
+    assert row["variant"] == "four-player"
+    assert (row["your_score"], row["computer_score"]) == tuple(record["scores"])
+
+
+def test_a_three_player_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(
+        tmp_path):
+    child = spawn("--variant", "three-player", "--level", LEVEL, "--seed", "23", "--save",
+                  "r.jsonl", cwd=tmp_path)
+    _play_whole(child, stop=8)
+    assert "Lay a card> " in child.after
+    cards, count = held(child.before)
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect("Saved the unfinished game to r.jsonl")
+    child.expect(pexpect.EOF)
+    child.close()
+    (stopped,) = read_records(tmp_path / "r.jsonl")
+    assert stopped["unfinished"] is True and stopped["partial_deal"]["plays"]
+    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "play", "--resume", "r.jsonl"],
+                          cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80))
+    child.expect(r"Resumed from r\.jsonl, where the game stopped\.")
+    assert child.expect(PROMPTS) == LAY
+    assert held(child.before) == (cards, count)  # the same question, asked again
+    assert f"Starter {stopped['partial_deal']['starter']}" in child.before
+    child.sendline(first_fitting(cards, count))
+    text = _play_whole(child)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Saved the game to r.jsonl" in text
+    (record,) = read_records(tmp_path / "r.jsonl")
+    assert record == Table((FirstCards(), SPEC, SPEC), variant="three-player", seed=23,
+                           level=LEVEL).play()
+
+
+def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "three-player",
+                          "--seed", "3", "--save", "x.jsonl", "--no-history"],
+                         input="quit\ny\n", capture_output=True, text=True, cwd=tmp_path,
+                         env=_env(), timeout=TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    assert "you against two AIs at Expert (best)" in run.stdout
+    assert "In three-player, best plays as ev+lookahead" in run.stdout
+    assert "\x1b" not in run.stdout
+    assert max(len(line) for line in run.stdout.splitlines()) <= 80
+
+
+def test_an_undo_refused_in_a_group_form_names_the_seat(tmp_path):
+    """The reason an undo is refused names the seat that showed a card since (West, East), not
+    "the AI" of the two-player game; the discard stands once the starter is cut."""
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "three-player",
+                          "--level", LEVEL, "--seed", "5", "--save", "u.jsonl", "--no-history"],
+                         input="1\nundo\n1\nundo\n1\nquit\ny\n", capture_output=True, text=True,
+                         cwd=tmp_path, env=_env(), timeout=TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    refused = re.findall(r"  cannot undo (your [^\n]*) since", run.stdout)
+    assert refused[0].startswith("your discard ") and "the starter" in refused[0]
+    assert re.fullmatch(r"your \S\S: (West|East) has (laid \S\S|said go)", refused[1])
+    assert "the AI" not in run.stdout
