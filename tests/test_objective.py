@@ -243,3 +243,85 @@ def test_explain_values_every_seats_choices(tmp_path, capsys):
     capsys.readouterr()
     assert main(["review", str(path), "--explain", "--samples", str(SAMPLES)]) == 0
     assert capsys.readouterr().out == text + "\n"
+
+
+# --------------------------------------------------------------------------- the group forms
+
+
+class Short:
+    """A person who throws the first card of the hand, lays the first card that fits and
+    counts each hand and crib 2 short (muggins)."""
+
+    def discard(self, table, seat):
+        return table.hand(seat)[:table.game.thrown]
+
+    def lay(self, table, seat):
+        legal = table.legal(seat)
+        return legal[0] if legal else None
+
+    def claim(self, table, seat, hand, crib):
+        return max(naive_score(hand, table.starter, crib) - 2, 0)
+
+
+@pytest.fixture(scope="module")
+def four_player_muggins():
+    """A four-player game with muggins, you and your partner (seat 2) against West and East,
+    reviewed with explain, and the table's events."""
+    events = []
+    record = Table((Short(), "ev+greedy", "ev+greedy", "ev+greedy"), variant="four-player",
+                   seed=31, first=0, muggins=True, emit=events.append).play()
+    return record, events, review_game(record, samples=SAMPLES, explain=True)
+
+
+def test_the_group_forms_are_valued_in_points_even_near_the_end(four_player_muggins):
+    # the win-odds table and the P(win) estimators are the two-player six-card game's
+    assert objective((120, 120), "three-player") == objective((120, 0), "four-player") == POINTS
+    record, _, review = four_player_muggins
+    d = review.decisions
+    assert (d["objective"] == POINTS).all() and review.p_win_lost == 0 and review.worst_win is None
+    discards = d[d["kind"] == "discard"].to_dict("records")
+    assert len(discards) == len(record["deals"])
+    assert any(max(int(x) for x in row["score"].split("-")) >= 121 - REACH for row in discards)
+    for row, deal in zip(discards, record["deals"], strict=True):
+        # the objective's ranking in the form, the crib the person's side's when a partner deals
+        frame = rank_keeps(deal["hands"][0], deal["dealer"] % 2 == 0, (0, 0), "four-player")
+        assert row["role"] == ("dealer", "pone", "partner", "pone")[deal["dealer"]]
+        assert row["advised"] == frame.loc[0, "keep"] and row["value_advised"] == frame.loc[0,
+                                                                                       "value"]
+        assert row["alternatives"] == [[k, v] for k, v in zip(frame["keep"][:3],
+                                                              frame["value"][:3], strict=True)]
+
+
+def test_four_player_muggins_counts_are_the_persons_and_go_to_the_other_side(
+        four_player_muggins):
+    """Muggins is played by two sides: in four-player you claim your own hand and your crib
+    (your partner's are counted for them) and what you miss goes to West and East."""
+    from analyzer.table.history import game_row
+
+    record, events, review = four_player_muggins
+    mine = [e for e in events if e["kind"] == "show" and e["claimed"] is not None]
+    assert {e["seat"] for e in mine} == {0}
+    counts = review.decisions[review.decisions["kind"] == "count"].to_dict("records")
+    assert len(counts) == len(mine) > 0
+    for row, e in zip(counts, mine, strict=True):
+        dealer = record["deals"][row["deal"] - 1]["dealer"]
+        assert row["role"] == ("dealer", "pone", "partner", "pone")[dealer]
+        assert row["position"] == ("crib" if e["crib"] else "hand")
+        assert e["crib"] == (dealer == 0)  # the partner's crib is not yours to count
+        assert (row["done"], row["advised"]) == (str(e["claimed"]), str(e["points"]))
+        assert row["given"] == e["taken"]  # what the table gave West and East
+        assert row["objective"] == POINTS
+        assert row["lost"] == e["points"] - min(e["claimed"], e["points"])
+    assert any(r["given"] for r in counts)
+    given = sum(e["taken"] for e in mine)
+    assert review.muggins_lost == given == game_row(record, review=review)["muggins_given"]
+    # explain: the AIs claim nothing, so their rows are their discards, three a deal
+    others = review.others
+    assert set(others["kind"]) == {"discard"} and len(others) == 3 * len(record["deals"])
+    text = format_review(review)
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert ("note: the discards and the muggins counts only (the play advice is the "
+            "two-player six-card game's)") in " ".join(text.split())  # broken at 80
+    assert f"given by muggins  {review.muggins_lost:7.0f} points; " in text
+    for seat in (1, 2, 3):
+        assert f"   1 player {seat}  discard    kept " in text

@@ -268,3 +268,44 @@ def test_an_undo_refused_in_a_group_form_names_the_seat(tmp_path):
     assert refused[0].startswith("your discard ") and "the starter" in refused[0]
     assert re.fullmatch(r"your \S\S: (West|East) has (laid \S\S|said go)", refused[1])
     assert "the AI" not in run.stdout
+
+
+def test_why_in_a_group_form_shows_each_ais_discard(tmp_path):
+    """``why``: nothing before a deal's show (the AIs' cards are hidden); after it, each AI's
+    discard in the last deal with its top 3, valued as the review values it (the play is not
+    valued in the group forms), named as the table names the seats."""
+    from analyzer.table.objective import format_alternatives
+    from analyzer.table.review import explain_deal
+
+    child = spawn("--variant", "three-player", "--level", LEVEL, "--seed", "5", "--save",
+                  "w.jsonl", "--no-history", cwd=tmp_path)
+    assert child.expect(PROMPTS) == THROW
+    child.sendline("why")
+    child.expect(r"why: the AIs' choices are shown once their cards are: after a deal's show")
+    assert child.expect(PROMPTS) == THROW
+    child.sendline("1")
+    while True:
+        k = child.expect(PROMPTS)
+        assert k != END, child.before
+        if k == THROW:
+            break
+        child.sendline(first_fitting(*held(child.before)))
+    child.sendline("why")
+    assert child.expect(PROMPTS) == THROW
+    text = ANSI.sub("", child.before.replace("\r", ""))
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    (record,) = read_records(tmp_path / "w.jsonl")
+    flat = " ".join(text.split())
+    assert ("Why: the AIs' discards in deal 1 (the play is not valued in three-player), each "
+            "with its top 3:") in flat
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    for seat, name in ((1, "West"), (2, "East")):
+        (row,) = explain_deal(record, 1, seat)
+        assert row["kind"] == "discard" and row["objective"] == "points"
+        assert f"{name} kept {row['done']}, by points:" in lines
+        assert " ".join(format_alternatives(row["alternatives"], "points").split()) in lines
+    assert max(len(line) for line in text.split("\n")) <= 80

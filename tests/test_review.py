@@ -373,6 +373,7 @@ def test_a_group_game_has_its_discards_reviewed_and_the_measures_own_lose_nothin
     d = review.decisions
     assert list(d["kind"].unique()) == ["discard"] and len(d) == len(record["deals"])
     assert (d["lost"] < 1e-9).all() and review.play_lost == 0
+    assert (d["objective"] == "points").all()  # P(win) is the two-player six-card game's
     assert review.notes == ("the discards only (the play advice is the two-player six-card "
                             "game's)",)
     other = review_game(record, seat=1, samples=SAMPLES)
