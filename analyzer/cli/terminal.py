@@ -45,6 +45,7 @@ file, one locked by another program) is one line on stderr; the game is saved al
 
 from __future__ import annotations
 
+import signal
 import sys
 import textwrap
 import threading
@@ -633,14 +634,23 @@ def _not_in_history(what: str, exc: Exception) -> None:
 def _prepare(opponent: str, variant: str, hints: bool) -> None:
     """Compile what the AI's decisions (and with ``hints``, the play's advice) run, on a
     background thread at the start of a game (:func:`analyzer.play.seat.prepare`): the first
-    decisions then find them ready, or wait only for the rest of the compile."""
+    decisions then find them ready, or wait only for the rest of the compile. The first
+    decisions' kernels first, the advice next, and ``best``'s samples of a deal's end (needed
+    only near the end of a game, the longest) last.
+
+    The thread blocks SIGINT, so that Ctrl-C always reaches the main thread's prompt: a signal
+    taken by this thread would wake nothing, and the game would sit at its prompt.
+    """
     from ..play.search import advise_play
     from ..play.seat import prepare
 
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        prepare(opponent, variant)
+        prepare(opponent, variant, end=False)
         if hints and variant == "six-card":
             advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
+        prepare(opponent, variant)
     except Exception:  # noqa: BLE001 - the game asks again, and says what is wrong then
         pass
 

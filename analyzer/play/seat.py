@@ -438,7 +438,7 @@ def _points_choice(pol: int, game, t: PlayerTables, scores: np.ndarray) -> bool:
     return bool(need[0] > BEST_DISCARD_REACH and need[1] > BEST_DISCARD_REACH)
 
 
-def prepare(player: str = "best", variant: str = "six-card") -> None:
+def prepare(player: str = "best", variant: str = "six-card", end: bool = True) -> None:
     """Compile what :func:`discard` and :func:`lay` run for ``player`` in ``variant`` (or load
     it from numba's cache), by asking each once on a made-up position; the answers are dropped.
 
@@ -447,7 +447,8 @@ def prepare(player: str = "best", variant: str = "six-card") -> None:
     your first hand. (Numba compiles one kernel at a time: a decision asked meanwhile waits for
     the compile to end, then runs.) It compiles in the order a game needs them: the discard
     of a game's start, the play, then ``best``'s discard near the end of a game (its samples
-    of the deal, the longest compile, needed only once a side is within reach of 121).
+    of the deal, the longest compile, needed only once a side is within reach of 121; not
+    with ``end=False``).
 
     >>> prepare("ev+greedy")
     """
@@ -456,8 +457,9 @@ def prepare(player: str = "best", variant: str = "six-card") -> None:
     discard(player, dealt[:game.dealt], own_crib=True, variant=variant)
     lay(player, dealt[:game.kept], (), seat=1, dealer=0, starter=dealt[7],
         thrown=dealt[game.kept:game.kept + game.thrown], variant=variant)
-    near = rules.GAME_POINTS - 1
-    discard(player, dealt[:game.dealt], own_crib=True, scores=(near, near), variant=variant)
+    if end:
+        near = rules.GAME_POINTS - 1
+        discard(player, dealt[:game.dealt], own_crib=True, scores=(near, near), variant=variant)
 
 
 class Seat:
