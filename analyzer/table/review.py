@@ -287,7 +287,7 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     notes = () if six_card else ("the play is not reviewed (the play advice is the six-card "
                                  "game's)",)
     if game.players > 2:
-        counted = any(r["kind"] == "count" for r in rows)
+        counted = any(r["kind"] == "count" and r["_seat"] == seat for r in rows)
         notes = (f"the discards{' and the muggins counts' if counted else ''} only (the play "
                  "advice is the two-player six-card game's)",)
     mine = _frame(pd, [r for r in rows if r["_seat"] == seat])
