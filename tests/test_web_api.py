@@ -272,6 +272,7 @@ def test_pages_and_api_read_no_file(monkeypatch):
     # Once the application is made and warm (the package's six-card tables loaded, as crib serve
     # makes it), no page, static file or answer opens a file.
     client = TestClient(create_app(warm=True))
+    client.app.state.warming.result()  # P(win)'s kernels, loaded in a thread at start-up
 
     def no(*args, **kwargs):
         raise AssertionError(f"a file was opened: {args[:1]}")

@@ -52,7 +52,7 @@ function refresh(force) {
   updateUrl();
   const ready = splitCards(handInput.value).length === 4 && splitCards(starterInput.value).length === 1;
   if (force || ready) count();
-  else { asked++; $("result").hidden = true; showError(null); }
+  else { asked++; abortKind("count"); $("result").hidden = true; showError(null); }
 }
 
 function highlight(cards) {
@@ -65,8 +65,8 @@ function highlight(cards) {
 async function count() {
   const mine = ++asked;
   const result = await api("/api/count", { hand: handInput.value, starter: starterInput.value,
-                                           crib: cribBox.checked ? "true" : "false" });
-  if (mine !== asked) return;
+                                           crib: cribBox.checked ? "true" : "false" }, "count");
+  if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) { $("result").hidden = true; return; }
   const d = result.data;

@@ -42,7 +42,13 @@ function refresh(force) {
   picker.show(hand, []);
   updateUrl();
   if (force || splitCards(handInput.value).length === 6) rank();
-  else { asked++; showError(null); for (const id of ["result", "win", "chart"]) $(id).hidden = true; }
+  else {
+    asked++;
+    abortKind("keep");
+    abortKind("win");
+    showError(null);
+    for (const id of ["result", "win", "chart"]) $(id).hidden = true;
+  }
 }
 
 function cell(text, col, cls) {
@@ -56,8 +62,8 @@ function cell(text, col, cls) {
 async function rank() {
   const mine = ++asked;
   const params = options();
-  const result = await api("/api/keep", params);
-  if (mine !== asked) return;
+  const result = await api("/api/keep", params, "keep");
+  if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) { for (const id of ["result", "win", "chart"]) $(id).hidden = true; return; }
   const d = result.data;
@@ -91,16 +97,18 @@ async function rank() {
   $("chart-link").href = $("chart-img").src;
   $("chart").hidden = false;
   if (meInput.value !== "" || oppInput.value !== "") win(mine, params);
-  else $("win").hidden = true;
+  else { abortKind("win"); $("win").hidden = true; }
 }
 
 async function win(mine, params) {
   $("win").hidden = false;
   $("win-title").textContent = "Keeping to win from " + meInput.value + " to " + oppInput.value;
-  $("win-summary").textContent = "Simulating the rest of the deal\u2026";
   $("wins").querySelector("tbody").textContent = "";
-  const result = await api("/api/keep/win", { ...params, me: meInput.value, opp: oppInput.value });
-  if (mine !== asked) return;
+  const done = showBusy($("win-summary"), "Simulating the rest of the deal\u2026");
+  const result = await api("/api/keep/win", { ...params, me: meInput.value, opp: oppInput.value },
+                           "win");
+  done();
+  if (mine !== asked || result.aborted) return;
   if (!result.ok) {
     $("win-summary").textContent = "";
     showError(result, $("win-error"));
