@@ -247,6 +247,27 @@ def test_unknown_paths_and_methods_are_json_errors(client):
     refused(client.post("/api/count", json={}), status=405, words="POST is not allowed")
 
 
+def test_head_is_answered_wherever_get_is(client):
+    # a HEAD was a 405: the same status and headers as the GET, no body
+    for path, params in (("/count", {}), ("/static/style.css", {}), ("/favicon.ico", {}),
+                         ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D"}),
+                         ("/api/nothing", {})):
+        got, head = client.get(path, params=params), client.head(path, params=params)
+        assert head.status_code == got.status_code, path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert head.headers["content-length"] == got.headers["content-length"], path
+        assert head.content == b"", path
+    assert client.head("/api/count", params={"hand": "5H"}).status_code == 422
+
+
+def test_the_icon_is_served(client):
+    # a browser asks every page for /favicon.ico: it was a 404
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon"
+    assert r.content[:4] == b"\x00\x00\x01\x00"  # an icon file, one image: a PNG
+    assert r.content[22:26] == b"\x89PNG"
+
+
 # --------------------------------------------------------------------------- pages
 
 

@@ -18,7 +18,8 @@
 
 Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
 malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
-unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500.
+unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500. ``HEAD``
+is answered wherever ``GET`` is (:class:`_Head`), and ``/favicon.ico`` is the pages' icon.
 
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
 discard trainer) and ``/play`` (the game against the AI). Their files are read from the installed
@@ -105,6 +106,25 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     if first.get("type") == "missing":
         message = "missing"
     return (f"{field}: {message}" if field else message), field
+
+
+class _Head:
+    """ASGI middleware: a ``HEAD`` request is answered as its ``GET`` without the body (the same
+    status and headers), so that ``HEAD`` works wherever ``GET`` does."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def headless(message):
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headless)
 
 
 def create_app(warm: bool = False) -> FastAPI:
@@ -210,6 +230,11 @@ def create_app(warm: bool = False) -> FastAPI:
     for path, name in PAGES.items():
         app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        body, kind = static["favicon.ico"]
+        return Response(body, media_type=kind, headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/static/{name}", include_in_schema=False)
     def static_file(name: str) -> Response:
         if name not in static:
@@ -225,4 +250,5 @@ def create_app(warm: bool = False) -> FastAPI:
         # P(win)'s kernels take seconds to load: in the slot, while the server starts
         app.state.warming = work.start(answers.win_answer, "5H 5S 6D JC QS KH", "dealer", 110,
                                        115, samples=64)
+    app.add_middleware(_Head)
     return app
