@@ -97,6 +97,20 @@ def test_keep_is_keep(client, role, crib, pegging):
             assert row[column] == pytest.approx(float(want[column]), abs=1e-12), column
 
 
+def test_keeps_that_tie_share_a_rank(client):
+    # 5H 5S 6D JC QS KH as dealer: the two best keeps tie (rank 1, 1, then 3); in the trainer the
+    # table's ranks are the verdict's (a throw ranked 4 was numbered 5 in the table)
+    rows = get(client, "/api/keep", hand=HAND, role="dealer").json()["rows"]
+    net = [r["net"] for r in rows]
+    assert [r["rank"] for r in rows] == [1 + sum(y > x + 1e-9 for y in net) for x in net]
+    assert [r["rank"] for r in rows][:3] == [1, 1, 3]
+    six, dealer = trainer.deal(7, 1)
+    fifth = keep(six, dealer=dealer)["discard"].iloc[4]
+    d = get(client, "/api/trainer/answer", seed=7, k=1, throw=fifth).json()
+    mine = next(r for r in d["rows"] if " ".join(r["discard"]) == fifth)
+    assert d["rank"] == mine["rank"] == 4
+
+
 def test_keep_as_pone_is_the_readme_example(client):
     best = get(client, "/api/keep", hand="5h 5s 6d jc qs kh", role="pone").json()["rows"][0]
     assert best["keep"] == ["5H", "5S", "JC", "QS"] and best["discard"] == ["6D", "KH"]
@@ -204,7 +218,8 @@ def test_the_throw_is_read_in_any_order_and_spelling(client):
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5H"}, "starter", "also in the hand"),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": ""}, "starter", "no starter"),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D 6D"}, "starter", "expected 1"),
-    ("/api/count", {"hand": "5H 5C 5S JD"}, "starter", "missing"),
+    ("/api/count", {"hand": "5H 5C 5S JD"}, "starter", "no starter"),
+    ("/api/count", {"hand": "5H 5C 5S"}, "hand", "expected 4 cards, got 3"),  # the hand first
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "crib": "maybe"}, "crib", None),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "variant": "six"}, "variant",
      "unknown variant"),
@@ -217,7 +232,10 @@ def test_the_throw_is_read_in_any_order_and_spelling(client):
     ("/api/keep", {"hand": "5H 5S 6D JC KH", "role": "pone", "variant": "five-card",
                    "crib": "weighted"}, "crib", None),
     ("/api/keep", {"hand": "5H " * 100, "role": "pone"}, "hand", None),
-    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 121, "opp": 0}, "me", None),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 121, "opp": 0}, "me",
+     "me: 121 is more than 120"),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": "x", "opp": 0}, "me",
+     "me: 'x' is not a whole number"),
     ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0}, "opp", "missing"),
     ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0, "opp": 0, "samples": 10**6},
      "samples", None),

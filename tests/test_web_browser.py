@@ -4,6 +4,8 @@ application served on a free loopback port. Skipped, with the reason, where ther
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
@@ -83,6 +85,51 @@ def test_a_typo_is_shown_next_to_the_input(site):
     error = one(driver, "#hand-error")
     assert "unknown suit in 'JX'" in error.text
     assert hand.get_attribute("aria-invalid") == "true"
+
+
+@pytest.mark.parametrize("path, typed, words", [("/count", "5H 5C 5S", "expected 4 cards"),
+                                                 ("/keep", "5H 5S 6D", "expected 6 cards")])
+def test_enter_right_after_typing_keeps_the_error(site, path, typed, words):
+    # Enter within the typing's 300 ms delay: the delayed call came after and wiped the error
+    url, driver = site
+    driver.get(url + path)
+    one(driver, "#hand").send_keys(typed + "\n")
+    error = one(driver, "#hand-error")  # (the counter's starter is not given: the hand first)
+    assert words in error.text
+    time.sleep(0.6)  # past the typing's delay (the page's own timer, not a speed)
+    assert words in one(driver, "#hand-error").text
+
+
+def test_keeps_that_tie_share_a_rank(site):
+    # 5H 5S 6D JC QS KH as dealer: the two best keeps tie; they were numbered 1 and 2
+    url, driver = site
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer")
+    wait_for(lambda: len(by(driver, "#keeps tbody tr")) == 15)
+    df = keep(HAND, dealer=True)
+    net = df["net"].tolist()
+    want = [str(1 + sum(y > x + 1e-9 for y in net)) for x in net]
+    shown = [td.get_attribute("textContent") for td in by(driver, '#keeps td[data-col="rank"]')]
+    assert shown == want and shown[:3] == ["1", "1", "3"]
+    assert len(by(driver, "#keeps tr.best")) == 2
+
+
+def test_the_trainers_verdict_and_table_give_one_rank(site):
+    # seed 7's first dealer deal (k = 1): its 4th and 5th keeps tie; throwing the 5th, the
+    # verdict said "Rank 4 of 15" and the table marked the keep "5"
+    url, driver = site
+    driver.get(url + "/trainer?seed=7&role=dealer")
+    cards = wait_for(lambda: by(driver, "#deal-cards .card"))
+    six, dealer = trainer.deal(7, 1)
+    assert dealer and [c.get_attribute("data-card") for c in cards] == [format_card(c) for c in six]
+    throw = keep(six, dealer=True)["discard"].iloc[4].split()
+    for c in cards:
+        if c.get_attribute("data-card") in throw:
+            c.click()
+    one(driver, "#throw").click()
+    verdict = one(driver, "#grade .bad").text
+    assert verdict.startswith("Rank 4 of 15")
+    mine = one(driver, "#rows tr.mine td").get_attribute("textContent")
+    assert mine == "4 \u2190"
 
 
 def test_rank_a_keep_and_check_it_against_keep(site):
@@ -327,3 +374,71 @@ def test_muggins_count_and_a_hint_in_the_game(site):
     shown = [e.text for e in by(driver, "#log li.show") if e.text.startswith("Your")][-1]
     assert f"you counted {claim}" in shown
     assert "muggins, the AI takes 1" in shown
+
+
+def test_errors_are_in_the_pages_words_next_to_their_field(site):
+    # a score out of range was "me: Input should be less than or equal to 120" under the box
+    # labelled "you"; one score alone gave an empty panel and "opp: missing"
+    url, driver = site
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone")
+    wait_for(lambda: len(by(driver, "#keeps tbody tr")) == 15)
+    one(driver, "#opp").send_keys("100")
+    one(driver, "#me").send_keys("130\n")
+    error = one(driver, "#me-error")
+    assert error.text == "Your score is a whole number of points, 0 to 120."
+    assert one(driver, "#me").get_attribute("aria-invalid") == "true"
+    assert not by(driver, "#opp-error")[0].text
+    assert not by(driver, "#win")[0].is_displayed()
+    me = one(driver, "#me")
+    me.clear()
+    me.send_keys("100")
+    one(driver, "#opp").clear()
+    one(driver, "#opp").send_keys("\n")
+    assert one(driver, "#opp-error").text.startswith("The opponent's score too")
+    assert not by(driver, "#me-error")[0].text and not by(driver, "#win")[0].is_displayed()
+    # the counter: four cards and Enter, the starter not given yet
+    driver.get(url + "/count")
+    one(driver, "#hand").send_keys("5H 5C 5S JD\n")
+    assert one(driver, "#starter-error").text == "Now the starter: the card cut."
+
+
+def test_a_bad_play_address_starts_a_game_and_says_why(site):
+    # moves that cannot be replayed, an unknown opponent: it was a dead board
+    url, driver = site
+    driver.get(url + "/play?seed=3&moves=ZZ")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "could not be replayed" in one(driver, "#notice").text
+    assert "moves=" not in driver.current_url and len(by(driver, "#hand .card")) == 6
+    driver.get(url + "/play?seed=3&opponent=grandmaster")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "no opponent 'grandmaster' here: best instead" in one(driver, "#notice").text
+    assert "opponent=best" in driver.current_url
+
+
+def test_a_blank_seed_deals_a_random_game_and_shows_its_seed(site):
+    # a blank seed always dealt seed 0
+    url, driver = site
+    seeds = []
+    for _ in range(2):
+        driver.get(url + "/play?seed=3")
+        wait_for(lambda: by(driver, "#hand .card"))
+        one(driver, "#setup summary").click()
+        one(driver, "#seed").clear()
+        one(driver, "#new").click()
+        wait_for(lambda: "seed=3&" not in driver.current_url)
+        shown = by(driver, "#seed")[0].get_attribute("value")  # in the setup, closed again
+        assert shown.isdigit() and f"seed={shown}&" in driver.current_url
+        assert one(driver, "#status").text.startswith(f"Seed {shown}. ")
+        seeds.append(shown)
+    assert seeds[0] != seeds[1]
+
+
+def test_play_again_at_the_end(site):
+    url, driver = site
+    driver.get(url + "/play?seed=11&opponent=ev%2Blookahead&variant=five-card&moves="
+               + "+".join(browser._PLAY_END))
+    one(driver, "#again").click()
+    wait_for(lambda: "moves=" not in driver.current_url)
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "variant=five-card" in driver.current_url and "seed=11&" not in driver.current_url
+    assert not by(driver, "#again")[0].is_displayed()

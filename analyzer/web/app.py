@@ -103,8 +103,14 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     where = [str(part) for part in first.get("loc", ()) if part not in ("query", "body")]
     field = where[-1] if where else None
     message = str(first.get("msg", "invalid")).replace("\n", " ")
-    if first.get("type") == "missing":
-        message = "missing"
+    kind, given, limits = first.get("type"), first.get("input"), first.get("ctx") or {}
+    words = {"missing": "missing",
+             "less_than_equal": f"{given} is more than {limits.get('le')}",
+             "greater_than_equal": f"{given} is less than {limits.get('ge')}",
+             "int_parsing": f"{given!r} is not a whole number",
+             "bool_parsing": f"{given!r} is not true or false",
+             "string_too_long": f"too long: at most {limits.get('max_length')} characters"}
+    message = words.get(kind, message)
     return (f"{field}: {message}" if field else message), field
 
 
@@ -164,7 +170,7 @@ def create_app(warm: bool = False) -> FastAPI:
     # ------------------------------------------------------------------ the API
 
     @app.get("/api/count", summary="Count a hand or crib, every combination and the words")
-    def count(hand: Cards, starter: Annotated[str, Query(max_length=_CARDS)],
+    def count(hand: Cards, starter: Annotated[str, Query(max_length=_CARDS)] = "",
               crib: bool = False, variant: Variant = DEFAULT_VARIANT) -> dict:
         return answers.count_answer(hand, starter, crib=crib, variant=variant)
 

@@ -163,7 +163,11 @@ function fmt(x, places) {
 }
 function signed(x, places) { const t = fmt(x, places); return x >= 0 ? "+" + t : t; }
 
+// FN called MS after the last call; .cancel() drops a call still waiting (Enter pressed while
+// typing asks at once, and the typing's late call must not undo what Enter showed).
 function debounce(fn, ms) {
   let timer = null;
-  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  const call = (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  call.cancel = () => { clearTimeout(timer); timer = null; };
+  return call;
 }

@@ -37,6 +37,39 @@ function updateUrl() {
   history.replaceState(null, "", "/keep" + (q.toString() ? "?" + q.toString() : ""));
 }
 
+// The scores as the page reads them: {me, opp} (numbers or null) and the error of each box, in
+// the page's words (none when both are empty: the score-aware view is optional).
+const SCORE_NAMES = { me: "Your score", opp: "The opponent's score" };
+function scores() {
+  const out = { me: null, opp: null, errors: {} };
+  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+    const text = input.value.trim();
+    if (text === "") continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n > 120) {
+      out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
+    } else out[field] = n;
+  }
+  const given = [meInput, oppInput].filter((i) => i.value.trim() !== "" || i.validity.badInput);
+  if (given.length === 1) {
+    const missing = meInput.value.trim() === "" && !meInput.validity.badInput ? "me" : "opp";
+    out.errors[missing] = missing === "me" ? "Your score too, for the chance to win (or neither)."
+      : "The opponent's score too, for the chance to win (or neither).";
+  }
+  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+    if (input.validity.badInput) out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
+  }
+  return out;
+}
+
+function showScoreErrors(s) {
+  for (const field of ["me", "opp"]) {
+    $(field + "-error").textContent = s.errors[field] || "";
+    if (s.errors[field]) $(field).setAttribute("aria-invalid", "true");
+    else $(field).removeAttribute("aria-invalid");
+  }
+}
+
 function refresh(force) {
   const hand = readCards(handInput.value);
   picker.show(hand, []);
@@ -65,6 +98,8 @@ async function rank() {
   const result = await api("/api/keep", params, "keep");
   if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
+  const s = scores();
+  showScoreErrors(s);
   if (!result.ok) { for (const id of ["result", "win", "chart"]) $(id).hidden = true; return; }
   const d = result.data;
   const shown = $("shown");
@@ -79,34 +114,33 @@ async function rank() {
     " crib" + (d.pegging ? " + peg" : " (peg shown, not counted)") + ".";
   const body = $("keeps").querySelector("tbody");
   body.textContent = "";
-  d.rows.forEach((r, i) => {
+  for (const r of d.rows) {  // keeps that tie share a rank: 1, 1, 3
     const tr = document.createElement("tr");
     tr.dataset.keep = r.keep.join(" ");
-    if (i === 0) tr.className = "best";
-    tr.append(cell(String(i + 1), "rank", "hide-narrow"), cell(cardsEl(r.keep, "small"), "keep", "l"),
+    if (r.rank === 1) tr.className = "best";
+    tr.append(cell(String(r.rank), "rank", "hide-narrow"), cell(cardsEl(r.keep, "small"), "keep", "l"),
               cell(cardsEl(r.discard, "small"), "discard", "l"), cell(fmt(r.hand_mean), "hand_mean"),
               cell(String(r.hand_min), "hand_min", "hide-narrow"),
               cell(String(r.hand_max), "hand_max", "hide-narrow"),
               cell(fmt(r.hand_std, 2), "hand_std", "hide-narrow"), cell(fmt(r.crib_mean), "crib_mean"),
               cell(signed(r.peg_mean), "peg_mean"), cell(fmt(r.net), "net"));
     body.append(tr);
-  });
+  }
   $("result").hidden = false;
   const q = new URLSearchParams(params);
   $("chart-img").src = "/api/keep/chart.svg?" + q.toString();
   $("chart-link").href = $("chart-img").src;
   $("chart").hidden = false;
-  if (meInput.value !== "" || oppInput.value !== "") win(mine, params);
+  if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) win(mine, params, s);
   else { abortKind("win"); $("win").hidden = true; }
 }
 
-async function win(mine, params) {
+async function win(mine, params, s) {
   $("win").hidden = false;
-  $("win-title").textContent = "Keeping to win from " + meInput.value + " to " + oppInput.value;
+  $("win-title").textContent = "Keeping to win from " + s.me + " to " + s.opp;
   $("wins").querySelector("tbody").textContent = "";
   const done = showBusy($("win-summary"), "Simulating the rest of the deal\u2026");
-  const result = await api("/api/keep/win", { ...params, me: meInput.value, opp: oppInput.value },
-                           "win");
+  const result = await api("/api/keep/win", { ...params, me: s.me, opp: s.opp }, "win");
   done();
   if (mine !== asked || result.aborted) return;
   if (!result.ok) {
@@ -133,13 +167,17 @@ async function win(mine, params) {
   }
 }
 
-handInput.addEventListener("input", debounce(() => refresh(false), 300));
-handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") refresh(true); });
+const typed = debounce(() => refresh(false), 300);
+handInput.addEventListener("input", typed);
+handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 for (const el of [$("dealer"), $("pone"), cribSelect, pegBox]) {
   el.addEventListener("change", () => refresh(false));
 }
-for (const el of [meInput, oppInput]) el.addEventListener("change", () => refresh(false));
-$("rank").addEventListener("click", () => refresh(true));
+for (const el of [meInput, oppInput]) {
+  el.addEventListener("change", () => refresh(false));
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
+}
+$("rank").addEventListener("click", () => { typed.cancel(); refresh(true); });
 $("clear").addEventListener("click", () => {
   handInput.value = ""; meInput.value = ""; oppInput.value = ""; $("pick-note").textContent = "";
   refresh(false);
