@@ -153,8 +153,12 @@ def test_rank_a_keep_and_check_it_against_keep(site):
         assert float(cell["peg_mean"]) == round(float(want["peg_mean"]), 3)
         assert float(cell["net"]) == round(float(want["net"]), 3)
     assert "best" in rows[0].get_attribute("class")
-    wait_for(lambda: driver.execute_script(
-        "const i = document.getElementById('chart-img'); return i.complete && i.naturalWidth > 0"))
+    # the chart, drawn in the page: a row per keep, in the table's order, each net written
+    bars = wait_for(lambda: len(by(driver, "#chart-box g.row")) == 30  # two panels
+                    and by(driver, "#chart-box g.row"))
+    assert [g.get_attribute("data-keep") for g in bars[:15]] == df["keep"].tolist()
+    assert [g.find_element("css selector", "text.val").get_attribute("textContent").replace(
+        "\u2212", "-") for g in bars[:15]] == [f"{x:.2f}" for x in df["net"]]
     # the address holds the hand: opened afresh, it shows the same ranking
     shared = driver.current_url
     assert "hand=5H+5S+6D+JC+QS+KH" in shared
@@ -442,3 +446,25 @@ def test_play_again_at_the_end(site):
     wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
     assert "variant=five-card" in driver.current_url and "seed=11&" not in driver.current_url
     assert not by(driver, "#again")[0].is_displayed()
+
+
+def test_the_keep_chart_is_legible_on_a_phone(site):
+    # it was a 124 KB SVG of matplotlib's shrunk to 370 pixels, its words 3 to 4 pixels tall
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone")
+        wait_for(lambda: len(by(driver, "#chart-box g.row")) == 30)
+        size = driver.execute_script(
+            "const s = document.querySelector('#chart-box svg');"
+            "const r = s.getBoundingClientRect();"
+            "const texts = [...s.querySelectorAll('text')]"
+            "  .map(t => t.getBoundingClientRect().height);"
+            "return [s.outerHTML.length, r.width, Math.min(...texts), "
+            "document.documentElement.scrollWidth];")
+        chars, width, smallest, page = size
+        assert chars <= 20_000 and width <= 390 and page <= 390, size
+        assert smallest >= 11, size  # each word at least 11 CSS pixels tall
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

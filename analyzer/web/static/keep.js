@@ -127,12 +127,140 @@ async function rank() {
     body.append(tr);
   }
   $("result").hidden = false;
-  const q = new URLSearchParams(params);
-  $("chart-img").src = "/api/keep/chart.svg?" + q.toString();
-  $("chart-link").href = $("chart-img").src;
+  $("chart-link").href = "/api/keep/chart.svg?" + new URLSearchParams(params).toString();
   $("chart").hidden = false;
+  shownKeep = d;
+  drawChart(d);
   if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) win(mine, params, s);
   else { abortKind("win"); $("win").hidden = true; }
+}
+
+// The chart of `crib plot keep`, drawn in the page from the keep answer as inline SVG at the
+// width of its box (so its words are the page's size on a phone): the net of each keep (a bar,
+// the best green, the hand's mean marked), then the kept hand over the 46 starters (minimum to
+// maximum, mean +- standard deviation, mean) beside the crib's expectation.
+const SVGNS = "http://www.w3.org/2000/svg";
+function svgEl(name, attrs, text) {
+  const el = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, typeof v === "number" ? +v.toFixed(1) : v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function ticks(lo, hi, n) {
+  const raw = (hi - lo) / n, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push(+t.toFixed(6));
+  return out;
+}
+
+function keepLabel(svg, x, y, r) {
+  const t = svgEl("text", { x, y, "text-anchor": "end", class: "lbl" });
+  r.keep.forEach((c, i) => {
+    const span = svgEl("tspan", { class: isRed(c) ? "red" : "" }, (i ? " " : "") + rankLabel(c) + SUIT_SYMBOLS[c[1]]);
+    t.append(span);
+  });
+  svg.append(t);
+}
+
+// The width of TEXT in the chart's font (bold: the keeps' labels), in pixels.
+const measure = document.createElement("canvas").getContext("2d");
+function textWidth(text, bold) {
+  measure.font = (bold ? "700 " : "") + "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  return measure.measureText(text).width;
+}
+
+// TEXT as lines of at most WIDTH pixels, as <text> elements from y = TOP; returns the y below.
+function wrapped(svg, text, top, width, cls) {
+  const lines = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length ? lines[lines.length - 1] + " " + word : word;
+    if (lines.length && textWidth(last, true) * (cls.includes("big") ? 14 / 12 : 1) <= width) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  lines.forEach((line, i) => svg.append(svgEl("text", { x: 0, y: top + 14 + i * 17, class: cls }, line)));
+  return top + lines.length * 17;
+}
+
+// One panel: a row per keep, its label on the left, DRAW(g, row, i, X, y) for the marks; the x
+// axis from XS[0] to XS[1] with PADS pixels of room left and right (for the values written).
+function panel(svg, rows, top, width, labelW, title, xs, draw, xlabel, pads) {
+  const rowH = 22, [padL, padR] = pads || [0, 10];
+  const left = labelW + 8 + padL, right = width - padR, plotH = rows.length * rowH;
+  const [lo, hi] = xs;
+  const X = (v) => left + ((v - lo) / (hi - lo)) * (right - left);
+  const y0 = wrapped(svg, title, top, width, "ttl") + 8;
+  for (const t of ticks(lo, hi, width < 500 ? 4 : 8)) {
+    svg.append(svgEl("line", { x1: X(t), x2: X(t), y1: y0, y2: y0 + plotH, class: "grid" }));
+    svg.append(svgEl("text", { x: X(t), y: y0 + plotH + 14, "text-anchor": "middle", class: "tick" },
+                     fmt(t, Number.isInteger(t) ? 0 : 1)));
+  }
+  svg.append(svgEl("text", { x: (left + right) / 2, y: y0 + plotH + 30, "text-anchor": "middle",
+                             class: "tick" }, xlabel));
+  rows.forEach((r, i) => {
+    const y = y0 + i * rowH + rowH / 2;
+    const g = svgEl("g", { class: "row", "data-keep": r.keep.join(" ") });
+    g.append(svgEl("title", {}, "keep " + r.keep.join(" ") + ", throw " + r.discard.join(" ")));
+    svg.append(g);
+    keepLabel(g, labelW, y + 4, r);
+    draw(g, r, i, X, y);
+  });
+  return y0 + plotH + 40;
+}
+
+function drawChart(d) {
+  const box = $("chart-box");
+  const width = Math.max(300, box.clientWidth);
+  chartWidth = box.clientWidth;
+  const rows = d.rows, dealer = d.role === "dealer";
+  const labelW = Math.ceil(Math.max(...rows.map((r) => textWidth(
+    r.keep.map((c) => rankLabel(c) + SUIT_SYMBOLS[c[1]]).join(" "), true))));
+  const svg = svgEl("svg", { width, viewBox: `0 0 ${width} 100`, class: "keepchart" });
+  const title = "Which four to keep: " + d.hand.join(" ") + " as " + d.role + " (crib: " + d.crib_mode + ")";
+  const below = wrapped(svg, title, 0, width, "ttl big") + 6;
+  const nets = rows.map((r) => r.net), means = rows.map((r) => r.hand_mean);
+  const lo = Math.min(0, ...nets), hi = Math.max(...nets, ...means);
+  let y = panel(svg, rows, below, width, labelW,
+    "net = hand " + (dealer ? "+" : "−") + " crib" + (d.pegging ? " + peg" : "") +
+    " (the bar; best in green), hand mean alone (|)", [lo, hi],
+    (g, r, i, X, yc) => {
+      const a = X(Math.min(0, r.net)), b = X(Math.max(0, r.net));
+      g.append(svgEl("rect", { x: a, y: yc - 7, width: Math.max(1, b - a), height: 14,
+                               class: r.rank === 1 ? "bar best" : "bar" }));
+      g.append(svgEl("line", { x1: X(r.hand_mean), x2: X(r.hand_mean), y1: yc - 9, y2: yc + 9, class: "mean" }));
+      const right = r.net >= 0;
+      g.append(svgEl("text", { x: X(r.net) + (right ? 4 : -4), y: yc + 4, class: "val",
+                               "text-anchor": right ? "start" : "end" }, fmt(r.net, 2)));
+    }, "expected points", [lo < 0 ? 44 : 0, 44]);
+  const top = Math.max(...rows.map((r) => Math.max(r.hand_max, r.crib_mean)));
+  y = panel(svg, rows, y, width, labelW,
+    "the kept hand over the 46 starters, and the crib (" + (dealer ? "yours" : "the opponent's") + ")",
+    [0, Math.ceil(top + 1)], (g, r, i, X, yc) => {
+      g.append(svgEl("line", { x1: X(r.hand_min), x2: X(r.hand_max), y1: yc, y2: yc, class: "range" }));
+      g.append(svgEl("rect", { x: X(r.hand_mean - r.hand_std), y: yc - 4,
+                               width: X(r.hand_mean + r.hand_std) - X(r.hand_mean - r.hand_std),
+                               height: 8, class: "sd" }));
+      g.append(svgEl("circle", { cx: X(r.hand_mean), cy: yc, r: 4, class: "dot" }));
+      const c = X(r.crib_mean);
+      g.append(svgEl("path", { d: `M${c.toFixed(1)} ${yc - 6}l6 6-6 6-6-6z`, class: "crib" }));
+    }, "points");
+  y += 14;
+  const legend = [["range", "hand: minimum to maximum"], ["sd", "hand: mean ± standard deviation"],
+                  ["dot", "hand: mean"], ["crib", "crib: expected value of the two thrown"]];
+  legend.forEach(([cls, text], i) => {
+    const col = width < 500 ? 0 : (i % 2) * (width / 2), ly = y + (width < 500 ? i : Math.floor(i / 2)) * 18;
+    if (cls === "range") svg.append(svgEl("line", { x1: col, x2: col + 16, y1: ly - 4, y2: ly - 4, class: cls }));
+    else if (cls === "sd") svg.append(svgEl("rect", { x: col, y: ly - 8, width: 16, height: 8, class: cls }));
+    else if (cls === "dot") svg.append(svgEl("circle", { cx: col + 8, cy: ly - 4, r: 4, class: cls }));
+    else svg.append(svgEl("path", { d: `M${col + 8} ${ly - 10}l6 6-6 6-6-6z`, class: cls }));
+    svg.append(svgEl("text", { x: col + 22, y: ly, class: "tick" }, text));
+  });
+  const height = y + (width < 500 ? 4 : 2) * 18;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("height", height);
+  box.textContent = "";
+  box.append(svg);
 }
 
 async function win(mine, params, s) {
@@ -169,6 +297,11 @@ async function win(mine, params, s) {
 
 const typed = debounce(() => refresh(false), 300);
 handInput.addEventListener("input", typed);
+let shownKeep = null;  // the keep answer the chart shows: drawn again at a new width
+let chartWidth = 0;
+window.addEventListener("resize", debounce(() => {
+  if (shownKeep && $("chart-box").clientWidth !== chartWidth) drawChart(shownKeep);
+}, 150));
 handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 for (const el of [$("dealer"), $("pone"), cribSelect, pegBox]) {
   el.addEventListener("change", () => refresh(false));

@@ -77,7 +77,8 @@ async function refresh() {
       updateUrl();
     } else if (!answer && result.status === 422 && moves.length) {
       // an address whose moves cannot be replayed: the game from its start, not a dead board
-      notice("The address's moves could not be replayed (" + result.data.error + "): the game " +
+      notice(($("notice").hidden ? "" : $("notice").textContent + " ") +
+             "The address's moves could not be replayed (" + result.data.error + "): the game " +
              "starts again from its first deal.");
       moves = [];
       showError(null);
