@@ -30,11 +30,17 @@ def wait_for(condition, timeout: float = HANG_GUARD):
 
 
 @pytest.fixture(scope="module")
-def site():
+def served_app():
     from analyzer.web.app import create_app
+
+    return create_app(warm=True)
+
+
+@pytest.fixture(scope="module")
+def site(served_app):
     from analyzer.web.serve import BackgroundServer
 
-    with BackgroundServer(create_app(warm=True)) as url, chromium() as driver:
+    with BackgroundServer(served_app) as url, chromium() as driver:
         yield url, driver
 
 
@@ -468,3 +474,26 @@ def test_the_keep_chart_is_legible_on_a_phone(site):
         assert smallest >= 11, size  # each word at least 11 CSS pixels tall
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_superseded_p_win_is_dropped_and_the_wait_is_shown(site, served_app):
+    # three changes of the crib menu while a P(win) computed were each computed in turn, the
+    # page frozen meanwhile: now the page aborts the request it no longer wants, the server drops
+    # it, and the page shows a spinner while the last one computes
+    url, driver = site
+    work = served_app.state.work
+    dropped = work.dropped
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer&me=110&opp=115")
+    wait_for(lambda: work.running or work.done)
+    from selenium.webdriver.support.ui import Select
+
+    crib = Select(one(driver, "#crib"))
+    for value in ("uniform", "weighted", "table"):
+        crib.select_by_value(value)  # a change event each: a new ranking and a new P(win)
+    summary = one(driver, "#win-summary")
+    wait_for(lambda: "busy" in summary.get_attribute("class") or by(driver, "#wins tbody tr"))
+    wait_for(lambda: len(by(driver, "#wins tbody tr")) == 15)
+    assert "busy" not in summary.get_attribute("class")
+    assert summary.text.startswith("P(win) from")
+    wait_for(lambda: work.dropped > dropped)  # at least one superseded P(win) dropped
+    assert len(by(driver, "#keeps tbody tr")) == 15  # the ranking answered meanwhile
