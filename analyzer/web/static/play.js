@@ -67,6 +67,7 @@ function fromUrl() {
 
 async function refresh() {
   busy = true;
+  abortKind("hint");  // advice on the position before is not wanted any more
   updateUrl();
   const result = await api("/api/game", params());
   busy = false;
@@ -275,7 +276,9 @@ function renderLog() {
 
 async function hint() {
   if (!answer || answer.ask === "over") return;
-  const result = await api("/api/game", { ...params(), advice: "true", since: answer.n_events });
+  const result = await api("/api/game", { ...params(), advice: "true", since: answer.n_events },
+                           "hint");
+  if (result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) return;
   const box = $("advice");

@@ -20,7 +20,9 @@ function updateUrl() {
 async function newDeal(fromK) {
   updateUrl();
   const result = await api("/api/trainer/deal", { seed: seedInput.value, k: fromK,
-                                                  role: roleSelect.value, close: closeBox.checked });
+                                                  role: roleSelect.value, close: closeBox.checked },
+                           "deal");  // a filter changed again: the deal asked before is not wanted
+  if (result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) return;
   current = result.data;
