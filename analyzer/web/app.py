@@ -133,6 +133,15 @@ class _Head:
         await self.app({**scope, "method": "GET"}, receive, headless)
 
 
+def _warm_later() -> None:
+    """Load the kernels of the exact cribs and of P(win) (numba's cache, or a compile): the
+    exact cribs first, so that a change of the crib menu does not wait for P(win)'s."""
+    hand = "5H 5S 6D JC QS KH"
+    for crib in ("uniform", "weighted"):
+        answers.keep_answer(hand, "pone", crib=crib)
+    answers.win_answer(hand, "dealer", 110, 115, samples=64)
+
+
 def create_app(warm: bool = False) -> FastAPI:
     """The application: the API and the pages.
 
@@ -140,9 +149,9 @@ def create_app(warm: bool = False) -> FastAPI:
     ----------
     warm
         Answer one request of each kind before returning, so that the first user's request does
-        not wait for the compiled kernels to load (about a second); P(win)'s, which take
-        longer, load in a thread while the server starts (the first P(win) waits for them,
-        nothing else does; ``app.state.warming`` is its future).
+        not wait for the compiled kernels to load (about a second); those of the exact cribs
+        and P(win), which take longer, load in a thread while the server starts (the first
+        P(win) waits for them, nothing else does; ``app.state.warming`` is its future).
     """
     from ..core.version import package_version
 
@@ -253,8 +262,8 @@ def create_app(warm: bool = False) -> FastAPI:
         answers.keep_answer("5H 5S 6D JC QS KH", "pone")
         trainer.grade(0, 0, " ".join(trainer.next_deal(0)["hand"][:2]))
         game.game_answer("six-card", "best", 0, "you", False, "")
-        # P(win)'s kernels take seconds to load: in the slot, while the server starts
-        app.state.warming = work.start(answers.win_answer, "5H 5S 6D JC QS KH", "dealer", 110,
-                                       115, samples=64)
+        # the exact cribs' kernels, then P(win)'s (seconds to load, a minute to compile): in
+        # the slot, while the server starts
+        app.state.warming = work.start(_warm_later)
     app.add_middleware(_Head)
     return app
