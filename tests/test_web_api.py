@@ -97,6 +97,20 @@ def test_keep_is_keep(client, role, crib, pegging):
             assert row[column] == pytest.approx(float(want[column]), abs=1e-12), column
 
 
+def test_keeps_that_tie_share_a_rank(client):
+    # 5H 5S 6D JC QS KH as dealer: the two best keeps tie (rank 1, 1, then 3); in the trainer the
+    # table's ranks are the verdict's (a throw ranked 4 was numbered 5 in the table)
+    rows = get(client, "/api/keep", hand=HAND, role="dealer").json()["rows"]
+    net = [r["net"] for r in rows]
+    assert [r["rank"] for r in rows] == [1 + sum(y > x + 1e-9 for y in net) for x in net]
+    assert [r["rank"] for r in rows][:3] == [1, 1, 3]
+    six, dealer = trainer.deal(7, 1)
+    fifth = keep(six, dealer=dealer)["discard"].iloc[4]
+    d = get(client, "/api/trainer/answer", seed=7, k=1, throw=fifth).json()
+    mine = next(r for r in d["rows"] if " ".join(r["discard"]) == fifth)
+    assert d["rank"] == mine["rank"] == 4
+
+
 def test_keep_as_pone_is_the_readme_example(client):
     best = get(client, "/api/keep", hand="5h 5s 6d jc qs kh", role="pone").json()["rows"][0]
     assert best["keep"] == ["5H", "5S", "JC", "QS"] and best["discard"] == ["6D", "KH"]
@@ -204,7 +218,8 @@ def test_the_throw_is_read_in_any_order_and_spelling(client):
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5H"}, "starter", "also in the hand"),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": ""}, "starter", "no starter"),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D 6D"}, "starter", "expected 1"),
-    ("/api/count", {"hand": "5H 5C 5S JD"}, "starter", "missing"),
+    ("/api/count", {"hand": "5H 5C 5S JD"}, "starter", "no starter"),
+    ("/api/count", {"hand": "5H 5C 5S"}, "hand", "expected 4 cards, got 3"),  # the hand first
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "crib": "maybe"}, "crib", None),
     ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D", "variant": "six"}, "variant",
      "unknown variant"),
@@ -217,7 +232,10 @@ def test_the_throw_is_read_in_any_order_and_spelling(client):
     ("/api/keep", {"hand": "5H 5S 6D JC KH", "role": "pone", "variant": "five-card",
                    "crib": "weighted"}, "crib", None),
     ("/api/keep", {"hand": "5H " * 100, "role": "pone"}, "hand", None),
-    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 121, "opp": 0}, "me", None),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 121, "opp": 0}, "me",
+     "me: 121 is more than 120"),
+    ("/api/keep/win", {"hand": HAND, "role": "pone", "me": "x", "opp": 0}, "me",
+     "me: 'x' is not a whole number"),
     ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0}, "opp", "missing"),
     ("/api/keep/win", {"hand": HAND, "role": "pone", "me": 0, "opp": 0, "samples": 10**6},
      "samples", None),
@@ -247,6 +265,27 @@ def test_unknown_paths_and_methods_are_json_errors(client):
     refused(client.post("/api/count", json={}), status=405, words="POST is not allowed")
 
 
+def test_head_is_answered_wherever_get_is(client):
+    # a HEAD was a 405: the same status and headers as the GET, no body
+    for path, params in (("/count", {}), ("/static/style.css", {}), ("/favicon.ico", {}),
+                         ("/api/count", {"hand": "5H 5C 5S JD", "starter": "5D"}),
+                         ("/api/nothing", {})):
+        got, head = client.get(path, params=params), client.head(path, params=params)
+        assert head.status_code == got.status_code, path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert head.headers["content-length"] == got.headers["content-length"], path
+        assert head.content == b"", path
+    assert client.head("/api/count", params={"hand": "5H"}).status_code == 422
+
+
+def test_the_icon_is_served(client):
+    # a browser asks every page for /favicon.ico: it was a 404
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon"
+    assert r.content[:4] == b"\x00\x00\x01\x00"  # an icon file, one image: a PNG
+    assert r.content[22:26] == b"\x89PNG"
+
+
 # --------------------------------------------------------------------------- pages
 
 
@@ -272,6 +311,7 @@ def test_pages_and_api_read_no_file(monkeypatch):
     # Once the application is made and warm (the package's six-card tables loaded, as crib serve
     # makes it), no page, static file or answer opens a file.
     client = TestClient(create_app(warm=True))
+    client.app.state.warming.result()  # P(win)'s kernels, loaded in a thread at start-up
 
     def no(*args, **kwargs):
         raise AssertionError(f"a file was opened: {args[:1]}")

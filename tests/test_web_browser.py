@@ -4,6 +4,8 @@ application served on a free loopback port. Skipped, with the reason, where ther
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
@@ -28,11 +30,17 @@ def wait_for(condition, timeout: float = HANG_GUARD):
 
 
 @pytest.fixture(scope="module")
-def site():
+def served_app():
     from analyzer.web.app import create_app
+
+    return create_app(warm=True)
+
+
+@pytest.fixture(scope="module")
+def site(served_app):
     from analyzer.web.serve import BackgroundServer
 
-    with BackgroundServer(create_app(warm=True)) as url, chromium() as driver:
+    with BackgroundServer(served_app) as url, chromium() as driver:
         yield url, driver
 
 
@@ -85,6 +93,51 @@ def test_a_typo_is_shown_next_to_the_input(site):
     assert hand.get_attribute("aria-invalid") == "true"
 
 
+@pytest.mark.parametrize("path, typed, words", [("/count", "5H 5C 5S", "expected 4 cards"),
+                                                 ("/keep", "5H 5S 6D", "expected 6 cards")])
+def test_enter_right_after_typing_keeps_the_error(site, path, typed, words):
+    # Enter within the typing's 300 ms delay: the delayed call came after and wiped the error
+    url, driver = site
+    driver.get(url + path)
+    one(driver, "#hand").send_keys(typed + "\n")
+    error = one(driver, "#hand-error")  # (the counter's starter is not given: the hand first)
+    assert words in error.text
+    time.sleep(0.6)  # past the typing's delay (the page's own timer, not a speed)
+    assert words in one(driver, "#hand-error").text
+
+
+def test_keeps_that_tie_share_a_rank(site):
+    # 5H 5S 6D JC QS KH as dealer: the two best keeps tie; they were numbered 1 and 2
+    url, driver = site
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer")
+    wait_for(lambda: len(by(driver, "#keeps tbody tr")) == 15)
+    df = keep(HAND, dealer=True)
+    net = df["net"].tolist()
+    want = [str(1 + sum(y > x + 1e-9 for y in net)) for x in net]
+    shown = [td.get_attribute("textContent") for td in by(driver, '#keeps td[data-col="rank"]')]
+    assert shown == want and shown[:3] == ["1", "1", "3"]
+    assert len(by(driver, "#keeps tr.best")) == 2
+
+
+def test_the_trainers_verdict_and_table_give_one_rank(site):
+    # seed 7's first dealer deal (k = 1): its 4th and 5th keeps tie; throwing the 5th, the
+    # verdict said "Rank 4 of 15" and the table marked the keep "5"
+    url, driver = site
+    driver.get(url + "/trainer?seed=7&role=dealer")
+    cards = wait_for(lambda: by(driver, "#deal-cards .card"))
+    six, dealer = trainer.deal(7, 1)
+    assert dealer and [c.get_attribute("data-card") for c in cards] == [format_card(c) for c in six]
+    throw = keep(six, dealer=True)["discard"].iloc[4].split()
+    for c in cards:
+        if c.get_attribute("data-card") in throw:
+            c.click()
+    one(driver, "#throw").click()
+    verdict = one(driver, "#grade .bad").text
+    assert verdict.startswith("Rank 4 of 15")
+    mine = one(driver, "#rows tr.mine td").get_attribute("textContent")
+    assert mine == "4 \u2190"
+
+
 def test_rank_a_keep_and_check_it_against_keep(site):
     url, driver = site
     driver.get(url + "/keep")
@@ -106,8 +159,12 @@ def test_rank_a_keep_and_check_it_against_keep(site):
         assert float(cell["peg_mean"]) == round(float(want["peg_mean"]), 3)
         assert float(cell["net"]) == round(float(want["net"]), 3)
     assert "best" in rows[0].get_attribute("class")
-    wait_for(lambda: driver.execute_script(
-        "const i = document.getElementById('chart-img'); return i.complete && i.naturalWidth > 0"))
+    # the chart, drawn in the page: a row per keep, in the table's order, each net written
+    bars = wait_for(lambda: len(by(driver, "#chart-box g.row")) == 30  # two panels
+                    and by(driver, "#chart-box g.row"))
+    assert [g.get_attribute("data-keep") for g in bars[:15]] == df["keep"].tolist()
+    assert [g.find_element("css selector", "text.val").get_attribute("textContent").replace(
+        "\u2212", "-") for g in bars[:15]] == [f"{x:.2f}" for x in df["net"]]
     # the address holds the hand: opened afresh, it shows the same ranking
     shared = driver.current_url
     assert "hand=5H+5S+6D+JC+QS+KH" in shared
@@ -327,3 +384,116 @@ def test_muggins_count_and_a_hint_in_the_game(site):
     shown = [e.text for e in by(driver, "#log li.show") if e.text.startswith("Your")][-1]
     assert f"you counted {claim}" in shown
     assert "muggins, the AI takes 1" in shown
+
+
+def test_errors_are_in_the_pages_words_next_to_their_field(site):
+    # a score out of range was "me: Input should be less than or equal to 120" under the box
+    # labelled "you"; one score alone gave an empty panel and "opp: missing"
+    url, driver = site
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone")
+    wait_for(lambda: len(by(driver, "#keeps tbody tr")) == 15)
+    one(driver, "#opp").send_keys("100")
+    one(driver, "#me").send_keys("130\n")
+    error = one(driver, "#me-error")
+    assert error.text == "Your score is a whole number of points, 0 to 120."
+    assert one(driver, "#me").get_attribute("aria-invalid") == "true"
+    assert not by(driver, "#opp-error")[0].text
+    assert not by(driver, "#win")[0].is_displayed()
+    me = one(driver, "#me")
+    me.clear()
+    me.send_keys("100")
+    one(driver, "#opp").clear()
+    one(driver, "#opp").send_keys("\n")
+    assert one(driver, "#opp-error").text.startswith("The opponent's score too")
+    assert not by(driver, "#me-error")[0].text and not by(driver, "#win")[0].is_displayed()
+    # the counter: four cards and Enter, the starter not given yet
+    driver.get(url + "/count")
+    one(driver, "#hand").send_keys("5H 5C 5S JD\n")
+    assert one(driver, "#starter-error").text == "Now the starter: the card cut."
+
+
+def test_a_bad_play_address_starts_a_game_and_says_why(site):
+    # moves that cannot be replayed, an unknown opponent: it was a dead board
+    url, driver = site
+    driver.get(url + "/play?seed=3&moves=ZZ")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "could not be replayed" in one(driver, "#notice").text
+    assert "moves=" not in driver.current_url and len(by(driver, "#hand .card")) == 6
+    driver.get(url + "/play?seed=3&opponent=grandmaster")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "no opponent 'grandmaster' here: best instead" in one(driver, "#notice").text
+    assert "opponent=best" in driver.current_url
+
+
+def test_a_blank_seed_deals_a_random_game_and_shows_its_seed(site):
+    # a blank seed always dealt seed 0
+    url, driver = site
+    seeds = []
+    for _ in range(2):
+        driver.get(url + "/play?seed=3")
+        wait_for(lambda: by(driver, "#hand .card"))
+        one(driver, "#setup summary").click()
+        one(driver, "#seed").clear()
+        one(driver, "#new").click()
+        wait_for(lambda: "seed=3&" not in driver.current_url)
+        shown = by(driver, "#seed")[0].get_attribute("value")  # in the setup, closed again
+        assert shown.isdigit() and f"seed={shown}&" in driver.current_url
+        assert one(driver, "#status").text.startswith(f"Seed {shown}. ")
+        seeds.append(shown)
+    assert seeds[0] != seeds[1]
+
+
+def test_play_again_at_the_end(site):
+    url, driver = site
+    driver.get(url + "/play?seed=11&opponent=ev%2Blookahead&variant=five-card&moves="
+               + "+".join(browser._PLAY_END))
+    one(driver, "#again").click()
+    wait_for(lambda: "moves=" not in driver.current_url)
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "variant=five-card" in driver.current_url and "seed=11&" not in driver.current_url
+    assert not by(driver, "#again")[0].is_displayed()
+
+
+def test_the_keep_chart_is_legible_on_a_phone(site):
+    # it was a 124 KB SVG of matplotlib's shrunk to 370 pixels, its words 3 to 4 pixels tall
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone")
+        wait_for(lambda: len(by(driver, "#chart-box g.row")) == 30)
+        size = driver.execute_script(
+            "const s = document.querySelector('#chart-box svg');"
+            "const r = s.getBoundingClientRect();"
+            "const texts = [...s.querySelectorAll('text')]"
+            "  .map(t => t.getBoundingClientRect().height);"
+            "return [s.outerHTML.length, r.width, Math.min(...texts), "
+            "document.documentElement.scrollWidth];")
+        chars, width, smallest, page = size
+        assert chars <= 20_000 and width <= 390 and page <= 390, size
+        assert smallest >= 11, size  # each word at least 11 CSS pixels tall
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_superseded_p_win_is_dropped_and_the_wait_is_shown(site, served_app):
+    # three changes of the crib menu while a P(win) computed were each computed in turn, the
+    # page frozen meanwhile: now the page aborts the request it no longer wants, the server drops
+    # it, and the page shows a spinner while the last one computes
+    url, driver = site
+    work = served_app.state.work
+    dropped = work.dropped
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer&me=110&opp=115")
+    wait_for(lambda: work.running or work.done)
+    from selenium.webdriver.support.ui import Select
+
+    crib = Select(one(driver, "#crib"))
+    for value in ("uniform", "weighted", "table"):
+        crib.select_by_value(value)  # a change event each: a new ranking and a new P(win)
+    summary = one(driver, "#win-summary")
+    wait_for(lambda: "busy" in summary.get_attribute("class") or by(driver, "#wins tbody tr"))
+    wait_for(lambda: len(by(driver, "#wins tbody tr")) == 15)
+    assert "busy" not in summary.get_attribute("class")
+    assert summary.text.startswith("P(win) from")
+    wait_for(lambda: work.dropped > dropped)  # at least one superseded P(win) dropped
+    assert len(by(driver, "#keeps tbody tr")) == 15  # the ranking answered meanwhile

@@ -42,7 +42,7 @@ def _git(root: Path, *args: str) -> str:
 
 def _source_root() -> Path:
     """The git checkout this package runs from (an editable install), or an error."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # analyzer/cli/benchcompare.py
     if not (root / ".git").exists():
         raise BenchCompareError("--against needs the package run from a git checkout (an "
                                 "editable install, as `make run` makes)")

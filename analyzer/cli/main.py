@@ -729,6 +729,10 @@ def _cmd_tables(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.serve:
+        return _bench_serve(args)
+    if any(getattr(args, name) is not None for name in ("clients", "seconds", "think")):
+        raise UsageError("crib bench: --clients, --seconds and --think go with --serve")
     if args.cold:
         if args.against is not None:
             raise UsageError("crib bench: --cold measures this checkout only: leave out --against")
@@ -758,6 +762,30 @@ def _cmd_bench(args) -> int:
     for r in results["figures"]:
         print(f"{r['name']:<{width}}  {r['value']:>12.4g} {r['unit']:<12} {r.get('note', '')}")
     return 0
+
+
+def _bench_serve(args) -> int:
+    import importlib.util
+
+    if args.cold or args.against is not None:
+        raise UsageError("crib bench: --serve measures the server alone: leave out --cold and "
+                         "--against")
+    missing = [name for name in WEB_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"crib bench --serve: needs the web extra ({', '.join(missing)} not "
+                         "installed): pip install 'analyzer[web]'")
+    from ..web.load import THINK, format_load, load_test
+
+    if not args.json:
+        print("starting crib serve on a free loopback port...", flush=True)
+    result = load_test(clients=20 if args.clients is None else args.clients,
+                       seconds=30.0 if args.seconds is None else args.seconds,
+                       think=THINK if args.think is None else args.think)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print("\n".join(format_load(result)))
+    return 1 if result["errors"] else 0
 
 
 def _bench_cold(args) -> int:
@@ -1397,6 +1425,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: each main command's first run with an empty numba cache (a "
                    "new process, a temporary NUMBA_CACHE_DIR) beside its second run, and the "
                    "compile time of each kernel")
+    p.add_argument("--serve", action="store_true",
+                   help="instead: a load test of crib serve on a free loopback port: clients "
+                   "asking for counts, keeps, trainer deals and game moves while P(win) "
+                   "requests run; prints each kind's median and 99th percentile and the errors "
+                   "(exit status 1 on an error)")
+    p.add_argument("--clients", type=_number(low=1, high=200, integer=True), metavar="N",
+                   help="with --serve: clients at once (default 20)")
+    p.add_argument("--seconds", type=_number(low=1, high=3600), metavar="S",
+                   help="with --serve: how long (default 30)")
+    p.add_argument("--think", type=_number(low=0, high=60), metavar="S",
+                   help="with --serve: a client's mean wait before each request, as a person "
+                   "reads the answer (default 0.25; 0: back to back)")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser(

@@ -68,6 +68,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import (
     DEFAULT_PLAYER,
     MAX_DEALS,
@@ -133,11 +134,13 @@ _DEALER, _PONE = 0, 1  # the seats in the deals of the table (seat 0 always deal
 # --------------------------------------------------------------------------- one deal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, kept, thrown,
               crib, unseen, scores, plays, pegged, show):
     """Deal, discard, his heels, the play and the show of one deal, seat 0 dealing, played out
-    whole. Returns ``(starter, heels, cards laid)``; ``plays`` and ``show`` hold the rest."""
+    whole. Returns ``(starter, heels, cards laid)``; ``plays`` and ``show`` hold the rest.
+    Compiled once and called (not inlined) by :func:`_odds_chunk` and
+    :func:`_record_odds_deals`; a call a deal is nothing beside the deal."""
     starter = _deal(st, game, deck, hands)
     scores[:] = 0
     no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
@@ -197,11 +200,28 @@ def _odds_chunk(st, size, game, dpol, ppol, values, cards, table, hands_t, wd, w
     plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
     pegged = np.zeros(n_players, np.int64)
     show = np.zeros(n_players + 1, np.int64)
+    # borrowed (analyzer.core.borrow): the call a deal counts no references
+    b_st, b_game, b_dpol, b_ppol = _borrowed(st), _borrowed(game), _borrowed(dpol), _borrowed(ppol)
+    b_values, b_cards, b_table = _borrowed(values), _borrowed(cards), _borrowed(table)
+    b_hands_t, b_deck, b_hands = _borrowed(hands_t), _borrowed(deck), _borrowed(hands)
+    b_kept, b_thrown, b_crib = _borrowed(kept), _borrowed(thrown), _borrowed(crib)
+    b_unseen, b_scores, b_plays = _borrowed(unseen), _borrowed(scores), _borrowed(plays)
+    b_pegged, b_show = _borrowed(pegged), _borrowed(show)
     for _ in range(size):
-        _, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck,
-                                      hands, kept, thrown, crib, unseen, scores, plays, pegged,
-                                      show)
-        _tally_deal(heels, plays, n_plays, show, wd, wp, h)
+        _, heels, n_plays = _one_deal(b_st, b_game, b_dpol, b_ppol, b_values, b_cards, b_table,
+                                      b_hands_t, b_deck, b_hands, b_kept, b_thrown, b_crib,
+                                      b_unseen, b_scores, b_plays, b_pegged, b_show)
+        _tally_deal(heels, b_plays, n_plays, b_show, wd, wp, h)
+    _keep_alive(deck)  # the owners of the borrowed scratch live to here
+    _keep_alive(hands)
+    _keep_alive(kept)
+    _keep_alive(thrown)
+    _keep_alive(crib)
+    _keep_alive(unseen)
+    _keep_alive(scores)
+    _keep_alive(plays)
+    _keep_alive(pegged)
+    _keep_alive(show)
 
 
 @njit(cache=True)

@@ -17,13 +17,15 @@ import io
 from ..core.cards import CardError, as_cards, format_card
 from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT, VARIANT_NAMES, check_number
 
-__all__ = ["MAX_WEB_SAMPLES", "ROLES", "InputError", "chart_svg", "count_answer", "discards",
-           "keep_answer", "win_answer"]
+__all__ = ["MAX_WEB_SAMPLES", "ROLES", "TIE", "InputError", "chart_svg", "count_answer",
+           "discards", "keep_answer", "ranks", "win_answer"]
 
 #: The roles a keep is asked for: the crib is the player's (``dealer``) or the opponent's.
 ROLES = ("dealer", "pone")
 #: The most samples the score-aware view draws for one request (the command line allows more).
 MAX_WEB_SAMPLES = 20_000
+#: Nets closer than this are equal (the same hand scored in another order): such keeps tie.
+TIE = 1e-9
 
 
 class InputError(ValueError):
@@ -111,6 +113,19 @@ def count_answer(hand: str, starter: str, crib: bool = False,
     }
 
 
+def ranks(nets) -> list[int]:
+    """The rank of each keep by ``nets`` (best first): 1 + the number of keeps with a strictly
+    better net, so keeps that tie share a rank and the next is counted past them ("1, 1, 3").
+
+    Examples
+    --------
+    >>> ranks([7.5, 7.5, 6.0, 5.0, 5.0 - 1e-12, 4.0])
+    [1, 1, 3, 4, 4, 6]
+    """
+    nets = [float(x) for x in nets]
+    return [1 + sum(1 for y in nets if y > x + TIE) for x in nets]
+
+
 def _keep_args(hand: str, role: str, variant: str) -> tuple[list[int], bool, str]:
     variant = _variant(variant)
     dealer = _dealer(role)
@@ -167,7 +182,8 @@ def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = T
     -------
     dict
         ``hand``, ``role``, ``crib_mode``, ``variant``, ``pegging`` and ``rows``: one per keep,
-        best first, each with ``keep`` and ``discard`` (card text lists) and the numbers of
+        best first, each with its ``rank`` (:func:`ranks`: keeps that tie share one),
+        ``keep`` and ``discard`` (card text lists) and the numbers of
         :func:`analyzer.keep`'s columns (``hand_mean``, ``hand_min``, ``hand_max``,
         ``hand_std``, ``crib_mean``, ``peg_mean``, ``net``).
 
@@ -184,8 +200,10 @@ def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = T
     result = discards(ids, dealer, mode, variant, bool(pegging))
     numbers = [c for c in COLUMNS if c not in ("keep", "discard")]
     columns = {c: result[c].tolist() for c in numbers}
-    rows = [{"keep": result["keep"][i].split(), "discard": result["discard"][i].split(),
-             **{c: columns[c][i] for c in numbers}} for i in range(len(result["keep"]))]
+    rank = ranks(columns["net"])
+    rows = [{"rank": rank[i], "keep": result["keep"][i].split(),
+             "discard": result["discard"][i].split(), **{c: columns[c][i] for c in numbers}}
+            for i in range(len(result["keep"]))]
     return {"hand": result["hand"].split(), "role": result["role"],
             "crib_mode": result["crib_mode"], "variant": result["variant"],
             "pegging": result["pegging"], "rows": rows}

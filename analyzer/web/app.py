@@ -18,7 +18,8 @@
 
 Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
 malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
-unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500.
+unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500. ``HEAD``
+is answered wherever ``GET`` is (:class:`_Head`), and ``/favicon.ico`` is the pages' icon.
 
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
 discard trainer) and ``/play`` (the game against the AI). Their files are read from the installed
@@ -27,13 +28,14 @@ one (the game's record is the body of a response, sent as an attachment): beside
 only files read are the package's own tables (crib values, pegging, win odds), once each, on
 first use (``create_app(warm=True)`` loads the six-card game's at start-up).
 
-The computations hold one lock: numba's parallel kernels are not to be entered from two threads
-at once, and an answer takes well under a millisecond (the score-aware view a tenth of a second).
+No answer computes on the event loop (:mod:`analyzer.web.work`): each runs in a worker thread,
+side by side with the others, so a count or a keep is answered in milliseconds while a P(win)
+simulates for seconds; P(win) takes one slot, one at a time, and a P(win) whose page has asked
+again (and dropped the request) is not computed, or its answer is dropped.
 """
 
 from __future__ import annotations
 
-import threading
 from importlib.resources import files
 from typing import Annotated
 
@@ -45,6 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
 from . import answers, game, trainer
 from .answers import InputError
+from .work import Work
 
 __all__ = ["PAGES", "STATIC", "create_app"]
 
@@ -56,6 +59,7 @@ STATIC = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
           ".png": "image/png", ".ico": "image/x-icon"}
 _CARDS = 200  # the longest card text a parameter takes, in characters
+_GONE = 499  # the status of an answer whose client has gone (nginx's "client closed request")
 
 Cards = Annotated[str, Query(max_length=_CARDS, description="cards, e.g. 5H 5S 6D JC QS KH")]
 Role = Annotated[str, Query(description="dealer (your crib) or pone")]
@@ -99,9 +103,43 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     where = [str(part) for part in first.get("loc", ()) if part not in ("query", "body")]
     field = where[-1] if where else None
     message = str(first.get("msg", "invalid")).replace("\n", " ")
-    if first.get("type") == "missing":
-        message = "missing"
+    kind, given, limits = first.get("type"), first.get("input"), first.get("ctx") or {}
+    words = {"missing": "missing",
+             "less_than_equal": f"{given} is more than {limits.get('le')}",
+             "greater_than_equal": f"{given} is less than {limits.get('ge')}",
+             "int_parsing": f"{given!r} is not a whole number",
+             "bool_parsing": f"{given!r} is not true or false",
+             "string_too_long": f"too long: at most {limits.get('max_length')} characters"}
+    message = words.get(kind, message)
     return (f"{field}: {message}" if field else message), field
+
+
+class _Head:
+    """ASGI middleware: a ``HEAD`` request is answered as its ``GET`` without the body (the same
+    status and headers), so that ``HEAD`` works wherever ``GET`` does."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def headless(message):
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headless)
+
+
+def _warm_later() -> None:
+    """Load the kernels of the exact cribs and of P(win) (numba's cache, or a compile): the
+    exact cribs first, so that a change of the crib menu does not wait for P(win)'s."""
+    hand = "5H 5S 6D JC QS KH"
+    for crib in ("uniform", "weighted"):
+        answers.keep_answer(hand, "pone", crib=crib)
+    answers.win_answer(hand, "dealer", 110, 115, samples=64)
 
 
 def create_app(warm: bool = False) -> FastAPI:
@@ -111,14 +149,17 @@ def create_app(warm: bool = False) -> FastAPI:
     ----------
     warm
         Answer one request of each kind before returning, so that the first user's request does
-        not wait for the compiled kernels to load (about a second).
+        not wait for the compiled kernels to load (about a second); those of the exact cribs
+        and P(win), which take longer, load in a thread while the server starts (the first
+        P(win) waits for them, nothing else does; ``app.state.warming`` is its future).
     """
     from ..core.version import package_version
 
     app = FastAPI(title="analyzer: cribbage in the browser", version=package_version(),
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
     static = _static_files()
-    lock = threading.Lock()
+    work = Work()
+    app.state.work = work
 
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError):
@@ -138,60 +179,55 @@ def create_app(warm: bool = False) -> FastAPI:
     # ------------------------------------------------------------------ the API
 
     @app.get("/api/count", summary="Count a hand or crib, every combination and the words")
-    def count(hand: Cards, starter: Annotated[str, Query(max_length=_CARDS)],
+    def count(hand: Cards, starter: Annotated[str, Query(max_length=_CARDS)] = "",
               crib: bool = False, variant: Variant = DEFAULT_VARIANT) -> dict:
-        with lock:
-            return answers.count_answer(hand, starter, crib=crib, variant=variant)
+        return answers.count_answer(hand, starter, crib=crib, variant=variant)
 
     @app.get("/api/keep", summary="Rank the ways to keep four of six (or of the forms' five)")
     def keep(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
              variant: Variant = DEFAULT_VARIANT) -> dict:
-        with lock:
+        with work.parallel():  # the exact crib's kernels are parallel
             return answers.keep_answer(hand, role, crib=crib, pegging=pegging, variant=variant)
 
     @app.get("/api/keep/win", summary="Rank the 15 keeps by the probability of winning")
-    def keep_win(hand: Cards, role: Role, me: Score, opp: Score,
-                 samples: Annotated[int, Query(ge=1, le=answers.MAX_WEB_SAMPLES)] =
-                 DEFAULT_SAMPLES, seed: Seed = 0, crib: CribMode = None,
-                 pegging: bool = True) -> dict:
-        with lock:
-            return answers.win_answer(hand, role, me, opp, samples=samples, seed=seed,
-                                      crib=crib, pegging=pegging)
+    async def keep_win(request: Request, hand: Cards, role: Role, me: Score, opp: Score,
+                       samples: Annotated[int, Query(ge=1, le=answers.MAX_WEB_SAMPLES)] =
+                       DEFAULT_SAMPLES, seed: Seed = 0, crib: CribMode = None,
+                       pegging: bool = True) -> dict:
+        answer = await work.long(request, answers.win_answer, hand, role, me, opp,
+                                 samples=samples, seed=seed, crib=crib, pegging=pegging)
+        return Response(status_code=_GONE) if answer is None else answer
 
     @app.get("/api/keep/chart.svg", summary="The chart of crib plot keep, as SVG",
              response_class=Response)
     def keep_chart(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
                    variant: Variant = DEFAULT_VARIANT) -> Response:
-        with lock:
+        with work.chart_lock, work.parallel():
             svg = answers.chart_svg(hand, role, crib=crib, pegging=pegging, variant=variant)
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/api/trainer/deal", summary="The trainer's next deal that passes the filters")
     def trainer_deal(seed: Seed, k: Deal = 0, role: str = "any", close: bool = False) -> dict:
-        with lock:
-            return trainer.next_deal(seed, k, role=role, close=close)
+        return trainer.next_deal(seed, k, role=role, close=close)
 
     @app.get("/api/trainer/answer", summary="Grade the two cards thrown from a trainer deal")
     def trainer_answer(seed: Seed, k: Deal, throw: Cards) -> dict:
-        with lock:
-            return trainer.grade(seed, k, throw)
+        return trainer.grade(seed, k, throw)
 
     @app.get("/api/game", summary="A game against the AI, replayed from your moves")
     def game_state(variant: GameVariant = "six-card", opponent: Opponent = "best",
                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
                    moves: Moves = "", since: Annotated[int, Query(ge=0, le=10_000)] = 0,
                    advice: bool = False) -> dict:
-        with lock:
-            return game.game_answer(variant, opponent, seed, first, muggins, moves,
-                                    since=since, advice=advice)
+        return game.game_answer(variant, opponent, seed, first, muggins, moves, since=since,
+                                advice=advice)
 
     @app.get("/api/game/record", summary="The game's record, JSON Lines, as a download",
              response_class=Response)
     def game_record(variant: GameVariant = "six-card", opponent: Opponent = "best",
                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
                     moves: Moves = "") -> Response:
-        with lock:
-            body = game.game_record(variant, opponent, seed, first, muggins, moves)
+        body = game.game_record(variant, opponent, seed, first, muggins, moves)
         name = f"crib-game-{seed}.jsonl"
         return Response(body, media_type="application/jsonl",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -209,6 +245,11 @@ def create_app(warm: bool = False) -> FastAPI:
     for path, name in PAGES.items():
         app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        body, kind = static["favicon.ico"]
+        return Response(body, media_type=kind, headers={"Cache-Control": "max-age=86400"})
+
     @app.get("/static/{name}", include_in_schema=False)
     def static_file(name: str) -> Response:
         if name not in static:
@@ -221,4 +262,8 @@ def create_app(warm: bool = False) -> FastAPI:
         answers.keep_answer("5H 5S 6D JC QS KH", "pone")
         trainer.grade(0, 0, " ".join(trainer.next_deal(0)["hand"][:2]))
         game.game_answer("six-card", "best", 0, "you", False, "")
+        # the exact cribs' kernels, then P(win)'s (seconds to load, a minute to compile): in
+        # the slot, while the server starts
+        app.state.warming = work.start(_warm_later)
+    app.add_middleware(_Head)
     return app

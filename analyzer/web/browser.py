@@ -137,8 +137,7 @@ def _settled(driver, css: str):
 
 def _chart_loaded(driver) -> bool:
     return bool(driver.execute_script(
-        "const i = document.getElementById('chart-img'); return i && i.complete && "
-        "i.naturalWidth > 0;"))
+        "return document.querySelectorAll('#chart-box svg g.row').length === 30;"))  # two panels
 
 
 def _trainer_rounds(driver, rounds: int) -> None:

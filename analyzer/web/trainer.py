@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.cards import format_card
-from .answers import InputError, _cards, _checked, discards
+from .answers import TIE, InputError, _cards, _checked, discards, ranks
 
 __all__ = ["CLOSE_GAP", "MAX_DEAL", "MAX_SCAN", "deal", "grade", "next_deal"]
 
@@ -31,7 +31,6 @@ CLOSE_GAP = 0.25
 MAX_DEAL = 2**32 - 1
 #: How many deals :func:`next_deal` looks through for one that passes the filters.
 MAX_SCAN = 2000
-_TIE = 1e-9  # nets closer than this are equal (the same hand scored in another order)
 
 
 def deal(seed: int, k: int) -> tuple[list[int], bool]:
@@ -56,9 +55,10 @@ def _ranked(six: list[int], dealer: bool) -> dict:
 
 
 def _gap(result: dict) -> float:
-    """The best net minus the next different one (nets within ``_TIE`` are one)."""
+    """The best net minus the next different one (nets within
+    :data:`~analyzer.web.answers.TIE` are one)."""
     net = result["net"]
-    below = net[net < net[0] - _TIE]
+    below = net[net < net[0] - TIE]
     return float(net[0] - below[0]) if len(below) else 0.0
 
 
@@ -105,8 +105,9 @@ def grade(seed: int, k: int, throw: str) -> dict:
         the best; keeps that tie share a rank), ``of`` (15), ``net`` (the throw's), ``best``
         (``{"keep", "discard", "net"}``), ``lost`` (the best net minus the throw's, 0 at
         best), ``close`` (whether the decision was close), ``gap`` (the best net minus the
-        next different one) and ``rows``: the 15 keeps best first (``keep``, ``discard``,
-        ``hand_mean``, ``crib_mean``, ``peg_mean``, ``net``).
+        next different one) and ``rows``: the 15 keeps best first (``rank``, shared by keeps
+        that tie as above, ``keep``, ``discard``, ``hand_mean``, ``crib_mean``, ``peg_mean``,
+        ``net``).
 
     Examples
     --------
@@ -127,9 +128,11 @@ def grade(seed: int, k: int, throw: str) -> dict:
     discard = " ".join(format_card(c) for c in sorted(thrown))
     mine = result["discard"].index(discard)
     net = result["net"].tolist()
-    rank = 1 + sum(1 for x in net if x > net[mine] + _TIE)
+    rank_of = ranks(net)
+    rank = rank_of[mine]
     lost = net[0] - net[mine]
-    rows = [{"keep": result["keep"][i].split(), "discard": result["discard"][i].split(),
+    rows = [{"rank": rank_of[i], "keep": result["keep"][i].split(),
+             "discard": result["discard"][i].split(),
              **{c: result[c][i].item() for c in ("hand_mean", "crib_mean", "peg_mean", "net")}}
             for i in range(len(net))]
     return {

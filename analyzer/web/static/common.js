@@ -93,19 +93,55 @@ function makePicker(container, onPick) {
 }
 
 // GET an API path with parameters; resolves to {ok, status, data}. A network failure is shown
-// as an error too, so a page never waits forever.
-async function api(path, params) {
+// as an error too, so a page never waits forever. With a KIND, a new request of that kind aborts
+// the one before it, whose answer is no longer wanted (the server drops it): it resolves to
+// {ok: false, aborted: true}, which the page ignores.
+const pendingRequests = {};
+function abortKind(kind) {
+  if (pendingRequests[kind]) { pendingRequests[kind].abort(); delete pendingRequests[kind]; }
+}
+
+async function api(path, params, kind) {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== "") query.set(k, v);
   }
+  let controller = null;
+  if (kind) {
+    abortKind(kind);
+    controller = new AbortController();
+    pendingRequests[kind] = controller;
+  }
   try {
-    const response = await fetch(path + "?" + query.toString());
+    const response = await fetch(path + "?" + query.toString(),
+                                 controller ? { signal: controller.signal } : {});
     const data = await response.json();
     return { ok: response.ok, status: response.status, data };
   } catch (err) {
+    if (err && err.name === "AbortError") return { ok: false, status: 0, aborted: true, data: {} };
     return { ok: false, status: 0, data: { error: "no answer from the server (" + err + ")" } };
+  } finally {
+    if (kind && pendingRequests[kind] === controller) delete pendingRequests[kind];
   }
+}
+
+// Show that ELEMENT waits for a long answer: a spinner and the seconds so far, after TEXT.
+// Returns a function that stops it.
+function showBusy(element, text) {
+  const start = Date.now();
+  element.classList.add("busy");
+  element.setAttribute("aria-busy", "true");
+  const tick = () => {
+    const s = Math.floor((Date.now() - start) / 1000);
+    element.textContent = text + (s >= 1 ? " " + s + " s" : "");
+  };
+  tick();
+  const timer = setInterval(tick, 500);
+  return () => {
+    clearInterval(timer);
+    element.classList.remove("busy");
+    element.removeAttribute("aria-busy");
+  };
 }
 
 // Show an API error next to the input it names (the element with id FIELD-error), or in the
@@ -127,7 +163,11 @@ function fmt(x, places) {
 }
 function signed(x, places) { const t = fmt(x, places); return x >= 0 ? "+" + t : t; }
 
+// FN called MS after the last call; .cancel() drops a call still waiting (Enter pressed while
+// typing asks at once, and the typing's late call must not undo what Enter showed).
 function debounce(fn, ms) {
   let timer = null;
-  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  const call = (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  call.cancel = () => { clearTimeout(timer); timer = null; };
+  return call;
 }

@@ -51,8 +51,13 @@ function refresh(force) {
   drawShown(hand, starter);
   updateUrl();
   const ready = splitCards(handInput.value).length === 4 && splitCards(starterInput.value).length === 1;
-  if (force || ready) count();
-  else { asked++; $("result").hidden = true; showError(null); }
+  if (force && splitCards(handInput.value).length === 4 && !starterInput.value.trim()) {
+    asked++;  // the hand is there: say, in the page's words, what is still wanted
+    abortKind("count");
+    $("result").hidden = true;
+    showError({ ok: false, data: { field: "starter", error: "Now the starter: the card cut." } });
+  } else if (force || ready) count();
+  else { asked++; abortKind("count"); $("result").hidden = true; showError(null); }
 }
 
 function highlight(cards) {
@@ -65,8 +70,8 @@ function highlight(cards) {
 async function count() {
   const mine = ++asked;
   const result = await api("/api/count", { hand: handInput.value, starter: starterInput.value,
-                                           crib: cribBox.checked ? "true" : "false" });
-  if (mine !== asked) return;
+                                           crib: cribBox.checked ? "true" : "false" }, "count");
+  if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) { $("result").hidden = true; return; }
   const d = result.data;
@@ -110,10 +115,10 @@ const typed = debounce(() => refresh(false), 300);
 handInput.addEventListener("input", typed);
 starterInput.addEventListener("input", typed);
 for (const input of [handInput, starterInput]) {
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") refresh(true); });
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 }
 cribBox.addEventListener("change", () => refresh(false));
-$("count").addEventListener("click", () => refresh(true));
+$("count").addEventListener("click", () => { typed.cancel(); refresh(true); });
 $("clear").addEventListener("click", () => {
   handInput.value = ""; starterInput.value = ""; $("pick-note").textContent = "";
   refresh(false);

@@ -37,12 +37,51 @@ function updateUrl() {
   history.replaceState(null, "", "/keep" + (q.toString() ? "?" + q.toString() : ""));
 }
 
+// The scores as the page reads them: {me, opp} (numbers or null) and the error of each box, in
+// the page's words (none when both are empty: the score-aware view is optional).
+const SCORE_NAMES = { me: "Your score", opp: "The opponent's score" };
+function scores() {
+  const out = { me: null, opp: null, errors: {} };
+  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+    const text = input.value.trim();
+    if (text === "") continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n > 120) {
+      out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
+    } else out[field] = n;
+  }
+  const given = [meInput, oppInput].filter((i) => i.value.trim() !== "" || i.validity.badInput);
+  if (given.length === 1) {
+    const missing = meInput.value.trim() === "" && !meInput.validity.badInput ? "me" : "opp";
+    out.errors[missing] = missing === "me" ? "Your score too, for the chance to win (or neither)."
+      : "The opponent's score too, for the chance to win (or neither).";
+  }
+  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+    if (input.validity.badInput) out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
+  }
+  return out;
+}
+
+function showScoreErrors(s) {
+  for (const field of ["me", "opp"]) {
+    $(field + "-error").textContent = s.errors[field] || "";
+    if (s.errors[field]) $(field).setAttribute("aria-invalid", "true");
+    else $(field).removeAttribute("aria-invalid");
+  }
+}
+
 function refresh(force) {
   const hand = readCards(handInput.value);
   picker.show(hand, []);
   updateUrl();
   if (force || splitCards(handInput.value).length === 6) rank();
-  else { asked++; showError(null); for (const id of ["result", "win", "chart"]) $(id).hidden = true; }
+  else {
+    asked++;
+    abortKind("keep");
+    abortKind("win");
+    showError(null);
+    for (const id of ["result", "win", "chart"]) $(id).hidden = true;
+  }
 }
 
 function cell(text, col, cls) {
@@ -56,9 +95,11 @@ function cell(text, col, cls) {
 async function rank() {
   const mine = ++asked;
   const params = options();
-  const result = await api("/api/keep", params);
-  if (mine !== asked) return;
+  const result = await api("/api/keep", params, "keep");
+  if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
+  const s = scores();
+  showScoreErrors(s);
   if (!result.ok) { for (const id of ["result", "win", "chart"]) $(id).hidden = true; return; }
   const d = result.data;
   const shown = $("shown");
@@ -73,34 +114,163 @@ async function rank() {
     " crib" + (d.pegging ? " + peg" : " (peg shown, not counted)") + ".";
   const body = $("keeps").querySelector("tbody");
   body.textContent = "";
-  d.rows.forEach((r, i) => {
+  for (const r of d.rows) {  // keeps that tie share a rank: 1, 1, 3
     const tr = document.createElement("tr");
     tr.dataset.keep = r.keep.join(" ");
-    if (i === 0) tr.className = "best";
-    tr.append(cell(String(i + 1), "rank", "hide-narrow"), cell(cardsEl(r.keep, "small"), "keep", "l"),
+    if (r.rank === 1) tr.className = "best";
+    tr.append(cell(String(r.rank), "rank", "hide-narrow"), cell(cardsEl(r.keep, "small"), "keep", "l"),
               cell(cardsEl(r.discard, "small"), "discard", "l"), cell(fmt(r.hand_mean), "hand_mean"),
               cell(String(r.hand_min), "hand_min", "hide-narrow"),
               cell(String(r.hand_max), "hand_max", "hide-narrow"),
               cell(fmt(r.hand_std, 2), "hand_std", "hide-narrow"), cell(fmt(r.crib_mean), "crib_mean"),
               cell(signed(r.peg_mean), "peg_mean"), cell(fmt(r.net), "net"));
     body.append(tr);
-  });
+  }
   $("result").hidden = false;
-  const q = new URLSearchParams(params);
-  $("chart-img").src = "/api/keep/chart.svg?" + q.toString();
-  $("chart-link").href = $("chart-img").src;
+  $("chart-link").href = "/api/keep/chart.svg?" + new URLSearchParams(params).toString();
   $("chart").hidden = false;
-  if (meInput.value !== "" || oppInput.value !== "") win(mine, params);
-  else $("win").hidden = true;
+  shownKeep = d;
+  drawChart(d);
+  if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) win(mine, params, s);
+  else { abortKind("win"); $("win").hidden = true; }
 }
 
-async function win(mine, params) {
+// The chart of `crib plot keep`, drawn in the page from the keep answer as inline SVG at the
+// width of its box (so its words are the page's size on a phone): the net of each keep (a bar,
+// the best green, the hand's mean marked), then the kept hand over the 46 starters (minimum to
+// maximum, mean +- standard deviation, mean) beside the crib's expectation.
+const SVGNS = "http://www.w3.org/2000/svg";
+function svgEl(name, attrs, text) {
+  const el = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, typeof v === "number" ? +v.toFixed(1) : v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function ticks(lo, hi, n) {
+  const raw = (hi - lo) / n, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push(+t.toFixed(6));
+  return out;
+}
+
+function keepLabel(svg, x, y, r) {
+  const t = svgEl("text", { x, y, "text-anchor": "end", class: "lbl" });
+  r.keep.forEach((c, i) => {
+    const span = svgEl("tspan", { class: isRed(c) ? "red" : "" }, (i ? " " : "") + rankLabel(c) + SUIT_SYMBOLS[c[1]]);
+    t.append(span);
+  });
+  svg.append(t);
+}
+
+// The width of TEXT in the chart's font (bold: the keeps' labels), in pixels.
+const measure = document.createElement("canvas").getContext("2d");
+function textWidth(text, bold) {
+  measure.font = (bold ? "700 " : "") + "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  return measure.measureText(text).width;
+}
+
+// TEXT as lines of at most WIDTH pixels, as <text> elements from y = TOP; returns the y below.
+function wrapped(svg, text, top, width, cls) {
+  const lines = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length ? lines[lines.length - 1] + " " + word : word;
+    if (lines.length && textWidth(last, true) * (cls.includes("big") ? 14 / 12 : 1) <= width) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  lines.forEach((line, i) => svg.append(svgEl("text", { x: 0, y: top + 14 + i * 17, class: cls }, line)));
+  return top + lines.length * 17;
+}
+
+// One panel: a row per keep, its label on the left, DRAW(g, row, i, X, y) for the marks; the x
+// axis from XS[0] to XS[1] with PADS pixels of room left and right (for the values written).
+function panel(svg, rows, top, width, labelW, title, xs, draw, xlabel, pads) {
+  const rowH = 22, [padL, padR] = pads || [0, 10];
+  const left = labelW + 8 + padL, right = width - padR, plotH = rows.length * rowH;
+  const [lo, hi] = xs;
+  const X = (v) => left + ((v - lo) / (hi - lo)) * (right - left);
+  const y0 = wrapped(svg, title, top, width, "ttl") + 8;
+  for (const t of ticks(lo, hi, width < 500 ? 4 : 8)) {
+    svg.append(svgEl("line", { x1: X(t), x2: X(t), y1: y0, y2: y0 + plotH, class: "grid" }));
+    svg.append(svgEl("text", { x: X(t), y: y0 + plotH + 14, "text-anchor": "middle", class: "tick" },
+                     fmt(t, Number.isInteger(t) ? 0 : 1)));
+  }
+  svg.append(svgEl("text", { x: (left + right) / 2, y: y0 + plotH + 30, "text-anchor": "middle",
+                             class: "tick" }, xlabel));
+  rows.forEach((r, i) => {
+    const y = y0 + i * rowH + rowH / 2;
+    const g = svgEl("g", { class: "row", "data-keep": r.keep.join(" ") });
+    g.append(svgEl("title", {}, "keep " + r.keep.join(" ") + ", throw " + r.discard.join(" ")));
+    svg.append(g);
+    keepLabel(g, labelW, y + 4, r);
+    draw(g, r, i, X, y);
+  });
+  return y0 + plotH + 40;
+}
+
+function drawChart(d) {
+  const box = $("chart-box");
+  const width = Math.max(300, box.clientWidth);
+  chartWidth = box.clientWidth;
+  const rows = d.rows, dealer = d.role === "dealer";
+  const labelW = Math.ceil(Math.max(...rows.map((r) => textWidth(
+    r.keep.map((c) => rankLabel(c) + SUIT_SYMBOLS[c[1]]).join(" "), true))));
+  const svg = svgEl("svg", { width, viewBox: `0 0 ${width} 100`, class: "keepchart" });
+  const title = "Which four to keep: " + d.hand.join(" ") + " as " + d.role + " (crib: " + d.crib_mode + ")";
+  const below = wrapped(svg, title, 0, width, "ttl big") + 6;
+  const nets = rows.map((r) => r.net), means = rows.map((r) => r.hand_mean);
+  const lo = Math.min(0, ...nets), hi = Math.max(...nets, ...means);
+  let y = panel(svg, rows, below, width, labelW,
+    "net = hand " + (dealer ? "+" : "−") + " crib" + (d.pegging ? " + peg" : "") +
+    " (the bar; best in green), hand mean alone (|)", [lo, hi],
+    (g, r, i, X, yc) => {
+      const a = X(Math.min(0, r.net)), b = X(Math.max(0, r.net));
+      g.append(svgEl("rect", { x: a, y: yc - 7, width: Math.max(1, b - a), height: 14,
+                               class: r.rank === 1 ? "bar best" : "bar" }));
+      g.append(svgEl("line", { x1: X(r.hand_mean), x2: X(r.hand_mean), y1: yc - 9, y2: yc + 9, class: "mean" }));
+      const right = r.net >= 0;
+      g.append(svgEl("text", { x: X(r.net) + (right ? 4 : -4), y: yc + 4, class: "val",
+                               "text-anchor": right ? "start" : "end" }, fmt(r.net, 2)));
+    }, "expected points", [lo < 0 ? 44 : 0, 44]);
+  const top = Math.max(...rows.map((r) => Math.max(r.hand_max, r.crib_mean)));
+  y = panel(svg, rows, y, width, labelW,
+    "the kept hand over the 46 starters, and the crib (" + (dealer ? "yours" : "the opponent's") + ")",
+    [0, Math.ceil(top + 1)], (g, r, i, X, yc) => {
+      g.append(svgEl("line", { x1: X(r.hand_min), x2: X(r.hand_max), y1: yc, y2: yc, class: "range" }));
+      g.append(svgEl("rect", { x: X(r.hand_mean - r.hand_std), y: yc - 4,
+                               width: X(r.hand_mean + r.hand_std) - X(r.hand_mean - r.hand_std),
+                               height: 8, class: "sd" }));
+      g.append(svgEl("circle", { cx: X(r.hand_mean), cy: yc, r: 4, class: "dot" }));
+      const c = X(r.crib_mean);
+      g.append(svgEl("path", { d: `M${c.toFixed(1)} ${yc - 6}l6 6-6 6-6-6z`, class: "crib" }));
+    }, "points");
+  y += 14;
+  const legend = [["range", "hand: minimum to maximum"], ["sd", "hand: mean ± standard deviation"],
+                  ["dot", "hand: mean"], ["crib", "crib: expected value of the two thrown"]];
+  legend.forEach(([cls, text], i) => {
+    const col = width < 500 ? 0 : (i % 2) * (width / 2), ly = y + (width < 500 ? i : Math.floor(i / 2)) * 18;
+    if (cls === "range") svg.append(svgEl("line", { x1: col, x2: col + 16, y1: ly - 4, y2: ly - 4, class: cls }));
+    else if (cls === "sd") svg.append(svgEl("rect", { x: col, y: ly - 8, width: 16, height: 8, class: cls }));
+    else if (cls === "dot") svg.append(svgEl("circle", { cx: col + 8, cy: ly - 4, r: 4, class: cls }));
+    else svg.append(svgEl("path", { d: `M${col + 8} ${ly - 10}l6 6-6 6-6-6z`, class: cls }));
+    svg.append(svgEl("text", { x: col + 22, y: ly, class: "tick" }, text));
+  });
+  const height = y + (width < 500 ? 4 : 2) * 18;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("height", height);
+  box.textContent = "";
+  box.append(svg);
+}
+
+async function win(mine, params, s) {
   $("win").hidden = false;
-  $("win-title").textContent = "Keeping to win from " + meInput.value + " to " + oppInput.value;
-  $("win-summary").textContent = "Simulating the rest of the deal\u2026";
+  $("win-title").textContent = "Keeping to win from " + s.me + " to " + s.opp;
   $("wins").querySelector("tbody").textContent = "";
-  const result = await api("/api/keep/win", { ...params, me: meInput.value, opp: oppInput.value });
-  if (mine !== asked) return;
+  const done = showBusy($("win-summary"), "Simulating the rest of the deal\u2026");
+  const result = await api("/api/keep/win", { ...params, me: s.me, opp: s.opp }, "win");
+  done();
+  if (mine !== asked || result.aborted) return;
   if (!result.ok) {
     $("win-summary").textContent = "";
     showError(result, $("win-error"));
@@ -125,13 +295,22 @@ async function win(mine, params) {
   }
 }
 
-handInput.addEventListener("input", debounce(() => refresh(false), 300));
-handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") refresh(true); });
+const typed = debounce(() => refresh(false), 300);
+handInput.addEventListener("input", typed);
+let shownKeep = null;  // the keep answer the chart shows: drawn again at a new width
+let chartWidth = 0;
+window.addEventListener("resize", debounce(() => {
+  if (shownKeep && $("chart-box").clientWidth !== chartWidth) drawChart(shownKeep);
+}, 150));
+handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 for (const el of [$("dealer"), $("pone"), cribSelect, pegBox]) {
   el.addEventListener("change", () => refresh(false));
 }
-for (const el of [meInput, oppInput]) el.addEventListener("change", () => refresh(false));
-$("rank").addEventListener("click", () => refresh(true));
+for (const el of [meInput, oppInput]) {
+  el.addEventListener("change", () => refresh(false));
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
+}
+$("rank").addEventListener("click", () => { typed.cancel(); refresh(true); });
 $("clear").addEventListener("click", () => {
   handInput.value = ""; meInput.value = ""; oppInput.value = ""; $("pick-note").textContent = "";
   refresh(false);

@@ -25,13 +25,39 @@ function updateUrl() {
   history.replaceState(null, "", "/play?" + q.toString());
 }
 
+function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
+
+// The choices a menu offers (the values of its options).
+function offered(id) { return [...$(id).options].map((o) => o.value); }
+
+const DEFAULTS = { opponent: "best", variant: "six-card", first: "cut" };
+const NAMES = { opponent: "opponent", variant: "game", first: "first dealer" };
+
+// Say something about the game that is not an error of a move (an address put right).
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+}
+
 function fromUrl() {
   const q = new URLSearchParams(location.search);
+  const notes = [];
   let seed = q.get("seed");
-  if (seed === null || !/^\d+$/.test(seed)) seed = String(Math.floor(Math.random() * 1e9));
-  game = { seed, opponent: q.get("opponent") || "best", variant: q.get("variant") || "six-card",
-           first: q.get("first") || "cut", muggins: q.get("muggins") === "1" };
+  if (seed === null || !/^\d+$/.test(seed)) {
+    if (seed) notes.push(`the seed '${seed}' is not a whole number: a random seed instead`);
+    seed = randomSeed();
+  }
+  game = { seed, muggins: q.get("muggins") === "1" };
+  for (const key of ["opponent", "variant", "first"]) {
+    const asked = q.get(key);
+    if (asked === null || offered(key).includes(asked)) game[key] = asked || DEFAULTS[key];
+    else {
+      game[key] = DEFAULTS[key];
+      notes.push(`no ${NAMES[key]} '${asked}' here: ${DEFAULTS[key]} instead`);
+    }
+  }
   moves = (q.get("moves") || "").split(/[\s,]+/).filter((t) => t);
+  if (notes.length) notice("The address asked for what this page cannot play (" + notes.join("; ") + ").");
   $("seed").value = game.seed;
   $("opponent").value = game.opponent;
   $("variant").value = game.variant;
@@ -41,6 +67,7 @@ function fromUrl() {
 
 async function refresh() {
   busy = true;
+  abortKind("hint");  // advice on the position before is not wanted any more
   updateUrl();
   const result = await api("/api/game", params());
   busy = false;
@@ -49,7 +76,15 @@ async function refresh() {
     if (result.data && result.data.field === "moves" && moves.length && answer) {
       moves.pop();  // the move just made was refused: take it back
       updateUrl();
-    }
+    } else if (!answer && result.status === 422 && moves.length) {
+      // an address whose moves cannot be replayed: the game from its start, not a dead board
+      notice(($("notice").hidden ? "" : $("notice").textContent + " ") +
+             "The address's moves could not be replayed (" + result.data.error + "): the game " +
+             "starts again from its first deal.");
+      moves = [];
+      showError(null);
+      refresh();
+    } else if (!answer) $("setup").open = true;  // nothing to show: start a game from the setup
     return;
   }
   answer = result.data;
@@ -112,7 +147,9 @@ function render() {
   const deal = s.dealer === "you" ? "you deal, the crib is yours." :
     "the AI deals, the crib is the AI's.";
   const status = !s.dealer ? "" : (ask === "over" ? "The last deal: " + deal : deal);
-  $("status").textContent = status.charAt(0).toUpperCase() + status.slice(1);
+  $("status").textContent = "Seed " + game.seed + ". " + status.charAt(0).toUpperCase() +
+    status.slice(1);
+  $("again").hidden = ask !== "over";
   const dl = $("download");
   dl.hidden = ask !== "over";
   if (ask === "over") {
@@ -239,7 +276,9 @@ function renderLog() {
 
 async function hint() {
   if (!answer || answer.ask === "over") return;
-  const result = await api("/api/game", { ...params(), advice: "true", since: answer.n_events });
+  const result = await api("/api/game", { ...params(), advice: "true", since: answer.n_events },
+                           "hint");
+  if (result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) return;
   const box = $("advice");
@@ -278,14 +317,21 @@ $("claim-send").addEventListener("click", () => {
   if (v !== "") { $("claim").value = ""; move(v); }
 });
 $("hint").addEventListener("click", hint);
-$("new").addEventListener("click", () => {
-  game = { seed: $("seed").value || "0", opponent: $("opponent").value, variant: $("variant").value,
+// A new game: the seed given, or a random one (shown in the seed box), and the options chosen.
+function newGame(seed) {
+  if (!/^\d+$/.test(seed)) seed = randomSeed();
+  $("seed").value = seed;
+  game = { seed, opponent: $("opponent").value, variant: $("variant").value,
            first: $("first").value, muggins: $("muggins").checked };
   moves = [];
   answer = null;
+  notice("");
   $("setup").open = false;
   refresh();
-});
+}
+
+$("new").addEventListener("click", () => newGame($("seed").value.trim()));
+$("again").addEventListener("click", () => newGame(""));  // the same options, a new deal
 
 fromUrl();
 refresh();

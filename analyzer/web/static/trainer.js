@@ -20,7 +20,9 @@ function updateUrl() {
 async function newDeal(fromK) {
   updateUrl();
   const result = await api("/api/trainer/deal", { seed: seedInput.value, k: fromK,
-                                                  role: roleSelect.value, close: closeBox.checked });
+                                                  role: roleSelect.value, close: closeBox.checked },
+                           "deal");  // a filter changed again: the deal asked before is not wanted
+  if (result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) return;
   current = result.data;
@@ -87,17 +89,17 @@ async function answer() {
   g.hidden = false;
   const body = $("rows").querySelector("tbody");
   body.textContent = "";
-  d.rows.forEach((r, i) => {
+  for (const r of d.rows) {  // keeps that tie share a rank, as the verdict counts it
     const tr = document.createElement("tr");
     const mine = r.discard.join(" ") === d.throw.join(" ");
-    tr.className = (i === 0 ? "best" : "") + (mine ? " mine" : "");
+    tr.className = (r.rank === 1 ? "best" : "") + (mine ? " mine" : "");
     const td = (x, cls) => { const t = document.createElement("td"); if (cls) t.className = cls;
                              if (x instanceof Node) t.append(x); else t.textContent = x; return t; };
-    tr.append(td(String(i + 1) + (mine ? " \u2190" : ""), "hide-narrow"), td(cardsEl(r.keep, "small"), "l"),
+    tr.append(td(String(r.rank) + (mine ? " \u2190" : ""), "hide-narrow"), td(cardsEl(r.keep, "small"), "l"),
               td(cardsEl(r.discard, "small"), "l"), td(fmt(r.hand_mean)), td(fmt(r.crib_mean)),
               td(signed(r.peg_mean)), td(fmt(r.net)));
     body.append(tr);
-  });
+  }
   $("rows-box").hidden = false;
   drawRecord();
 }

@@ -1,0 +1,129 @@
+"""The computing behind the answers, off the event loop: quick answers in threads side by side,
+long ones (P(win)) one at a time, and a long answer nobody waits for any more dropped.
+
+The server answers on one event loop. An answer that computes must not run on it, or every other
+request waits: each runs in a worker thread (starlette's thread pool) on kernels that release
+the GIL (``nogil=True``, or numba's parallel kernels, whose threads run without it), so that a
+count or a keep is answered in milliseconds while a P(win) simulates for seconds.
+
+:class:`Work` holds what the threads share:
+
+- the *slot* of the long answers: one at a time, in a thread of their own at a lower priority
+  (:data:`LONG_NICE`), on all of numba's threads but one when the machine has more than one core
+  (the rest of the server keeps a core). A request waiting for the
+  slot whose client has gone (the page asked again, and aborted the old request) is dropped
+  before it computes; one computing runs to its end and its answer is dropped
+  (:attr:`Work.dropped`, :attr:`Work.done`);
+- a lock for the exact crib's parallel kernels and P(win) when numba's threading layer is
+  ``workqueue``, the one layer that cannot run parallel kernels from two threads at once (with
+  ``omp`` or ``tbb`` there is none);
+- a lock for matplotlib (the chart of ``crib plot keep``), which is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+
+__all__ = ["LONG_NICE", "POLL_SECONDS", "Work"]
+
+#: How often a request waiting for the slot, or for its answer, looks whether its client is gone.
+POLL_SECONDS = 0.05
+#: The niceness of the long answers' thread: on a busy machine the quick answers go first.
+LONG_NICE = 10
+
+
+def _lower_priority() -> None:
+    """Lower the calling thread's priority to :data:`LONG_NICE` (Linux: a thread's own niceness;
+    elsewhere nothing)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LONG_NICE)
+    except (AttributeError, OSError):
+        pass
+
+
+class Work:
+    """What the threads computing the answers share (see the module)."""
+
+    def __init__(self):
+        import numba
+
+        numba.get_num_threads()  # starts numba's threads: the layer is known from here on
+        self.layer = numba.threading_layer()
+        self.threads = max(1, numba.get_num_threads() - 1)
+        self._slot = threading.Lock()
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="crib-long",
+                                            initializer=_lower_priority)
+        self._queue: deque = deque()  # the requests waiting for the slot, in turn
+        self._parallel = threading.Lock() if self.layer == "workqueue" else None
+        self.chart_lock = threading.Lock()
+        self.running = 0  # long answers computing now (the warm-up's included)
+        self.done = 0     # long answers computed and sent
+        self.dropped = 0  # long answers dropped: the client had gone
+
+    @property
+    def waiting(self) -> int:
+        """The long answers waiting for the slot."""
+        return len(self._queue)
+
+    def parallel(self):
+        """A context for a call of a parallel kernel: the lock under ``workqueue``, else none."""
+        return self._parallel if self._parallel is not None else contextlib.nullcontext()
+
+    def _long(self, fn: Callable, args, kwargs):
+        from ..core.choices import numba_threads
+
+        self.running += 1
+        try:
+            with self.parallel(), numba_threads(self.threads):
+                return fn(*args, **kwargs)
+        finally:
+            self.running -= 1
+
+    async def long(self, request, fn: Callable, *args, **kwargs):
+        """``fn(*args, **kwargs)`` computed in a worker thread once the slot is free, or None if
+        the client of ``request`` went away first (the answer is then dropped)."""
+        turn = object()
+        self._queue.append(turn)
+        try:  # first come, first served
+            while not (self._queue[0] is turn and self._slot.acquire(blocking=False)):
+                if await request.is_disconnected():
+                    self.dropped += 1
+                    return None
+                await asyncio.sleep(POLL_SECONDS)
+        finally:
+            self._queue.remove(turn)
+        try:
+            task = asyncio.get_running_loop().run_in_executor(self._executor, self._long, fn,
+                                                              args, kwargs)
+        except BaseException:
+            self._slot.release()
+            raise
+        task.add_done_callback(self._finished)
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=POLL_SECONDS)
+            if done:
+                self.done += 1
+                return task.result()
+            if await request.is_disconnected():
+                self.dropped += 1  # the thread runs to its end; nobody reads its answer
+                return None
+
+    def start(self, fn: Callable, *args, **kwargs) -> Future:
+        """``fn(*args, **kwargs)`` in the slot, started now in the long answers' thread (the
+        warm-up of their kernels, while the server starts)."""
+        def run():
+            with self._slot:
+                return self._long(fn, args, kwargs)
+
+        return self._executor.submit(run)
+
+    def _finished(self, task) -> None:
+        self._slot.release()
+        if not task.cancelled():
+            task.exception()  # retrieved, so that a dropped answer's error is not logged
