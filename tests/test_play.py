@@ -468,6 +468,33 @@ def test_each_level_is_named_on_screen_and_in_the_record(tmp_path, level):
     assert record["level"] == level.name and record["seats"] == ["you", level.player]
 
 
+@pytest.mark.parametrize("level", LEVELS, ids=[level.name for level in LEVELS])
+def test_a_whole_game_at_each_level_through_a_terminal(tmp_path, level):
+    """Issue 23: a whole game at each level, played at the terminal's prompts; the record is the
+    game the same decisions make at a table against that level's player."""
+    child = spawn("--level", level.name, "--seed", "8", "--first", "cut", "--save", "lvl.jsonl",
+                  "--no-history", cwd=tmp_path)
+    laid = 0
+    while True:
+        k = child.expect(PROMPTS)
+        if k == END:
+            break
+        if k == THROW:
+            child.sendline("1 2")
+        elif k == LAY:
+            cards, count = held(child.before)
+            child.sendline(first_fitting(cards, count))
+            laid += 1
+        else:
+            child.sendline("go")
+    child.close()
+    assert child.exitstatus == 0
+    (record,) = read_records(tmp_path / "lvl.jsonl")
+    assert record["level"] == level.name and record["seats"] == ["you", level.player]
+    assert "unfinished" not in record and max(record["scores"]) >= 121 and laid > 8
+    assert record == Table((FirstCards(), level.player), seed=8, level=level.name).play()
+
+
 def test_the_default_is_the_strongest_level(tmp_path):
     run = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl",
                       "--no-history", opponent=None)

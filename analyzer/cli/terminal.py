@@ -635,8 +635,12 @@ def _prepare(opponent: str, variant: str, hints: bool) -> None:
     """Compile what the AI's decisions (and with ``hints``, the play's advice) run, on a
     background thread at the start of a game (:func:`analyzer.play.seat.prepare`): the first
     decisions then find them ready, or wait only for the rest of the compile. The first
-    decisions' kernels first, the advice next, and ``best``'s samples of a deal's end (needed
-    only near the end of a game, the longest) last.
+    decisions' kernels first, the advice next, then a whole game of the AI against itself at a
+    table, which compiles every kernel a game calls in the order a game calls them: the
+    table's own steps in its first deal, ``best``'s samples of a deal's end (the longest compile,
+    needed only near the end of a game) last. (Numba compiles one kernel at a time: a kernel
+    the game asks for while another compiles waits for it, so the game's kernels must not wait
+    behind the end's.)
 
     The thread blocks SIGINT, so that Ctrl-C always reaches the main thread's prompt: a signal
     taken by this thread would wake nothing, and the game would sit at its prompt.
@@ -650,7 +654,7 @@ def _prepare(opponent: str, variant: str, hints: bool) -> None:
         prepare(opponent, variant, end=False)
         if hints and variant == "six-card":
             advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
-        prepare(opponent, variant)
+        Table([opponent] * variant_game(variant).players, variant=variant, seed=0).play()
     except Exception:  # noqa: BLE001 - the game asks again, and says what is wrong then
         pass
 
