@@ -883,3 +883,97 @@ def test_why_shows_the_ais_choices_once_its_cards_are_shown(tmp_path):
         assert f"{did}, by {row['objective']}:" in lines
         assert " ".join(format_alternatives(row["alternatives"], row["objective"]).split()) \
             in lines
+
+
+def _holes(rows: list[str], prefix: int) -> str:
+    """The holes of a Unicode track in order (pegs and empty holes), its rows joined."""
+    return "".join(ch for row in rows for ch in row[prefix:] if ch in "·○●")
+
+
+@pytest.mark.parametrize(("front", "back", "target", "skunk"),
+                         [(47, 41, 121, 91), (0, 0, 121, 91), (90, 85, 121, 91),
+                          (121, 117, 121, 91), (40, 31, 61, 31)])
+def test_the_unicode_board_puts_each_peg_in_its_hole(front, back, target, skunk):
+    from analyzer.cli.terminal import peg_board
+
+    rows = peg_board("West", front, back, target, skunk, width=5)
+    assert all(len(row) <= 80 for row in rows)
+    holes = _holes(rows[:-1], 12) + _holes([rows[-1][:-2]], 12)  # the game hole apart
+    assert len(holes) == target - 1  # one hole a point, the game hole after them
+    assert rows[-1].endswith("●" if front >= target else "◎")
+    assert [k + 1 for k, ch in enumerate(holes) if ch == "●"] == ([front] if 0 < front < target
+                                                                   else [])
+    assert [k + 1 for k, ch in enumerate(holes) if ch == "○"] == ([back] if back > 0 else [])
+    for row in rows:  # streets of five: the holes between gaps (or the skunk line) in fives
+        streets = re.split(r"[ ┃]", row[12:].rstrip(" ◎●") if row is rows[-1] else row[12:])
+        assert all(len(street) == 5 for street in streets if street), row
+    joined = "".join(row[12:] for row in rows)
+    before = joined[:joined.index("┃")]
+    assert sum(ch in "·○●" for ch in before) == skunk - 1  # the skunk line before its hole
+
+
+def test_in_a_colour_terminal_suits_are_signs_and_the_board_is_unicode(tmp_path):
+    """Issue 23, item 7: ♣♦♥♠ with hearts and diamonds red, and the board of pegs, in a
+    terminal with colour; the game is the same game."""
+    env = {**_env(), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "play", "--level", "Beginner",
+                                           "--seed", "3", "--first", "cut", "--no-history",
+                                           "--save", "fancy.jsonl"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80))
+    seen = []
+    throws = 0
+    while True:
+        k = child.expect([r"crib> ", r"Lay a card> "])
+        seen.append(child.before)
+        if k == 0:
+            throws += 1
+            if throws == 2:
+                break
+            child.sendline("1 2")
+        else:
+            child.sendline("1")
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    raw = "".join(seen)
+    text = ANSI.sub("", raw).replace("\r", "")
+    assert re.search(r"Starter [A2-9TJQK][♣♦♥♠]", text)
+    assert not re.search(r"Your hand:.*\b[A2-9TJQK][CDHS]\b", text)
+    red = re.findall(r"\x1b\[[0-9;]*31m([A2-9TJQK][♣♦♥♠])", raw)
+    assert red and all(card[1] in "♦♥" for card in red)
+    (record,) = read_records(tmp_path / "fancy.jsonl")
+    first = record["deals"][0]["scores"]  # the scores after deal 1: the front pegs of deal 2
+    board = text[text.index("Deal 2:"):]
+    rows = [line for line in board.split("\n") if "·" in line][:6]
+    assert len(rows) == 6 and all(len(line) <= 80 for line in rows)
+    for side, label in enumerate(("you", "AI")):
+        track = rows[3 * side:3 * side + 3]
+        assert track[0].startswith(f"  {label:<3}{first[side]:>4} ")
+        holes = _holes(track[:-1], 10) + _holes([track[-1][:-2]], 10)
+        assert [k + 1 for k, ch in enumerate(holes) if ch == "●"] == [first[side]]
+
+
+def test_no_auto_go_asks_you_to_say_go(tmp_path):
+    """--auto-go is the default (the go said for you); --no-auto-go asks you to type it (the
+    answers before it, refused, shift the scripted answers: the games differ, both whole)."""
+    asked = _play_piped(tmp_path, EVERY_PROMPT, "--level", "Beginner", "--seed", "3",
+                        "--no-auto-go", "--save", "asked.jsonl", "--no-history", opponent=None)
+    said = _play_piped(tmp_path, EVERY_PROMPT, "--level", "Beginner", "--seed", "3",
+                       "--save", "said.jsonl", "--no-history", opponent=None)
+    assert asked.returncode == 0 and said.returncode == 0, asked.stderr + said.stderr
+    assert "No card fits: say go>" in asked.stdout and "say go>" not in said.stdout
+    assert 'you: "go" (said for you: no card fits)' in said.stdout
+    for name in ("asked.jsonl", "said.jsonl"):
+        (record,) = read_records(tmp_path / name)
+        validate_record(record)
+        assert "unfinished" not in record and max(record["scores"]) >= 121
+
+
+def test_crib_replay_help_names_the_games_crib_play_saves():
+    """Issue 23, defect 6: crib replay --help says it prints a game saved by crib play."""
+    run = subprocess.run([sys.executable, "-m", "analyzer", "replay", "--help"],
+                         capture_output=True, text=True, env=_env())
+    assert run.returncode == 0 and "crib play --save" in " ".join(run.stdout.split())

@@ -497,7 +497,8 @@ def _cmd_play(args) -> int:
                             opponent=args.opponent if level is None else level.player,
                             seed=args.seed, hints=args.hints, muggins=args.muggins,
                             first=args.first, save=args.save,
-                            level=None if level is None else level.name, history=history)
+                            level=None if level is None else level.name, history=history,
+                            auto_go=args.auto_go)
 
 
 def _history_path(given: str | None):
@@ -549,7 +550,7 @@ def _resume_play(args, history) -> int:
     save = args.resume if args.save is None else args.save
     check_output(save, "--save" if args.save is not None else "--resume", "crib play")
     return play_in_terminal(hints=args.hints, save=save, resume=record,
-                            resume_path=args.resume, history=history)
+                            resume_path=args.resume, history=history, auto_go=args.auto_go)
 
 
 # --------------------------------------------------------------------------- replay
@@ -1187,6 +1188,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seed(p)
     p.add_argument("--hints", action="store_true",
                    help="show the analyzer's advice at every decision (? shows it once)")
+    p.add_argument("--auto-go", action=argparse.BooleanOptionalAction, default=True,
+                   help="say go for you when no card fits (the default); --no-auto-go asks "
+                   "you to type it")
     p.add_argument("--muggins", action="store_true",
                    help="count your own hand and crib: points you miss go to the AI (two "
                    "sides: not in three-player)")

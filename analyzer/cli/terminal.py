@@ -45,6 +45,7 @@ file, one locked by another program) is one line on stderr; the game is saved al
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 import textwrap
@@ -58,7 +59,7 @@ from ..core.counting import say_count, say_peg
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
 from .seating import Seating
 
-__all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "play_in_terminal"]
+__all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "peg_board", "play_in_terminal"]
 
 #: The widest line printed (a plain terminal's width).
 WIDTH = 80
@@ -106,6 +107,67 @@ def board_line(name: str, score: int, target: int, skunk_line: int, total: bool 
     line = ["#" if score > k * per else "." for k in range(holes)]
     line.insert((skunk_line - 1) // per, "|")
     return (f"  {name:<{width}}{score:>4} [{''.join(line)}]" + (f" {target}" if total else ""))
+
+
+def peg_board(name: str, front: int, back: int, target: int, skunk_line: int,
+              width: int = 3) -> list[str]:
+    """One track of the board in Unicode, as pegs on a real board: the holes in rows of 40 (30 in
+    the 61-point game) in streets of five, the front peg ``●`` in the hole of the score, the back
+    peg ``○`` in the hole of the score before the last points, ``·`` the empty holes, ``┃`` the
+    skunk line (between holes ``skunk_line - 1`` and ``skunk_line``) and the game hole ``◎`` at
+    the end (``●`` once reached). A peg at 0 is off the board, before the first hole. Each line
+    fits 80 columns (``width``, the name's column, at most 5).
+
+    Examples
+    --------
+    >>> for line in peg_board("you", 47, 41, 121, 91):
+    ...     print(line)
+      you  47 ····· ····· ····· ····· ····· ····· ····· ·····
+              ○···· ·●··· ····· ····· ····· ····· ····· ·····
+              ····· ·····┃····· ····· ····· ····· ····· ····· ◎
+    >>> max(len(line) for line in peg_board("you", 121, 110, 121, 91, width=5)) <= 80
+    True
+    """
+    per_row = 40 if target > 61 else 30
+    holes = target - 1  # holes 1 .. target - 1; the game hole is the target
+    lines = []
+    for start in range(1, holes + 1, per_row):
+        end = min(start + per_row - 1, holes)
+        cells = []
+        for k in range(start, end + 1):
+            if k == skunk_line:
+                cells.append("┃")  # in place of the street's gap
+            elif (k - 1) % 5 == 0 and k != start:
+                cells.append(" ")
+            cells.append("●" if k == front else "○" if k == back else "·")
+        head = f"  {name:<{width}}{front:>4} " if start == 1 else " " * (width + 7)
+        lines.append(head + "".join(cells))
+    lines[-1] += " " + ("●" if front >= target else "◎")
+    return lines
+
+
+#: A card as the terminal writes it (``5H``, ``TC``), not inside a word.
+_CARD_TEXT = re.compile(r"(?<![\w])([A2-9TJQK])([CDHS])(?![\w])")
+_SUIT_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def _suited(text: str, style: str | None = None):
+    """``text`` with each card's suit as its sign, hearts and diamonds red (a ``rich`` Text).
+
+    >>> _suited("You keep 5H 5S and throw JD TC.").plain
+    'You keep 5♥ 5♠ and throw J♦ T♣.'
+    """
+    from rich.text import Text
+
+    out = Text(style=style or "")
+    last = 0
+    for match in _CARD_TEXT.finditer(text):
+        out.append(text[last:match.start()])
+        rank, suit = match.groups()
+        out.append(rank + _SUIT_SIGNS[suit], style="red" if suit in "DH" else None)
+        last = match.end()
+    out.append(text[last:])
+    return out
 
 
 _SAME_RANK = {2: "a pair", 6: "a pair royal", 12: "a double pair royal"}
@@ -180,6 +242,17 @@ class TerminalPlayer:
         self._last = None  # the seat that laid the last card (who leads a new count)
         self._said_no_play_advice = False  # --hints in a form with no play advice: said once
         self._seating: Seating | None = None
+        self._pegs: list[list[int]] = []  # by side: [back, front], as the scores move
+
+    @property
+    def fancy(self) -> bool:
+        """Suits as ♣♦♥♠ (hearts and diamonds red) and the board in Unicode: in a terminal with
+        colour that takes UTF-8. Otherwise (piped, ``TERM=dumb``, ``NO_COLOR``) plain letters and
+        the plain board."""
+        console = self.console
+        return bool(console.is_terminal and console.color_system is not None
+                    and not console.no_color
+                    and (console.encoding or "").lower().replace("-", "") == "utf8")
 
     @property
     def seating(self) -> Seating:
@@ -202,6 +275,8 @@ class TerminalPlayer:
             text = textwrap.fill(text, width=min(WIDTH, self.console.width),
                                  subsequent_indent=indent, break_long_words=False,
                                  break_on_hyphens=False)
+        if self.fancy and text:
+            text = _suited(text, style)
         self.console.print(text, style=style, markup=False, highlight=False, emoji=False,
                            soft_wrap=True)
 
@@ -211,12 +286,30 @@ class TerminalPlayer:
         game = table.game
         labels = self.seating.board_labels
         width = max(3, *(len(label) for label in labels))
+        self._move_pegs()
         for side, label in enumerate(labels):
-            self.say(board_line(label, int(table.scores[side]), game.target,
-                                game.skunk_lines[0], total=side == 0, width=width),
-                     style="bold")
+            if self.fancy:
+                back, front = self._pegs[side]
+                for line in peg_board(label, front, back, game.target, game.skunk_lines[0],
+                                      width=width):
+                    self.say(line, style="bold", wrap=False)
+            else:
+                self.say(board_line(label, int(table.scores[side]), game.target,
+                                    game.skunk_lines[0], total=side == 0, width=width),
+                         style="bold")
         if self.seating.partners:
             self.say("  (us: you and your partner; them: West and East)")
+
+    def _move_pegs(self) -> None:
+        """The back peg goes to where the front one was each time a side's score moves."""
+        if self.table is None:
+            return
+        scores = [int(x) for x in self.table.scores]
+        if len(self._pegs) != len(scores):
+            self._pegs = [[0, x] for x in scores]
+        for side, x in enumerate(scores):
+            if x != self._pegs[side][1]:
+                self._pegs[side] = [self._pegs[side][1], x]
 
     def _scores(self, scores) -> str:
         return self.seating.scores(scores)
@@ -225,6 +318,7 @@ class TerminalPlayer:
         """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
         table, kind = self.table, event["kind"]
         seating = self.seating
+        self._move_pegs()
         group = seating.players > 2
         if kind == "cut":
             self._show_cut(event)
@@ -690,7 +784,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
                      hints: bool = False, muggins: bool = False, first: str = "cut",
                      save: str | None = None, console=None, read=None,
                      level: str | None = None, history=None,
-                     resume: dict | None = None, resume_path: str | None = None) -> int:
+                     resume: dict | None = None, resume_path: str | None = None,
+                     auto_go: bool = True) -> int:
     """Play one game against the AI at the terminal; return the exit status (0, or 130 after
     Ctrl-C). Arguments as ``crib play`` takes them (``first``: ``"me"``, ``"ai"`` or
     ``"cut"``); ``seed`` None draws one (printed, so the game can be played again); ``level``
@@ -718,7 +813,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     if resume is not None:
         try:
             session = Session.resume(resume, player, emit=player.show, on_live=on_live,
-                                     names=_seat_names(resume.get("variant", "six-card")))
+                                     names=_seat_names(resume.get("variant", "six-card")),
+                                     auto_go=auto_go)
             player.table = session.table
         except ResumeError as exc:
             raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
@@ -733,7 +829,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         players = variant_game(variant).players
         session = Session((player, *[opponent] * (players - 1)), variant=variant, seed=seed,
                           first=seat_first, names=_seat_names(variant),
-                          muggins=muggins, emit=player.show, on_live=on_live, level=level)
+                          muggins=muggins, emit=player.show, on_live=on_live, level=level,
+                          auto_go=auto_go)
         player.table = session.table
     # compile the AI's (and the advice's) kernels while you look at your first hand
     threading.Thread(target=_prepare, args=(opponent, variant, hints), daemon=True,
