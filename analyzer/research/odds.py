@@ -135,6 +135,20 @@ _DEALER, _PONE = 0, 1  # the seats in the deals of the table (seat 0 always deal
 
 
 @njit(cache=True)
+def _scratch(game):
+    """The arrays one deal of ``game`` is played in (:func:`_one_deal`): the pack, the hands
+    dealt, kept and thrown, the crib, the unseen ranks, the scores, the plays, the points pegged
+    and the show, by seat."""
+    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
+    return (np.arange(52, dtype=np.int64), np.empty((n_players, n_dealt), np.int64),
+            np.empty((n_players, n_kept), np.int64),
+            np.empty((n_players, n_dealt - n_kept), np.int64), np.empty(4, np.int64),
+            np.empty((n_players, 13), np.int64), np.zeros(n_players, np.int64),
+            np.zeros((n_players * n_kept, PLAY.size), np.int64), np.zeros(n_players, np.int64),
+            np.zeros(n_players + 1, np.int64))
+
+
+@njit(cache=True)
 def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, kept, thrown,
               crib, unseen, scores, plays, pegged, show):
     """Deal, discard, his heels, the play and the show of one deal, seat 0 dealing, played out
@@ -189,17 +203,7 @@ def _odds_chunk(st, size, game, dpol, ppol, values, cards, table, hands_t, wd, w
     place) into ``wd``, ``wp`` and ``h`` int64 (122, 122), its group's difference arrays of the
     reach tallies and deal totals (see the module). The tallies of a chunk depend only on its
     state and size; chunks run on threads (:func:`tally_deals`), as the GIL is released."""
-    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen = np.empty((n_players, 13), np.int64)
-    scores = np.zeros(n_players, np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
+    deck, hands, kept, thrown, crib, unseen, scores, plays, pegged, show = _scratch(game)
     # borrowed (analyzer.core.borrow): the call a deal counts no references
     b_st, b_game, b_dpol, b_ppol = _borrowed(st), _borrowed(game), _borrowed(dpol), _borrowed(ppol)
     b_values, b_cards, b_table = _borrowed(values), _borrowed(cards), _borrowed(table)
@@ -229,24 +233,14 @@ def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t
     """The first ``n`` deals of the chunk with generator ``state``, exactly as
     :func:`_odds_chunk` plays them, written to ``rows`` int16 (n, DEAL.size) as the engine
     records a deal (for the tests: an independent recount of the tallies)."""
-    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
     st = state.copy()
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen = np.empty((n_players, 13), np.int64)
-    scores = np.zeros(n_players, np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
+    deck, hands, kept, thrown, crib, unseen, scores, plays, pegged, show = _scratch(game)
     for i in range(n):
         starter, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t,
                                             deck, hands, kept, thrown, crib, unseen, scores,
                                             plays, pegged, show)
         _record_deal(rows[i], _DEALER, hands, thrown, crib, starter, heels, plays, n_plays, show,
-                     n_players + 1, scores)
+                     show.shape[0], scores)
 
 
 @njit(cache=True, nogil=True)
@@ -255,21 +249,11 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
     0 deals first, the scores start at ``start`` int64 (2,), the deals alternate, and a game
     stops the moment a seat reaches 121, as in the engine. Returns the games won by seat 0.
     Chunks run on threads (:func:`play_from_score`), as the GIL is released."""
-    n_players, n_dealt, n_kept = game[GAME.players], game[GAME.dealt], game[GAME.kept]
-    deck = np.arange(52, dtype=np.int64)
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_dealt - n_kept), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen = np.empty((n_players, 13), np.int64)
-    scores = np.zeros(n_players, np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
+    deck, hands, kept, thrown, crib, unseen, scores, plays, pegged, show = _scratch(game)
     no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
     wins = 0
     for _ in range(size):
-        for q in range(n_players):
+        for q in range(scores.shape[0]):
             scores[q] = start[q]
         dealer = np.int64(0)  # not a literal: the play's kernels compiled once for every caller
         winner = -1
