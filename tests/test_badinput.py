@@ -74,7 +74,7 @@ NUMERIC = [
     (["play"], "--seed", 0, 2**63 - 1, True, False),
     (["replay", "r.jsonl"], "--game", 0, 2**63 - 1, True, False),
     (["review", "r.jsonl"], "--game", 0, 2**63 - 1, True, False),
-    (["review", "r.jsonl"], "--seat", 0, 1, True, False),
+    (["review", "r.jsonl"], "--seat", 0, 3, True, False),
     (["review", "r.jsonl"], "--samples", 1, 1_000_000, True, False),
     (["review", "r.jsonl"], "--seed", 0, 2**63 - 1, True, False),
     (["plot", "census", "--out", "c.png"], "--dpi", 10, 1000, True, False),
