@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from numba import njit
 
 from analyzer.cli import main
@@ -166,6 +167,14 @@ def test_a_cold_run_compiles_and_the_second_loads_from_the_same_cache():
 def test_bench_cold_and_against_are_refused_together(capsys):
     assert main(["bench", "--cold", "--against", "HEAD"]) == 2
     assert "--cold" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("other", [["--cold"], ["--serve"], ["--against", "HEAD"]])
+def test_bench_repeats_goes_with_the_plain_benchmark_only(capsys, other):
+    assert main(["bench", "--repeats", "1", *other]) == 2
+    err = capsys.readouterr().err
+    assert "--repeats" in err and len(err.strip().splitlines()) == 1
+    assert main(["bench", "--repeats", "0"]) == 2
 
 
 # ------------------------------------------------------------------ the user cache folder

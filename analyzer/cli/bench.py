@@ -176,10 +176,11 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     from ..sim.duel import duel
 
     duel("best", "ev+lookahead", 200, seed=0, workers=threads)  # warm-up
-    rates = [duel("best", "ev+lookahead", 4_000, seed=k, workers=threads) for k in range(3)]
+    rates = [duel("best", "ev+lookahead", 4_000, seed=k, workers=threads)
+             for k in range(min(3, repeats))]
     rate = statistics.median(r.games / r.elapsed_seconds for r in rates)
     add(f"games/s, best vs ev+lookahead, {threads} threads", rate, "games/s",
-        "4,000 games (a duel), median of 3")
+        f"4,000 games (a duel), median of {len(rates)}")
 
     from ..core.rng import chunk_states
     from ..keeping.crib import crib_values

@@ -730,6 +730,9 @@ def _cmd_tables(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    if args.repeats is not None and (args.serve or args.cold or args.against is not None):
+        raise UsageError("crib bench: --repeats goes with the plain benchmark, not with --serve, "
+                         "--cold or --against (--rounds)")
     if args.serve:
         return _bench_serve(args)
     if any(getattr(args, name) is not None for name in ("clients", "seconds", "think")):
@@ -754,7 +757,8 @@ def _cmd_bench(args) -> int:
         return 0
     from .bench import run_benchmarks
 
-    results = run_benchmarks(progress=None if args.json else print)
+    repeats = 5 if args.repeats is None else args.repeats
+    results = run_benchmarks(progress=None if args.json else print, repeats=repeats)
     if args.json:
         print(json.dumps(results))
         return 0
@@ -1425,6 +1429,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "this checkout and compare")
     p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), default=2,
                    metavar="K", help="with --against: runs of each side, in turn (default 2)")
+    p.add_argument("--repeats", type=_number(low=1, high=20, integer=True), metavar="K",
+                   help="repeats of each figure, of which the median is given "
+                   "(default 5; 1 for a quick look, noisier)")
     p.add_argument("--cold", action="store_true",
                    help="instead: each main command's first run with an empty numba cache (a "
                    "new process, a temporary NUMBA_CACHE_DIR) beside its second run, and the "
