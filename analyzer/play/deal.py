@@ -197,7 +197,7 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
                                unseen_rank[p], opp_left, last_card, st)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.
 

@@ -198,7 +198,7 @@ def _cut_cards(st, cut):
             return low
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _deal(st, game, deck, hands):
     """Shuffle enough of ``deck`` (int64 (52,), any order), deal ``hands`` (players, dealt) and
     the cards the pack adds to the crib; return the starter."""
@@ -211,7 +211,7 @@ def _deal(st, game, deck, hands):
     return deck[n_cards]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
               hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds):
     """Each player, in seat order, keeps ``kept`` and throws ``thrown`` by its discard policy
@@ -292,7 +292,7 @@ def _add_crib_outcome(crib_acc, role, a, b, points):
     crib_acc[role, r1, r2, suited, CRIB_STAT.sumsq] += points * points
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase):
     """Add one deal, played out whole, to the accumulators: points by position and phase (the
     dealer first, then round from his left), and the crib outcomes of two-card throws."""
@@ -324,7 +324,7 @@ def _skunk_tier(loser_score, game):
     return tier
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tally_game(acc, game, scores, winner, first_dealer, deals, tiers):
     """Add one finished game to the accumulators; write each side's skunk tier into ``tiers``
     (0 for the winner). ``scores`` and ``winner`` are by side, ``first_dealer`` a seat. The win
@@ -348,7 +348,7 @@ def _tally_game(acc, game, scores, winner, first_dealer, deals, tiers):
     acc[ACC.deals_hist + min(deals, MAX_DEALS_HIST - 1)] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _record_deal(row, dealer, hands, thrown, crib, starter, heels, plays, n_plays, show, shown,
                  scores):
     """Write one deal into ``row`` int16 (DEAL.size,); ``scores`` by side."""
@@ -374,7 +374,7 @@ def _record_deal(row, dealer, hands, thrown, crib, starter, heels, plays, n_play
         row[DEAL.show + i] = show[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _record_game(rec, first_dealer, winner, scores, tiers, deals):
     """Write one game's header into ``rec`` int64 (GAME_RECORD.size,); scores and tiers by side."""
     rec[GAME_RECORD.first_dealer] = first_dealer
@@ -388,7 +388,7 @@ def _record_game(rec, first_dealer, winner, scores, tiers, deals):
 # --------------------------------------------------------------------------- a whole game
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table, peg_values,
                odds, acc, crib_acc, rec_game, rec_deals, record, first):
     """Play one whole game; add it to ``acc`` and ``crib_acc``; write the record if ``record``.

@@ -6,9 +6,11 @@ pair thrown, of one card thrown, the rank table, the kept-hand table (three card
 five-card), the pegging table and the win-odds table. The last two are read by the ``pegging``
 and ``best`` players of the two-player six-card game only; ``None`` stands for a table nobody
 reads. The kernels are compiled for what they are given: with ``None`` numba removes the
-branches that read the table before typing them, so a run without ``best`` compiles neither
-its search of the play nor its samples of the deal's end (most of the engine's compile time),
-and a run without ``pegging`` or ``best`` not the pegging-table discard.
+branches that read the table before typing them, so a run without ``pegging`` or ``best``
+compiles neither ``best``'s search of the play nor its samples of the deal's end (most of the
+engine's compile time) nor the pegging-table discard, and a run of ``pegging`` without
+``best`` not the first two. A run with ``best`` in it, in either half of a player, is given
+both tables.
 """
 
 from __future__ import annotations
@@ -54,14 +56,16 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     copies (:func:`analyzer.keeping.pegtable.peg_table`,
     :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
     read the first, ``best`` (discard or pegging) the second, in the two-player six-card game
-    only; ``None`` for a table no player reads."""
+    only; ``None`` for a table no player reads. A game with ``best`` in it is given both (its
+    pegging half alone reads no pegging table), so that it runs the version ``best`` against
+    anyone compiles, not one of its own."""
     if VARIANTS[variant].name != "six-card":
         return None, None
     codes = [parse_player(p) for p in players]
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
     peg_values = odds_table = None
-    if pegging:
+    if pegging or odds:
         from ..keeping.pegtable import peg_table
 
         peg_values = np.array(peg_table())

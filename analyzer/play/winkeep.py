@@ -162,8 +162,8 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
             _, winner = _play(kept, dealer_seat, ppol, unseen, scores, np.int64(_TARGET), st,
                               plays, pegged, np.bool_(False), thrown, starter, table, odds,
                               crib_values, hand_table)
-        _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores, _TARGET,
-                          winner, show)
+        _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores,
+                          np.int64(_TARGET), winner, show)
         if winner == 0:
             out[j] = 1.0
         elif winner == 1:

@@ -158,15 +158,16 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     starter = _deal(st, game, deck, hands)
     scores[:] = 0
     no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
-    _discards(st, game, hands, _DEALER, starter, deck, dpol, values, cards, hands_t, kept,
-              thrown, crib, unseen, scores, table, no_table, no_table)
+    _discards(st, game, hands, np.int64(_DEALER), starter, deck, dpol, values, cards, hands_t,
+              kept, thrown, crib, unseen, scores, table, no_table, no_table)
     heels = _his_heels(starter)
     scores[_DEALER] += heels
     pegged[:] = 0
     n_plays, _ = _play(kept, np.int64(_DEALER), ppol, unseen, scores, np.int64(_NO_TARGET), st,
                        plays, pegged, np.bool_(False), thrown, starter, table, no_table, values,
                        hands_t)
-    _show(kept, crib, starter, _DEALER, table, hands_t, scores, _NO_TARGET, -1, show)
+    _show(kept, crib, starter, np.int64(_DEALER), table, hands_t, scores, np.int64(_NO_TARGET),
+          np.int64(-1), show)
     return starter, heels, n_plays
 
 
@@ -239,8 +240,8 @@ def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t
         starter, heels, n_plays = _one_deal(st, game, dpol, ppol, values, cards, table, hands_t,
                                             deck, hands, kept, thrown, crib, unseen, scores,
                                             plays, pegged, show)
-        _record_deal(rows[i], _DEALER, hands, thrown, crib, starter, heels, plays, n_plays, show,
-                     show.shape[0], scores)
+        _record_deal(rows[i], np.int64(_DEALER), hands, thrown, crib, starter, heels, plays,
+                     n_plays, show, show.shape[0], scores)
 
 
 @njit(cache=True, nogil=True)
@@ -256,7 +257,7 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
         for q in range(scores.shape[0]):
             scores[q] = start[q]
         dealer = np.int64(0)  # not a literal: the play's kernels compiled once for every caller
-        winner = -1
+        winner = np.int64(-1)
         while winner < 0:
             starter = _deal(st, game, deck, hands)
             _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
@@ -268,8 +269,8 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
                 _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
                                   plays, pegged, np.bool_(False), thrown, starter, table,
                                   no_table, values, hands_t)
-            _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, TARGET,
-                              winner, show)
+            _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores,
+                              np.int64(TARGET), winner, show)
             dealer = 1 - dealer
         if winner == 0:
             wins += 1

@@ -149,8 +149,8 @@ def _selfplay_pegging(st, n_deals, game, dpol, ppol, crib_values, card_values, h
     for i in range(n_deals):
         starter = _deal(st, game, deck, dealt)
         scores[:] = 0
-        _discards(st, game, dealt, 0, starter, deck, dpol, crib_values, card_values, hands,
-                  kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
+        _discards(st, game, dealt, np.int64(0), starter, deck, dpol, crib_values, card_values,
+                  hands, kept, thrown, crib, unseen_rank, scores, table, no_table, no_table)
         pegged[:] = 0
         n_plays, _ = _play(kept, np.int64(0), ppol, unseen_rank, scores,
                            np.int64(_NO_TARGET), st, plays, pegged, np.bool_(False),
