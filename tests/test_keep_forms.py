@@ -42,14 +42,14 @@ def enumerated_crib_mean(five: list[int], thrown: list[int]) -> tuple[float, int
     """Every crib, one by one: the cards nobody has seen (4 - thrown of them) any of the 47
     unseen, the starter any unseen card left; each scored as a crib by the vectorized scorer
     (itself checked against the naive oracle). Returns the mean and the number of cribs."""
-    unseen = [c for c in range(52) if c not in five]
-    cribs, starters = [], []
-    for hidden in itertools.combinations(unseen, 4 - len(thrown)):
-        for s in unseen:
-            if s not in hidden:
-                cribs.append([*thrown, *hidden])
-                starters.append(s)
-    scores = score_hands(np.array(cribs, np.uint8), np.array(starters, np.uint8), crib=True)
+    unseen = np.array([c for c in range(52) if c not in five], np.int64)
+    hidden = np.array(list(itertools.combinations(unseen.tolist(), 4 - len(thrown))), np.int64)
+    # each set of hidden cards with each unseen card not among them as the starter
+    free = ~(hidden[:, :, None] == unseen[None, None, :]).any(axis=1)
+    h, s = np.nonzero(free)
+    cribs = np.concatenate([np.broadcast_to(np.array(thrown, np.int64), (len(h), len(thrown))),
+                            hidden[h]], axis=1)
+    scores = score_hands(cribs.astype(np.uint8), unseen[s].astype(np.uint8), crib=True)
     return float(scores.mean(dtype=np.float64)), len(cribs)
 
 
