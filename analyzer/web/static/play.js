@@ -224,6 +224,7 @@ function render() {
   if (shows.length) { renderShow(); return; }
   $("show").hidden = true;
   $("continue").hidden = true;
+  $("announce").classList.remove("visually-hidden");
   renderAsk();
 }
 
@@ -395,6 +396,10 @@ function renderShow() {
     k += 1;
   };
   $("show").dataset.done = "0";
+  // a screen reader hears the count as said at the table (the page shows it on the cards)
+  $("announce").classList.add("visually-hidden");
+  $("announce").textContent = `${possessive(e.seat).charAt(0).toUpperCase() + possessive(e.seat).slice(1)} ` +
+    `${what}: ${e.said}.`;
   step();
   const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   stepTimer = setInterval(step, calm ? 60 : 450);
@@ -415,6 +420,7 @@ function claimWords(e) {
 function nextShow() {
   clearInterval(stepTimer);
   shows.shift();
+  if (!shows.length) $("announce").textContent = "";  // the shows said, the next question
   render();
 }
 
