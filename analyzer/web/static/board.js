@@ -42,7 +42,8 @@ function drawBoard(container, sides, target, line) {
       g.append(svgEl("circle", { cx: x(k), cy: top + y(k), r: 1.7, class: "hole" }));
     }
     // the skunk line: between holes line - 1 and line
-    const sx = x(line) - (((line - 1) % perRow) % 5 === 0 ? (street + pitch) / 2 : pitch / 2);
+    const col = (line - 1) % perRow;  // a row's first hole has no street before it
+    const sx = x(line) - (col !== 0 && col % 5 === 0 ? (street + pitch) / 2 : pitch / 2);
     g.append(svgEl("line", { x1: sx, x2: sx, y1: top + y(line) - 4.5, y2: top + y(line) + 4.5,
                              class: "skunk-line" }));
     const gx = x(holes) + 12, gy = top + y(holes);
