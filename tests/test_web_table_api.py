@@ -137,6 +137,10 @@ def test_a_finished_game_goes_to_the_history_once(client, history):
     first = client.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
     again = client.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
     assert first["added"] and not again["added"] and first["id"] == again["id"]
+    # a server started again (another browser) does not add it twice either
+    restarted = TestClient(create_app(history=history))
+    third = restarted.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
+    assert third == {"id": first["id"], "added": False}
     games = read_games(history)
     row = games[games["id"] == first["id"]].iloc[0]
     assert row["level"] == "Beginner" and row["seed"] == 17 and row["variant"] == "five-card"

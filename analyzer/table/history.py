@@ -47,8 +47,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
            "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
-           "add_trainer_answer", "game_row", "history_stats", "read_games", "read_trainer",
-           "summarize", "trainer_sittings", "wilson_interval"]
+           "add_trainer_answer", "find_game", "game_row", "history_stats", "read_games",
+           "read_trainer", "summarize", "trainer_sittings", "wilson_interval"]
 
 #: The environment variable that moves the history to another file.
 HISTORY_ENV = "ANALYZER_HISTORY"
@@ -358,6 +358,36 @@ def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
                        "'unfinished' AND variant = :variant AND opponent = :opponent AND seed "
                        "IS :seed ORDER BY id DESC LIMIT 1)", row))
     return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
+
+
+def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
+    """The row id of a game in the history at ``path`` whose record is ``record`` exactly (the
+    same game, the same decisions), or None (and None for a missing file, which is not made).
+    Raises :class:`HistoryError`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> record = {"seats": ["you", "best"], "winner": None, "scores": [0, 0], "skunk": 0,
+    ...           "unfinished": True, "deals": []}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "h.sqlite3"
+    ...     before = find_game(record, path)
+    ...     added = add_game(record, path)
+    ...     before, find_game(record, path) == added
+    (None, True)
+    """
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return None
+    text = json.dumps(record, separators=(",", ":"))
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            row = conn.execute("SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
+                               (text,)).fetchone()
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+    return None if row is None else int(row[0])
 
 
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:

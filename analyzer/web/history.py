@@ -11,15 +11,15 @@ honoured as the terminal honours it.
 * A finished game of ``/play`` is added once (:meth:`History.add_game`): the game is replayed
   from its moves on the server (the page sends what it sends for a move, never a record), its
   row and its review's totals written as ``crib play`` writes them. The same game sent again
-  (a reload at the end) is not added twice: the record is compared with the games added by
-  this server.
+  (a reload at the end, another browser, a server started again) is not added twice: a game
+  whose record is in the history already (:func:`analyzer.table.history.find_game`) is not
+  added.
 * Each answer of the trainer is added to its sitting (:meth:`History.add_trainer`), graded again
   on the server; a page reloaded reads its sitting back (:meth:`History.sitting`).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 
@@ -37,8 +37,7 @@ class History:
 
     def __init__(self, path=None):
         self.path = path
-        self._lock = threading.Lock()
-        self._added: dict[str, int] = {}  # a finished game's record (JSON) -> its row id
+        self._lock = threading.Lock()  # one finished game looked for and added at a time
 
     def _error(self, exc) -> InputError:
         return InputError("history", f"the history cannot be written: {exc}")
@@ -49,23 +48,22 @@ class History:
                  moves: str, level: str | None = None) -> dict:
         """Add the finished game to the history with its review's totals: ``id`` (its row) and
         ``added`` (False when this server had added it already)."""
-        from ..table.history import HistoryError, add_game, add_review
+        from ..table.history import HistoryError, add_game, add_review, find_game
         from ..table.review import review_game
 
         record = web_game.replay_record(variant, opponent, seed, first, muggins, moves, level)
         if record.get("unfinished"):
             raise InputError("moves", "the game is not over: only a finished game is added to "
                              "the history")
-        key = json.dumps(record, sort_keys=True)
         with self._lock:
-            if key in self._added:
-                return {"id": self._added[key], "added": False}
             try:
+                found = find_game(record, self.path)
+                if found is not None:
+                    return {"id": found, "added": False}
                 game_id = add_game(record, self.path, seed=int(seed))
                 add_review(game_id, review_game(record), self.path)
             except HistoryError as exc:
                 raise self._error(exc) from None
-            self._added[key] = game_id
         return {"id": game_id, "added": True}
 
     # ------------------------------------------------------------------ the trainer
