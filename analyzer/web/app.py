@@ -2,27 +2,29 @@
 
 :func:`create_app` makes the application. Its API (every answer JSON but the chart, an SVG):
 
-==========================  ==============================================================
-``GET /api/count``          a hand or crib counted out (:func:`~analyzer.web.answers.count_answer`)
-``GET /api/keep``           the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
-``GET /api/keep/win``       the keeps ranked by P(win) from a score (``win_answer``)
-``GET /api/keep/chart.svg`` the chart of ``crib plot keep`` (``chart_svg``)
-``GET /api/trainer/deal``   the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
-``GET /api/trainer/answer`` a throw graded (:func:`~analyzer.web.trainer.grade`)
-``GET /api/game``           a game against the AI replayed from its moves, stopped at your
-                            next decision (:func:`~analyzer.web.game.game_answer`)
-``GET /api/game/record``    the game's record as a JSON Lines download
-                            (:func:`~analyzer.web.game.game_record`)
-``GET /api/game/why``       the AIs' choices in the last deal shown, explained
-                            (:func:`~analyzer.web.game.game_why`)
-``GET /api/game/review``    the review of your decisions (:func:`~analyzer.web.game.game_review`)
-``POST /api/history/game``  a finished game added to the history (:mod:`analyzer.web.history`)
-``GET /api/history``        the history: ``crib stats``'s statistics, the last games, the
-                            trainer's sittings
-``POST /api/trainer/record`` a trainer's answer added to its sitting in the history
-``GET /api/trainer/sitting`` a sitting's answers, read back
-``GET /api/openapi.json``   the API described (OpenAPI)
-==========================  ==============================================================
+==============================  ==============================================================
+``GET /api/count``              a hand or crib counted out
+                                (:func:`~analyzer.web.answers.count_answer`)
+``GET /api/keep``               the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
+``GET /api/keep/win``           the keeps ranked by P(win) from a score (``win_answer``)
+``GET /api/keep/chart.svg``     the chart of ``crib plot keep`` (``chart_svg``)
+``GET /api/trainer/deal``       the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
+``GET /api/trainer/answer``     a throw graded (:func:`~analyzer.web.trainer.grade`)
+``GET /api/game``               a game against the AI replayed from its moves, stopped at your
+                                next decision (:func:`~analyzer.web.game.game_answer`)
+``GET /api/game/record``        the game's record as a JSON Lines download
+                                (:func:`~analyzer.web.game.game_record`)
+``GET /api/game/why``           the AIs' choices in the last deal shown, explained
+                                (:func:`~analyzer.web.game.game_why`)
+``GET /api/game/review``        the review of your decisions
+                                (:func:`~analyzer.web.game.game_review`)
+``POST /api/history/game``      a finished game added to the history (:mod:`analyzer.web.history`)
+``GET /api/history``            the history: ``crib stats``'s statistics, the last games, the
+                                trainer's sittings
+``POST /api/trainer/record``    a trainer's answer added to its sitting in the history
+``GET /api/trainer/sitting``    a sitting's answers, read back
+``GET /api/openapi.json``       the API described (OpenAPI)
+==============================  ==============================================================
 
 Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
 malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
