@@ -21,6 +21,7 @@ _LAZY = {
     "score_hands": "core.scoring",
     "count_hand": "core.counting",
     "say_count": "core.counting",
+    "say_count_steps": "core.counting",
     "peg_points": "core.scoring",
     "show_census": "core.scoring",
     "ScoreItem": "core.counting",

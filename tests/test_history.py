@@ -250,14 +250,14 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
     conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
                  f"({', '.join('?' * len(row))})", list(row.values()))
     conn.close()
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 4
     with sqlite3.connect(path) as old:
         assert old.execute("PRAGMA user_version").fetchone() == (1,)
     games = read_games(path)  # opening it applies steps 2 and 3
     assert games["undos"].tolist() == [0] and games["result"].tolist() == ["won"]
     assert games["review_p_win_lost"].isna().all()  # step 3: none for an older game
     with sqlite3.connect(path) as new:
-        assert new.execute("PRAGMA user_version").fetchone() == (3,)
+        assert new.execute("PRAGMA user_version").fetchone() == (4,)
         indexes = new.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("games_played_at",) in indexes
     add_game({**STOPPED, "undos": 2}, path)

@@ -145,3 +145,21 @@ def test_score_hands_rejects_bad_shapes_and_ids():
         score_hands(np.zeros((3, 4), int), np.zeros(2, int))
     with pytest.raises(ValueError, match="outside"):
         score_hands(np.full((1, 4), 52), np.zeros(1, int))
+
+
+def test_say_count_steps_phrase_by_phrase():
+    from analyzer.core.counting import say_count_steps
+
+    # RULES.md: 5S 4S 2S 6H with 5H is 12 (4-5-5-6: a double run of three and a pair); the 29
+    steps = say_count_steps(count_hand("5S 4S 2S 6H", "5H"))
+    assert [(s.said, s.total) for s in steps] == [
+        ("fifteen two", 2), ("fifteen four", 4), ("a pair is six", 6),
+        ("a double run of three makes 12", 12)]
+    steps = say_count_steps(count_hand("5H 5C 5S JD", "5D"))
+    assert [s.total for s in steps][-2:] == [28, 29]
+    assert steps[-2].said == "a double pair royal is twenty-eight" and len(steps[-2].items) == 6
+    assert say_count_steps(count_hand("AS 3D 7S 9S", "KD"))[0].items == ()
+    # the steps joined are say_count
+    items = count_hand("2S 2C 3D 4S", "9C")
+    said = [s.said for s in say_count_steps(items)]
+    assert ", ".join(said[:-1]) + " and " + said[-1] == say_count(items)

@@ -332,5 +332,8 @@ def test_the_api_is_described():
     spec = TestClient(create_app()).get("/api/openapi.json").json()
     assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",
             "/api/trainer/deal", "/api/trainer/answer", "/api/game",
-            "/api/game/record"} == set(spec["paths"])
+            "/api/game/record", "/api/game/why", "/api/game/review", "/api/history",
+            "/api/history/game", "/api/trainer/record", "/api/trainer/sitting"} == \
+        set(spec["paths"])
+    assert set(spec["paths"]["/api/history/game"]) == {"post"}  # it writes: never a GET
 

@@ -211,7 +211,8 @@ def test_bad_moves_are_refused_with_one_line():
     moves, _ = play_api("five-card", "ev+lookahead", 11, picks=(0, 1, 2))
     refused(get(variant="five-card", opponent="ev+lookahead", seed=11,
                 moves=" ".join(moves + ["go"])), "the game is over")
-    assert refused(get(variant="four-player"), "two-handed")["field"] == "variant"
+    assert refused(get(variant="three-player", muggins=True), "two sides")["field"] == "muggins"
+    assert refused(get(level="Wizard"), "unknown level")["field"] == "level"
     assert refused(get(variant="seven-card"), "unknown variant")["field"] == "variant"
     assert refused(get(opponent="nobody"), "")["field"] == "opponent"
     assert refused(get(first="me"), "cut, you or ai")["field"] == "first"
@@ -239,8 +240,9 @@ anything = st.one_of(st.text(max_size=12), st.sampled_from(
     "muggins": st.sampled_from(["true", "false", "x"]),
     "since": st.one_of(st.integers(-3, 20_000), st.text(max_size=3)),
     "advice": st.sampled_from(["true", "false", "x"]),
+    "level": st.sampled_from(["Beginner", "expert", "Wizard", ""]),
     "moves": st.lists(anything, max_size=6).map(" ".join)}),
-    path=st.sampled_from(["/api/game", "/api/game/record"]))
+    path=st.sampled_from(["/api/game", "/api/game/record", "/api/game/why"]))
 def test_fuzz_the_game_endpoints(params, path):
     response = CLIENT.get(path, params=params)
     assert response.status_code in (200, 422), (params, response.status_code, response.text)

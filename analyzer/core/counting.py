@@ -21,7 +21,8 @@ from . import cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT, variant_game
 
-__all__ = ["ScoreItem", "count_hand", "count_peg", "say_count", "say_peg"]
+__all__ = ["CountStep", "ScoreItem", "count_hand", "count_peg", "say_count", "say_count_steps",
+           "say_peg"]
 
 
 def _shown(crib: bool, variant: str) -> tuple[int, str]:
@@ -135,46 +136,78 @@ def say_count(items: list[ScoreItem]) -> str:
     Fifteens are said with their running total ("fifteen two, fifteen four"), pairs of one rank
     together (a pair, a pair royal, a double pair royal), runs of one length together (a double run
     of three), and the last phrase ends with the total in figures ("... and one for his nob makes
-    29"). A hand of nothing is "nineteen", as players say.
+    29"). A hand of nothing is "nineteen", as players say. :func:`say_count_steps` gives the
+    same words phrase by phrase, each with its items.
 
     Examples
     --------
     >>> say_count(count_hand("2S 3D 3H 4S", "9C"))
     'fifteen two, fifteen four, a pair is six and a double run of three makes 12'
     """
+    steps = say_count_steps(items)
+    if not steps[0].items:
+        return steps[0].said
+    said = [step.said for step in steps]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+class CountStep(NamedTuple):
+    """One phrase of a count said at the table: the words (``said``), the scoring items it
+    says (:class:`ScoreItem`, in table order) and the running ``total`` after it."""
+
+    said: str
+    items: tuple
+    total: int
+
+
+def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
+    """The count as said at the table, phrase by phrase (:func:`say_count` joins them): each
+    fifteen, the pairs of one rank, the runs, the flush, his nob, with the items each phrase
+    says and the running total. A hand of nothing is one step with no items.
+
+    Examples
+    --------
+    >>> for step in say_count_steps(count_hand("2S 3D 3H 4S", "9C")):
+    ...     print(step.said, len(step.items), step.total)
+    fifteen two 1 2
+    fifteen four 1 4
+    a pair is six 1 6
+    a double run of three makes 12 2 12
+    """
     total = 0
-    phrases: list[tuple[str, int]] = []  # (what is said, running total after it)
+    phrases: list[tuple[str, int, tuple]] = []  # (what is said, running total, its items)
     for item in items:
         if item.kind == "fifteen":
             total += item.points
-            phrases.append(("fifteen", total))
-    pairs_by_rank: dict[int, set[int]] = {}
+            phrases.append(("fifteen", total, (item,)))
+    pairs_by_rank: dict[int, list[ScoreItem]] = {}
     for item in items:
         if item.kind == "pair":
-            pairs_by_rank.setdefault(cards.card_rank(item.cards[0]), set()).update(item.cards)
-    for same in pairs_by_rank.values():
+            pairs_by_rank.setdefault(cards.card_rank(item.cards[0]), []).append(item)
+    for pairs in pairs_by_rank.values():
+        same = {c for item in pairs for c in item.cards}
         total += rules.PEG_SAME_RANK_POINTS[len(same)]
-        phrases.append((_SAME_RANK[len(same)], total))
+        phrases.append((_SAME_RANK[len(same)], total, tuple(pairs)))
     runs = [i for i in items if i.kind == "run"]
     if runs:
         total += sum(i.points for i in runs)
-        phrases.append((f"{_RUN_TIMES[len(runs)]} of {_WORDS[len(runs[0].cards)]}", total))
+        phrases.append((f"{_RUN_TIMES[len(runs)]} of {_WORDS[len(runs[0].cards)]}", total,
+                        tuple(runs)))
     for item in items:
         if item.kind == "flush":
             total += item.points
-            phrases.append((f"a flush of {_WORDS[item.points]}", total))
+            phrases.append((f"a flush of {_WORDS[item.points]}", total, (item,)))
         elif item.kind == "nobs":
             total += item.points
-            phrases.append(("one for his nob", total))
+            phrases.append(("one for his nob", total, (item,)))
     if not phrases:
-        return "nineteen (nothing: 0)"
-    said = [
-        f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} is {_WORDS[t]}"
-        for text, t in phrases[:-1]
-    ]
-    text, t = phrases[-1]
-    said.append(f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} makes {t}")
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return [CountStep("nineteen (nothing: 0)", (), 0)]
+    steps = [CountStep(f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} is {_WORDS[t]}",
+                       group, t) for text, t, group in phrases[:-1]]
+    text, t, group = phrases[-1]
+    steps.append(CountStep(f"fifteen {_WORDS[t]}" if text == "fifteen" else f"{text} makes {t}",
+                           group, t))
+    return steps
 
 
 def count_peg(cards_in_count, last: bool = False) -> list[ScoreItem]:

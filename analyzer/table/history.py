@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
            "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
-           "game_row", "history_stats", "read_games", "summarize", "wilson_interval"]
+           "add_trainer_answer", "find_game", "game_row", "history_stats", "read_games",
+           "read_trainer", "summarize", "trainer_sittings", "wilson_interval"]
 
 #: The environment variable that moves the history to another file.
 HISTORY_ENV = "ANALYZER_HISTORY"
@@ -93,6 +94,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 3: the review's P(win) lost near the end (issue 23's one objective); null: not reviewed,
     # or reviewed before this step
     ("ALTER TABLE games ADD COLUMN review_p_win_lost REAL",),
+    # 4: the discard trainer's answers (crib serve's /trainer), by sitting
+    ("CREATE TABLE trainer ("
+     " id INTEGER PRIMARY KEY,"
+     " answered_at TEXT NOT NULL,"  # ISO 8601, local time with its UTC offset
+     " sitting TEXT NOT NULL,"  # the page's name for one sitting
+     " seed INTEGER NOT NULL,"
+     " k INTEGER NOT NULL,"  # the deal of the seed's stream
+     " role TEXT NOT NULL CHECK (role IN ('dealer', 'pone')),"
+     " throw TEXT NOT NULL,"
+     " rank INTEGER NOT NULL,"
+     " lost REAL NOT NULL,"
+     " UNIQUE (sitting, seed, k))",
+     "CREATE INDEX trainer_sitting ON trainer (sitting, id)"),
 )
 #: The version of the schema this package writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -346,6 +360,36 @@ def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
     return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
 
 
+def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
+    """The row id of a game in the history at ``path`` whose record is ``record`` exactly (the
+    same game, the same decisions), or None (and None for a missing file, which is not made).
+    Raises :class:`HistoryError`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> record = {"seats": ["you", "best"], "winner": None, "scores": [0, 0], "skunk": 0,
+    ...           "unfinished": True, "deals": []}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "h.sqlite3"
+    ...     before = find_game(record, path)
+    ...     added = add_game(record, path)
+    ...     before, find_game(record, path) == added
+    (None, True)
+    """
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return None
+    text = json.dumps(record, separators=(",", ":"))
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            row = conn.execute("SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
+                               (text,)).fetchone()
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+    return None if row is None else int(row[0])
+
+
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:
     """Add the review's totals (an :class:`analyzer.table.review.Review`) to the game
     ``game_id`` of the history (:func:`add_game` gives the id). Raises :class:`HistoryError`."""
@@ -359,6 +403,83 @@ def _p_win_lost(review) -> float | None:
     """The review's P(win) lost, None for a review that has none (older reviews)."""
     value = getattr(review, "p_win_lost", None)
     return None if value is None else float(value)
+
+
+# --------------------------------------------------------------------------- the trainer
+
+#: The columns :func:`read_trainer` returns, in the table's order.
+TRAINER_COLUMNS = ("id", "answered_at", "sitting", "seed", "k", "role", "throw", "rank", "lost")
+
+
+def add_trainer_answer(sitting: str, seed: int, k: int, role: str, throw: str, rank: int,
+                       lost: float, path=None, *, answered_at: str | None = None,
+                       timeout: float = LOCK_TIMEOUT) -> int:
+    """Add one answer of the discard trainer (``crib serve``'s ``/trainer``) to the history at
+    ``path``: the sitting (a name the page gives it), deal ``k`` of ``seed``'s stream, the
+    role, the two cards thrown, the keep's rank among the 15 and the points lost. A deal
+    answered again in the same sitting replaces its answer. Returns the row id; raises
+    :class:`HistoryError`."""
+    at = answered_at or datetime.now().astimezone().isoformat(timespec="seconds")
+    return _write(path, timeout, "INSERT OR REPLACE INTO trainer (answered_at, sitting, seed, k, "
+                  "role, throw, rank, lost) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                  (at, str(sitting), int(seed), int(k), str(role), str(throw), int(rank),
+                   float(lost)))
+
+
+def read_trainer(path=None, *, sitting: str | None = None,
+                 timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
+    """The trainer's answers in the history at ``path`` (one ``sitting``'s, or all), in the
+    order answered: a DataFrame with the columns :data:`TRAINER_COLUMNS`. A missing file has
+    none. Raises :class:`HistoryError`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "h.sqlite3"
+    ...     _ = add_trainer_answer("s1", 7, 0, "pone", "JS KD", 6, 2.51, path)
+    ...     read_trainer(path, sitting="s1")[["k", "rank", "lost"]].values.tolist()
+    [[0.0, 6.0, 2.51]]
+    """
+    import pandas as pd
+
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return pd.DataFrame({name: [] for name in TRAINER_COLUMNS})
+    where, values = ("WHERE sitting = ?", (str(sitting),)) if sitting is not None else ("", ())
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            rows = conn.execute(f"SELECT {', '.join(TRAINER_COLUMNS)} FROM trainer {where} "
+                                "ORDER BY id", values).fetchall()
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+    return pd.DataFrame(rows, columns=list(TRAINER_COLUMNS))
+
+
+def trainer_sittings(answers: pd.DataFrame) -> pd.DataFrame:
+    """The trainer's sittings (:func:`read_trainer`'s answers), in the order begun: ``sitting``,
+    ``started`` (the first answer's time), ``deals``, ``best`` (keeps ranked first), ``lost``
+    (points in all) and ``per_deal``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> answers = pd.DataFrame({"sitting": ["a", "a", "b"], "answered_at": ["1", "2", "3"],
+    ...                         "rank": [1, 4, 1], "lost": [0.0, 1.5, 0.0]})
+    >>> trainer_sittings(answers)[["sitting", "deals", "best", "lost"]].values.tolist()
+    [['a', 2, 1, 1.5], ['b', 1, 1, 0.0]]
+    """
+    import pandas as pd
+
+    rows = []
+    for sitting in dict.fromkeys(answers["sitting"]):  # in the order first answered
+        mine = answers[answers["sitting"] == sitting]
+        deals, lost = len(mine), float(mine["lost"].sum())
+        rows.append({"sitting": sitting, "started": mine["answered_at"].iloc[0],
+                     "deals": deals, "best": int((mine["rank"] == 1).sum()), "lost": lost,
+                     "per_deal": lost / deals})
+    return pd.DataFrame(rows, columns=["sitting", "started", "deals", "best", "lost",
+                                       "per_deal"])
 
 
 # --------------------------------------------------------------------------- reading

@@ -2,19 +2,29 @@
 
 :func:`create_app` makes the application. Its API (every answer JSON but the chart, an SVG):
 
-==========================  ==============================================================
-``GET /api/count``          a hand or crib counted out (:func:`~analyzer.web.answers.count_answer`)
-``GET /api/keep``           the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
-``GET /api/keep/win``       the keeps ranked by P(win) from a score (``win_answer``)
-``GET /api/keep/chart.svg`` the chart of ``crib plot keep`` (``chart_svg``)
-``GET /api/trainer/deal``   the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
-``GET /api/trainer/answer`` a throw graded (:func:`~analyzer.web.trainer.grade`)
-``GET /api/game``           a game against the AI replayed from its moves, stopped at your
-                            next decision (:func:`~analyzer.web.game.game_answer`)
-``GET /api/game/record``    the game's record as a JSON Lines download
-                            (:func:`~analyzer.web.game.game_record`)
-``GET /api/openapi.json``   the API described (OpenAPI)
-==========================  ==============================================================
+==============================  ==============================================================
+``GET /api/count``              a hand or crib counted out
+                                (:func:`~analyzer.web.answers.count_answer`)
+``GET /api/keep``               the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
+``GET /api/keep/win``           the keeps ranked by P(win) from a score (``win_answer``)
+``GET /api/keep/chart.svg``     the chart of ``crib plot keep`` (``chart_svg``)
+``GET /api/trainer/deal``       the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
+``GET /api/trainer/answer``     a throw graded (:func:`~analyzer.web.trainer.grade`)
+``GET /api/game``               a game against the AI replayed from its moves, stopped at your
+                                next decision (:func:`~analyzer.web.game.game_answer`)
+``GET /api/game/record``        the game's record as a JSON Lines download
+                                (:func:`~analyzer.web.game.game_record`)
+``GET /api/game/why``           the AIs' choices in the last deal shown, explained
+                                (:func:`~analyzer.web.game.game_why`)
+``GET /api/game/review``        the review of your decisions
+                                (:func:`~analyzer.web.game.game_review`)
+``POST /api/history/game``      a finished game added to the history (:mod:`analyzer.web.history`)
+``GET /api/history``            the history: ``crib stats``'s statistics, the last games, the
+                                trainer's sittings
+``POST /api/trainer/record``    a trainer's answer added to its sitting in the history
+``GET /api/trainer/sitting``    a sitting's answers, read back
+``GET /api/openapi.json``       the API described (OpenAPI)
+==============================  ==============================================================
 
 Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
 malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
@@ -22,11 +32,14 @@ unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a
 is answered wherever ``GET`` is (:class:`_Head`), and ``/favicon.ico`` is the pages' icon.
 
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
-discard trainer) and ``/play`` (the game against the AI). Their files are read from the installed
-package once, when the application is made (:data:`STATIC`). No request names a file or writes
-one (the game's record is the body of a response, sent as an attachment): besides the pages, the
-only files read are the package's own tables (crib values, pegging, win odds), once each, on
-first use (``create_app(warm=True)`` loads the six-card game's at start-up).
+discard trainer), ``/play`` (the game against the AI), ``/review`` (a game's review) and
+``/history`` (the history of games and sittings). Their files are read from the installed
+package once, when the application is made (:data:`STATIC`). No request names a file (the game's
+record is the body of a response, sent as an attachment); the one file written is the history
+(the terminal's, or ``create_app(history=PATH)``'s), by the two ``POST`` requests: besides it
+and the pages, the only files read are the package's own tables (crib values, pegging, win
+odds), once each, on first use (``create_app(warm=True)`` loads the six-card game's at
+start-up).
 
 No answer computes on the event loop (:mod:`analyzer.web.work`): each runs in a worker thread,
 side by side with the others, so a count or a keep is answered in milliseconds while a P(win)
@@ -47,13 +60,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
 from . import answers, game, trainer
 from .answers import InputError
+from .history import History
 from .work import Work
 
 __all__ = ["PAGES", "STATIC", "create_app"]
 
 #: The pages, by path: each a file of ``static/``.
 PAGES = {"/count": "count.html", "/keep": "keep.html", "/trainer": "trainer.html",
-         "/play": "play.html"}
+         "/play": "play.html", "/review": "review.html", "/history": "history.html"}
 #: The content type of each kind of static file.
 STATIC = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
@@ -68,7 +82,11 @@ CribMode = Annotated[str | None, Query(description="table, uniform or weighted")
 Seed = Annotated[int, Query(ge=0, le=2**63 - 1)]
 Deal = Annotated[int, Query(ge=0, le=trainer.MAX_DEAL)]
 Score = Annotated[int, Query(ge=0, le=120)]
-GameVariant = Annotated[str, Query(max_length=40, description="six-card or five-card")]
+GameVariant = Annotated[str, Query(max_length=40, description="six-card, five-card, "
+                                   "three-player or four-player")]
+Level = Annotated[str | None, Query(max_length=20, description="Beginner, Casual, Club or "
+                                   "Expert (in place of opponent)")]
+Sitting = Annotated[str, Query(max_length=40, description="the trainer's sitting")]
 Opponent = Annotated[str, Query(max_length=60, description="the AI: best, ev+lookahead, ...")]
 First = Annotated[str, Query(max_length=10, description="who deals first: cut, you or ai")]
 Moves = Annotated[str, Query(max_length=game.MAX_MOVES * 6,
@@ -142,7 +160,7 @@ def _warm_later() -> None:
     answers.win_answer(hand, "dealer", 110, 115, samples=64)
 
 
-def create_app(warm: bool = False) -> FastAPI:
+def create_app(warm: bool = False, history=None) -> FastAPI:
     """The application: the API and the pages.
 
     Parameters
@@ -152,6 +170,9 @@ def create_app(warm: bool = False) -> FastAPI:
         not wait for the compiled kernels to load (about a second); those of the exact cribs
         and P(win), which take longer, load in a thread while the server starts (the first
         P(win) waits for them, nothing else does; ``app.state.warming`` is its future).
+    history
+        The history file the finished games and the trainer's answers are added to (None: the
+        terminal's, :func:`analyzer.table.history.default_path`, looked up at each request).
     """
     from ..core.version import package_version
 
@@ -160,6 +181,8 @@ def create_app(warm: bool = False) -> FastAPI:
     static = _static_files()
     work = Work()
     app.state.work = work
+    kept = History(history)
+    app.state.history = kept
 
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError):
@@ -218,19 +241,49 @@ def create_app(warm: bool = False) -> FastAPI:
     def game_state(variant: GameVariant = "six-card", opponent: Opponent = "best",
                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
                    moves: Moves = "", since: Annotated[int, Query(ge=0, le=10_000)] = 0,
-                   advice: bool = False) -> dict:
+                   advice: bool = False, level: Level = None) -> dict:
         return game.game_answer(variant, opponent, seed, first, muggins, moves, since=since,
-                                advice=advice)
+                                advice=advice, level=level)
 
     @app.get("/api/game/record", summary="The game's record, JSON Lines, as a download",
              response_class=Response)
     def game_record(variant: GameVariant = "six-card", opponent: Opponent = "best",
                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
-                    moves: Moves = "") -> Response:
-        body = game.game_record(variant, opponent, seed, first, muggins, moves)
+                    moves: Moves = "", level: Level = None) -> Response:
+        body = game.game_record(variant, opponent, seed, first, muggins, moves, level)
         name = f"crib-game-{seed}.jsonl"
         return Response(body, media_type="application/jsonl",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/api/game/why", summary="The AIs' choices in the last deal shown, explained")
+    def game_why(variant: GameVariant = "six-card", opponent: Opponent = "best",
+                 seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                 moves: Moves = "", level: Level = None) -> dict:
+        return game.game_why(variant, opponent, seed, first, muggins, moves, level)
+
+    @app.get("/api/game/review", summary="The review of your decisions in the game")
+    def game_review(variant: GameVariant = "six-card", opponent: Opponent = "best",
+                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                    moves: Moves = "", level: Level = None) -> dict:
+        return game.game_review(variant, opponent, seed, first, muggins, moves, level)
+
+    @app.post("/api/history/game", summary="Add a finished game to the history")
+    def history_game(variant: GameVariant = "six-card", opponent: Opponent = "best",
+                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                     moves: Moves = "", level: Level = None) -> dict:
+        return kept.add_game(variant, opponent, seed, first, muggins, moves, level)
+
+    @app.get("/api/history", summary="The history: crib stats's statistics, games, sittings")
+    def history_summary() -> dict:
+        return kept.summary()
+
+    @app.post("/api/trainer/record", summary="Add a trainer's answer to its sitting")
+    def trainer_record(sitting: Sitting, seed: Seed, k: Deal, throw: Cards) -> dict:
+        return kept.add_trainer(sitting, seed, k, throw)
+
+    @app.get("/api/trainer/sitting", summary="The answers of one sitting of the trainer")
+    def trainer_sitting(sitting: Sitting) -> dict:
+        return kept.sitting(sitting)
 
     # ------------------------------------------------------------------ the pages
 

@@ -179,7 +179,10 @@ def screenshots(folder, app=None) -> list[Path]:
     from .serve import BackgroundServer
 
     folder = Path(folder)
-    app = create_app(warm=True) if app is None else app
+    scratch = tempfile.TemporaryDirectory(prefix="crib-screenshots-")
+    # the pictures' games and trainer answers go to a history of their own, not the user's
+    app = (create_app(warm=True, history=Path(scratch.name) / "history.sqlite3") if app is None
+           else app)
     pages = [
         ("count", "/count?hand=5H+5C+5S+JD&starter=5D", "#result:not([hidden]) tbody tr"),
         ("keep", "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone", "#keeps tbody tr"),
@@ -192,7 +195,7 @@ def screenshots(folder, app=None) -> list[Path]:
          + "+".join(_PLAY_END), "#download:not([hidden])"),
     ]
     written = []
-    with BackgroundServer(app) as url, chromium(*DESKTOP[1:3]) as driver:
+    with scratch, BackgroundServer(app) as url, chromium(*DESKTOP[1:3]) as driver:
         for view, width, height, mobile in (DESKTOP, PHONE):
             _viewport(driver, width, height, mobile)
             for name, path, ready in pages:

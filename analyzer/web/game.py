@@ -13,6 +13,15 @@ Moves are text, one token a decision, separated by spaces or commas: a throw is 
 by ``-`` (``5H-JC``), a card laid is the card (``7D``), ``go`` says go, and with muggins a count
 is a number (``12``). A move that does not fit its decision is an :class:`InputError` on
 ``moves`` naming the move, its number and why.
+
+Every form is played: two-player six-card and five-card, three-player (you and two AIs) and
+four-player (you and an AI partner against two AIs), the AIs at a level of
+:mod:`analyzer.table.levels` or by a player spec. The answer also says what the page shows
+beside the table: the pegs of each side (front and back), each show's count phrase by phrase
+(:func:`analyzer.core.counting.say_count_steps`), whether the last decision may be taken back
+(:meth:`Table.undo_refused`, and the moves to keep if so), and on request the AIs' choices in
+the last deal explained (:func:`game_why`, :func:`analyzer.table.review.explain_deal`) and the
+review of a finished game (:func:`game_review`, :func:`analyzer.table.review.review_game`).
 """
 
 from __future__ import annotations
@@ -20,10 +29,11 @@ from __future__ import annotations
 import re
 
 from ..core.cards import CardError, format_card, parse_card
-from ..core.choices import VARIANT_NAMES
+from ..core.choices import ADVISE_SAMPLES, VARIANT_NAMES
 from .answers import InputError
 
-__all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "game_answer", "game_record", "parse_moves"]
+__all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "SEAT_NAMES", "game_answer", "game_record",
+           "game_review", "game_why", "parse_moves", "replay_record"]
 
 #: What the person is asked: ``throw`` (cards to the crib), ``lay`` (a card on the count), ``go``
 #: (no card fits: say go), ``count`` (muggins: the points of a hand or crib), ``over``.
@@ -33,7 +43,10 @@ MAX_MOVES = 400
 #: The opponents the page offers (any player spec of :func:`analyzer.core.choices.parse_player` is
 #: taken).
 OPPONENTS = ("best", "ev+lookahead", "ev+greedy", "random+random")
-_TWO_SIDED = ("six-card", "five-card")
+#: The seats' names by the number of players, seat 0 (the person) first: as ``crib play`` says
+#: them (``analyzer/cli/seating.py``, a face above this one).
+SEAT_NAMES = {2: ("you", "the AI"), 3: ("you", "West", "East"),
+              4: ("you", "West", "your partner", "East")}
 _FIRST = {"cut": "cut", "you": 0, "ai": 1}
 _ADVICE_SAMPLES = 1000  # as the terminal's hints
 
@@ -62,6 +75,7 @@ class _Scripted:
     def __init__(self, moves: list[str]):
         self.moves = moves
         self.used = 0
+        self.decided: list[int] = []  # the move number (1, 2, ...) of each decision, a go none
 
     def _next(self, kind: str, detail: dict | None = None) -> tuple[int, str]:
         if self.used >= len(self.moves):
@@ -93,6 +107,7 @@ class _Scripted:
             if c not in hand:
                 raise self._bad(k, move, f"{format_card(c)} is not in your hand "
                                 f"({' '.join(format_card(h) for h in hand)})")
+        self.decided.append(k)
         return cards
 
     def lay(self, table, seat: int) -> int | None:
@@ -110,13 +125,16 @@ class _Scripted:
             where = ("is not in your hand" if card not in table.hand(seat) else
                      f"makes {table.count + _value(card)}, over 31")
             raise self._bad(k, move, f"{format_card(card)} {where}")
+        self.decided.append(k)
         return card
 
     def claim(self, table, seat: int, cards: list[int], crib: bool) -> int:
         k, move = self._next("count", {"cards": [format_card(c) for c in cards],
-                                       "crib": bool(crib)})
+                                       "crib": bool(crib),
+                                       "starter": format_card(table.starter)})
         if not move.isdigit() or int(move) > 29:
             raise self._bad(k, move, "a count is a whole number of points, 0 to 29")
+        self.decided.append(k)
         return int(move)
 
 
@@ -134,7 +152,7 @@ def _items(items) -> list[dict]:
 def _event(event: dict) -> dict:
     """An event of the table for the page: cards as text, the AI's discard hidden, the items of
     a count with the words said at the table."""
-    from ..core.counting import say_count, say_peg
+    from ..core.counting import say_count, say_count_steps, say_peg
 
     kind = event["kind"]
     out = {k: v for k, v in event.items() if k != "items"}
@@ -153,6 +171,9 @@ def _event(event: dict) -> dict:
     if kind == "show":
         out["items"] = _items(event["items"])
         out["said"] = say_count(event["items"])
+        out["steps"] = [{"said": step.said, "total": int(step.total),
+                         "cards": sorted({format_card(c) for i in step.items for c in i.cards})}
+                        for step in say_count_steps(event["items"])]
         out["missed"] = [_items(s) for s in event.get("missed", [])]
     return out
 
@@ -163,9 +184,6 @@ def _check(variant: str, opponent: str, seed: int, first: str) -> None:
     if variant not in VARIANT_NAMES:
         raise InputError("variant", f"unknown variant {variant!r}: one of "
                          f"{', '.join(VARIANT_NAMES)}")
-    if variant not in _TWO_SIDED:
-        raise InputError("variant", f"the game in the browser is two-handed: "
-                         f"{' or '.join(_TWO_SIDED)}, not {variant}")
     try:
         parse_player(opponent)
     except ValueError as exc:
@@ -177,15 +195,35 @@ def _check(variant: str, opponent: str, seed: int, first: str) -> None:
         raise InputError("first", f"unknown first dealer {first!r}: cut, you or ai")
 
 
-def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, moves: str):
+def _opponent(opponent: str, level: str | None) -> tuple[str, str | None]:
+    """The AIs' player spec and the level's name: the level's player when a level is named."""
+    from ..table.levels import LevelError, find_level
+
+    if not level:
+        return opponent, None
+    try:
+        found = find_level(level)
+    except LevelError as exc:
+        raise InputError("level", str(exc)) from None
+    return found.player, found.name
+
+
+def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, moves: str,
+            level: str | None = None):
     """The table replayed to the first decision without a move: (table, person, events, ask)."""
+    from ..core.choices import variant_game
     from ..table.tabletop import Table
 
+    opponent, level = _opponent(opponent, level)
     _check(variant, opponent, seed, first)
+    game = variant_game(variant)
+    if muggins and game.teams != 2:
+        raise InputError("muggins", f"muggins is played by two sides, not in {variant}")
     person = _Scripted(parse_moves(moves))
     events: list[dict] = []
-    table = Table((person, opponent), variant=variant, seed=int(seed), first=_FIRST[first],
-                  muggins=bool(muggins), emit=events.append)
+    table = Table((person, *[opponent] * (game.players - 1)), variant=variant, seed=int(seed),
+                  first=_FIRST[first], muggins=bool(muggins), emit=events.append, level=level,
+                  names=SEAT_NAMES[game.players])
     try:
         table.play()
     except _Ask as ask:
@@ -196,17 +234,28 @@ def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, m
     return table, person, events, _Ask("over")
 
 
+def _pegs(events: list[dict], sides: int) -> list[list[int]]:
+    """Each side's pegs, ``[front, back]``: the front peg in the hole of the score, the back peg
+    in the hole of the score before the side's last points (0: off the board)."""
+    pegs = [[0, 0] for _ in range(sides)]
+    for event in events:
+        for side, score in enumerate(event.get("scores") or []):
+            if score != pegs[side][0]:
+                pegs[side] = [int(score), pegs[side][0]]
+    return pegs
+
+
 def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0,
                 first: str = "cut", muggins: bool = False, moves: str = "", since: int = 0,
-                advice: bool = False) -> dict:
+                advice: bool = False, level: str | None = None) -> dict:
     """The game replayed from its moves, stopped at the person's next decision.
 
     Parameters
     ----------
     variant
-        ``"six-card"`` or ``"five-card"`` (two-handed).
+        ``"six-card"``, ``"five-card"``, ``"three-player"`` or ``"four-player"``.
     opponent
-        The AI's player spec (``"best"``, ``"ev+lookahead"``, ...).
+        The AIs' player spec (``"best"``, ``"ev+lookahead"``, ...).
     seed
         The game's seed (:class:`analyzer.table.tabletop.Table`).
     first
@@ -219,6 +268,9 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         Give the events from this index on (the page asks for the new ones).
     advice
         Add the analyzer's advice for the decision asked (keeps, or cards to lay).
+    level
+        A level of :mod:`analyzer.table.levels` (``"Beginner"`` ...): the AIs play as its
+        player, in place of ``opponent``.
 
     Returns
     -------
@@ -235,10 +287,11 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     >>> answer["ask"], len(answer["state"]["hand"])
     ('throw', 6)
     """
-    table, person, events, ask = _replay(variant, opponent, seed, first, muggins, moves)
+    table, person, events, ask = _replay(variant, opponent, seed, first, muggins, moves, level)
     game = table.game
     who = ("you", "ai")
     dealer = next((e["dealer"] for e in reversed(events) if e["kind"] == "deal"), None)
+    refused = table.undo_refused() if ask.kind != "over" else "the game is over"
     state = {
         "hand": [format_card(c) for c in (table.hand(0) if dealer is not None else [])],
         "legal": [format_card(c) for c in table.legal(0)] if ask.kind in ("lay", "go") else [],
@@ -246,14 +299,19 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         "played": [format_card(c) for c in table.played],
         "scores": [int(s) for s in table.scores],
         "starter": format_card(table.starter) if table.starter is not None else None,
-        "dealer": who[dealer] if dealer is not None else None,  # of this deal (or the last)
-        "crib": who[dealer] if dealer is not None else None,
+        "dealer": (who[min(dealer, 1)] if dealer is not None else None),  # of this deal
+        "crib": (who[min(table.side(dealer), 1)] if dealer is not None else None),
         "target": game.target,
         "skunk_lines": list(game.skunk_lines),
-        "winner": who[table.winner] if table.winner is not None else None,
+        "winner": (who[min(table.winner, 1)] if table.winner is not None else None),
+        "players": game.players, "names": list(SEAT_NAMES[game.players]), "sides": game.teams,
+        "dealer_seat": dealer, "winner_side": table.winner, "thrown": game.thrown,
+        "pegs": _pegs(events, game.teams),
+        "undo": {"moves": None if refused else person.decided[-1] - 1, "refused": refused},
     }
     out = {
-        "game": {"variant": game.name, "opponent": opponent, "seed": int(seed), "first": first,
+        "game": {"variant": game.name, "opponent": opponent if not table.level else
+                 table.seats[1], "level": table.level, "seed": int(seed), "first": first,
                  "muggins": bool(muggins), "moves": person.moves},
         "events": [_event(e) for e in events[max(0, int(since)):]],
         "n_events": len(events),
@@ -286,11 +344,68 @@ def _advice(table, ask: str) -> list[dict] | None:
     return None
 
 
+def replay_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+                  first: str = "cut", muggins: bool = False, moves: str = "",
+                  level: str | None = None) -> dict:
+    """The record of the game (:meth:`analyzer.table.tabletop.Table.record`, ``"unfinished"``
+    before its end) replayed from its moves."""
+    table, _, _, _ = _replay(variant, opponent, seed, first, muggins, moves, level)
+    return table.record()
+
+
 def game_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
-                first: str = "cut", muggins: bool = False, moves: str = "") -> str:
+                first: str = "cut", muggins: bool = False, moves: str = "",
+                level: str | None = None) -> str:
     """The record of the game (:meth:`analyzer.table.tabletop.Table.record`, ``"unfinished"`` before
     its end) as one line of JSON Lines, as ``crib play`` saves it and ``crib replay`` reads it."""
     import json
 
-    table, _, _, _ = _replay(variant, opponent, seed, first, muggins, moves)
-    return json.dumps(table.record(), separators=(",", ":")) + "\n"
+    record = replay_record(variant, opponent, seed, first, muggins, moves, level)
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
+def game_why(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+             first: str = "cut", muggins: bool = False, moves: str = "",
+             level: str | None = None, samples: int = ADVISE_SAMPLES) -> dict:
+    """The AIs' choices in the last deal whose show is over, each with its top alternatives, as
+    ``why`` in ``crib play`` says them (:func:`analyzer.table.review.explain_deal`): ``deal``
+    (None before the first show: the AI's cards are not seen yet) and ``rows``, each with
+    ``seat``, ``name``, ``kind`` (``discard`` or ``play``), ``position``, ``done``,
+    ``objective`` and ``alternatives`` (``[[choice, value], ...]``, best first) and ``said``,
+    the alternatives in one line (:func:`analyzer.table.objective.format_alternatives`); with
+    the terminal's samples, so the same values as its ``why``."""
+    from ..table.objective import format_alternatives
+    from ..table.review import explain_deal
+
+    table, _, _, _ = _replay(variant, opponent, seed, first, muggins, moves, level)
+    record = table.record()
+    number = len(record["deals"])
+    if not number:
+        return {"deal": None, "rows": []}
+    names = SEAT_NAMES[table.game.players]
+    rows = []
+    for seat in (p for p, ai in enumerate(table.ai) if ai):
+        for row in explain_deal(record, number, seat, samples=samples):
+            alternatives = [[str(c), float(v)] for c, v in row["alternatives"]]
+            rows.append({"seat": seat, "name": names[seat], "kind": row["kind"],
+                         "position": str(row["position"]), "done": str(row["done"]),
+                         "objective": row["objective"], "alternatives": alternatives,
+                         "said": format_alternatives(alternatives, row["objective"])})
+    return {"deal": number, "rows": rows}
+
+
+def game_review(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+                first: str = "cut", muggins: bool = False, moves: str = "",
+                level: str | None = None, samples: int = ADVISE_SAMPLES) -> dict:
+    """The review of your decisions in the game (:func:`analyzer.table.review.review_game`, its
+    :meth:`~analyzer.table.review.Review.to_dict`), with ``names`` (the seats'), the final
+    ``scores`` and the ``winner`` (a side). A discard's ``position`` is the cards dealt, its
+    ``done`` and ``advised`` the cards kept; a card's the card laid."""
+    from ..table.review import review_game
+
+    record = replay_record(variant, opponent, seed, first, muggins, moves, level)
+    review = review_game(record, samples=samples).to_dict()
+    review["names"] = list(SEAT_NAMES[len(record["seats"])])
+    review["scores"] = list(record["scores"])
+    review["winner"] = record["winner"]
+    return review

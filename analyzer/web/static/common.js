@@ -34,6 +34,12 @@ function readCards(text) {
 }
 
 function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
+
+// A card in words, as a screen reader says it: "5H" -> "five of hearts".
+const RANK_NAMES = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                     8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+function cardName(card) { return RANK_NAMES[card[0]] + " of " + SUIT_NAMES[card[1]]; }
 function isRed(card) { return card[1] === "D" || card[1] === "H"; }
 
 // A card as an element: <span class="card red" data-card="5H"><span>5</span><span class="s">♥</span>
@@ -42,7 +48,7 @@ function cardEl(card, extra) {
   el.className = "card " + (isRed(card) ? "red" : "black") + (extra ? " " + extra : "");
   el.dataset.card = card;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", card);
+  el.setAttribute("aria-label", cardName(card));
   const r = document.createElement("span");
   r.textContent = rankLabel(card);
   const s = document.createElement("span");
@@ -71,7 +77,9 @@ function makePicker(container, onPick) {
       b.className = isRed(card) ? "red" : "black";
       b.dataset.card = card;
       b.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-label", cardName(card));
       b.title = card;
+      if (r === "A") b.classList.add("suit-start");
       const rank = document.createElement("span");
       rank.textContent = r === "T" ? "10" : r;
       const suit = document.createElement("span");
@@ -90,6 +98,33 @@ function makePicker(container, onPick) {
       }
     },
   };
+}
+
+// A card the player picks (a role=button span): clicked, or Enter or Space from the keyboard;
+// aria-pressed says whether it is selected.
+function makePickable(el, act) {
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-pressed", "false");
+  el.addEventListener("click", act);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); }
+  });
+}
+
+// POST to an API path with parameters (in the query); resolves as api() does.
+async function apiPost(path, params) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v !== undefined && v !== null && v !== "") query.set(k, v);
+  }
+  try {
+    const response = await fetch(path + "?" + query.toString(), { method: "POST" });
+    const data = await response.json();
+    return { ok: response.ok, status: response.status, data };
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: "no answer from the server (" + err + ")" } };
+  }
 }
 
 // GET an API path with parameters; resolves to {ok, status, data}. A network failure is shown

@@ -99,11 +99,26 @@ async function count() {
       const on = body.querySelector("tr.on");
       highlight(on ? on.dataset.cards.split(" ") : null);
     });
-    tr.addEventListener("click", () => {
+    const choose = () => {
       const was = tr.classList.contains("on");
-      for (const r of body.querySelectorAll("tr.on")) r.classList.remove("on");
+      for (const r of body.querySelectorAll("tr.on")) {
+        r.classList.remove("on");
+        r.setAttribute("aria-pressed", "false");
+      }
       tr.classList.toggle("on", !was);
+      tr.setAttribute("aria-pressed", was ? "false" : "true");
       highlight(was ? null : item.cards);
+    };
+    // reachable from the keyboard: Tab to a row, Enter or Space lights its cards up
+    tr.tabIndex = 0;
+    tr.setAttribute("role", "button");
+    tr.setAttribute("aria-pressed", "false");
+    tr.setAttribute("aria-label", item.kind + " for " + item.points + ": " +
+                    item.cards.map(cardName).join(", "));
+    tr.addEventListener("click", choose);
+    tr.addEventListener("focus", () => highlight(item.cards));
+    tr.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(); }
     });
     body.append(tr);
   }

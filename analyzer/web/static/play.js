@@ -1,28 +1,48 @@
-// Page 4: a game against the AI. The server keeps nothing: each request carries the game (seed,
-// options) and your moves, the server replays it and answers with the events and what is asked.
-// The address holds the same, so a reload resumes the game.
+// Page 4: a game against the AI, in any of the four forms, at a level. The server keeps nothing:
+// each request carries the game (seed, options) and your moves, the server replays it and answers
+// with the events and what is asked. The address holds the same, so a reload resumes the game,
+// and this browser remembers the last game's address (localStorage) for /play opened bare.
+// The game stops at each show: the hands and the crib are counted out phrase by phrase on their
+// cards, and Continue goes on.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const WHO = { 0: "You", 1: "The AI" };
-const who_ = { 0: "you", 1: "the AI" };
-let game = null;      // {variant, opponent, seed, first, muggins}
+const LEVELS = ["Beginner", "Casual", "Club", "Expert"];
+const SAVED = "crib-play-game";       // localStorage: the last game's address
+let game = null;      // {variant, opponent, seed, first, muggins}; opponent may be a level
 let moves = [];       // your moves, as the API takes them
 let answer = null;    // the last answer of /api/game
 let chosen = [];      // cards picked to throw
 let busy = false;
+let seen = 0;         // the events already shown (the shows stepped through)
+let shows = [];       // the shows to count out, in turn
+let stepTimer = null;
+let recorded = false; // this finished game is in the history
 
-function params() {
-  return { variant: game.variant, opponent: game.opponent, seed: game.seed, first: game.first,
-           muggins: game.muggins ? "true" : "false", moves: moves.join(" ") };
+function gameParams() {
+  const p = { variant: game.variant, seed: game.seed, first: game.first,
+              muggins: game.muggins ? "true" : "false", moves: moves.join(" ") };
+  if (LEVELS.includes(game.opponent)) p.level = game.opponent;
+  else p.opponent = game.opponent;
+  return p;
 }
+const params = gameParams;
 
-function updateUrl() {
-  const q = new URLSearchParams({ seed: game.seed, opponent: game.opponent, variant: game.variant });
+function address() {
+  const q = new URLSearchParams({ seed: game.seed });
+  if (LEVELS.includes(game.opponent)) q.set("level", game.opponent);
+  else q.set("opponent", game.opponent);
+  q.set("variant", game.variant);
   if (game.first !== "cut") q.set("first", game.first);
   if (game.muggins) q.set("muggins", "1");
   if (moves.length) q.set("moves", moves.join(" "));
-  history.replaceState(null, "", "/play?" + q.toString());
+  return "/play?" + q.toString();
+}
+
+function updateUrl() {
+  const where = address();
+  history.replaceState(null, "", where);
+  try { localStorage.setItem(SAVED, where); } catch (e) { /* private mode: the address alone */ }
 }
 
 function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
@@ -31,7 +51,7 @@ function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
 function offered(id) { return [...$(id).options].map((o) => o.value); }
 
 const DEFAULTS = { opponent: "best", variant: "six-card", first: "cut" };
-const NAMES = { opponent: "opponent", variant: "game", first: "first dealer" };
+const NAMES = { opponent: "opponent", variant: "game", first: "first dealer", level: "level" };
 
 // Say something about the game that is not an error of a move (an address put right).
 function notice(text) {
@@ -40,7 +60,15 @@ function notice(text) {
 }
 
 function fromUrl() {
-  const q = new URLSearchParams(location.search);
+  let q = new URLSearchParams(location.search);
+  if (![...q.keys()].length) {  // /play bare: the last game of this browser, if any
+    let saved = null;
+    try { saved = localStorage.getItem(SAVED); } catch (e) { saved = null; }
+    if (saved && saved.startsWith("/play?")) {
+      q = new URLSearchParams(saved.slice(6));
+      notice("Your last game, where it stands (New game deals another).");
+    }
+  }
   const notes = [];
   let seed = q.get("seed");
   if (seed === null || !/^\d+$/.test(seed)) {
@@ -48,12 +76,15 @@ function fromUrl() {
     seed = randomSeed();
   }
   game = { seed, muggins: q.get("muggins") === "1" };
+  const level = q.get("level");
   for (const key of ["opponent", "variant", "first"]) {
-    const asked = q.get(key);
+    let asked = q.get(key);
+    let name = NAMES[key];
+    if (key === "opponent" && level !== null) { asked = level; name = "level"; }
     if (asked === null || offered(key).includes(asked)) game[key] = asked || DEFAULTS[key];
     else {
       game[key] = DEFAULTS[key];
-      notes.push(`no ${NAMES[key]} '${asked}' here: ${DEFAULTS[key]} instead`);
+      notes.push(`no ${name} '${asked}' here: ${DEFAULTS[key]} instead`);
     }
   }
   moves = (q.get("moves") || "").split(/[\s,]+/).filter((t) => t);
@@ -67,10 +98,12 @@ function fromUrl() {
 
 async function refresh() {
   busy = true;
+  document.body.dataset.busy = "1";
   abortKind("hint");  // advice on the position before is not wanted any more
   updateUrl();
   const result = await api("/api/game", params());
   busy = false;
+  document.body.dataset.busy = "0";
   showError(result, $("other-error"));
   if (!result.ok) {
     if (result.data && result.data.field === "moves" && moves.length && answer) {
@@ -87,122 +120,311 @@ async function refresh() {
     } else if (!answer) $("setup").open = true;  // nothing to show: start a game from the setup
     return;
   }
+  const first = answer === null;
   answer = result.data;
   chosen = [];
   $("advice").hidden = true;
+  $("why-box").hidden = true;
+  if (first) seen = answer.n_events;  // a game opened or reloaded: its past shows are in the log
+  else {
+    // the shows since the last answer are counted out before the next question
+    for (const e of answer.events.slice(seen)) if (e.kind === "show") shows.push(e);
+    announce(answer.events.slice(seen));
+    seen = answer.n_events;
+  }
   render();
 }
 
 function move(m) {
-  if (busy || !answer) return;
+  if (busy || !answer || shows.length) return;
   moves.push(m);
   refresh();
 }
 
+// ---------------------------------------------------------------- names of the seats
+
+function names() { return answer.state.names; }
+function who(seat) { return names()[seat]; }
+function subject(seat) { const n = who(seat); return n.charAt(0).toUpperCase() + n.slice(1); }
+function verb(seat, v) { return seat === 0 ? v : v + "s"; }
+function possessive(seat) { return seat === 0 ? "your" : who(seat) + "'s"; }
+function sideName(side) {
+  const s = answer.state;
+  if (s.players === 4) return side === 0 ? "you and your partner" : "West and East";
+  return who(side);
+}
+function sideLabel(side) {
+  const s = answer.state;
+  if (s.players === 4) return side === 0 ? "us" : "them";
+  if (s.players === 2) return side === 0 ? "you" : "AI";
+  return who(side);
+}
+
+// The computer's moves since the last answer, said in the live region (a screen reader reads
+// them out) and shown above the question.
+function announce(events) {
+  const said = [];
+  for (const e of events) {
+    if (e.kind === "lay" && e.seat !== 0) {
+      said.push(`${subject(e.seat)} lays ${cardName(e.card)}: ${e.said}` +
+                (e.points ? `, ${e.points} for ${who(e.seat)}` : "") + ".");
+    } else if (e.kind === "go" && e.seat !== 0) said.push(`${subject(e.seat)} says go.`);
+    else if (e.kind === "go_point" && e.seat !== 0) said.push(`One for the go to ${who(e.seat)}.`);
+    else if (e.kind === "starter") said.push(`The starter is the ${cardName(e.card)}.`);
+  }
+  $("announce").textContent = said.join(" ");
+}
+
+// ---------------------------------------------------------------- the table
+
 function card(c, extra) { return cardEl(c, extra); }
 
-function render() {
-  const s = answer.state, ask = answer.ask;
-  document.body.dataset.ask = ask;
+function setAsk(kind) {
+  document.body.dataset.ask = kind;
   document.body.dataset.moves = String(moves.length);
-  renderBoard(s);
+}
+
+// Each side's pegs, [front, back], after the events before index UPTO (as the server's pegs).
+function pegsUpTo(upto) {
+  const pegs = answer.state.pegs.map(() => [0, 0]);
+  for (const e of answer.events.slice(0, upto)) {
+    (e.scores || []).forEach((x, side) => {
+      if (x !== pegs[side][0]) pegs[side] = [x, pegs[side][0]];
+    });
+  }
+  return pegs;
+}
+
+function render() {
+  const s = answer.state;
+  const showing = shows.length ? shows[0] : null;
+  // while a show is counted out, the board stands where that count leaves it
+  renderBoard(s, showing ? pegsUpTo(answer.events.indexOf(showing) + 1) : s.pegs);
   $("starter").textContent = "";
-  if (s.starter) $("starter").append(card(s.starter, "small starter"));
+  const starter = showing ? showing.starter : s.starter;
+  if (starter) $("starter").append(card(starter, "small starter"));
   else $("starter").textContent = "not cut yet";
+  const playing = !showing && (answer.ask === "lay" || answer.ask === "go");
+  $("count-box").hidden = !playing;
   $("count").textContent = s.count;
   $("count-cards").textContent = "";
   for (const c of s.count_cards) $("count-cards").append(card(c, "small"));
-  const hand = $("hand");
-  hand.textContent = "";
-  for (const c of s.hand) {
-    const pick = (ask === "throw") || (ask === "lay" && s.legal.includes(c));
-    const el = card(c, pick ? "pick" : (ask === "lay" ? "dim" : ""));
-    if (pick) {
-      el.tabIndex = 0;
-      el.setAttribute("role", "button");
-      const act = () => clickCard(c, el);
-      el.addEventListener("click", act);
-      el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") act(); });
-    }
-    hand.append(el);
+  // the dealer of the deal on the table (while a show is counted out, that show's deal's)
+  let dealer = s.dealer_seat;
+  if (showing) {
+    const before = answer.events.slice(0, answer.events.indexOf(showing)).filter((e) => e.kind === "deal");
+    if (before.length) dealer = before[before.length - 1].dealer;
   }
-  const thrown = 2;  // both two-handed forms throw two
+  const status = dealer === null ? "" :
+    (dealer === 0 ? "you deal, the crib is yours." : `${who(dealer)} deals, the crib is ${possessive(dealer)}.`);
+  const lvl = LEVELS.includes(game.opponent) ? `${game.opponent} (${answer.game.opponent})` : game.opponent;
+  $("status").textContent = "Seed " + game.seed + ". " + (status ? status.charAt(0).toUpperCase() +
+    status.slice(1) + " " : "") + `Against ${lvl}.`;
+  renderLog();
+  if (shows.length) { renderShow(); return; }
+  $("show").hidden = true;
+  $("continue").hidden = true;
+  $("announce").classList.remove("visually-hidden");
+  renderAsk();
+}
+
+function renderAsk() {
+  const s = answer.state, ask = answer.ask;
+  setAsk(ask);
+  const hand = $("hand");
+  hand.hidden = false;
+  hand.textContent = "";
+  const thrown = s.thrown;
+  if (ask === "count") {
+    // muggins: the cards to count, and the starter beside them
+    const d = answer.ask_detail;
+    hand.setAttribute("aria-label", d.crib ? "your crib and the starter" : "your hand and the starter");
+    for (const c of d.cards) hand.append(card(c));
+    const gap = document.createElement("span");
+    gap.className = "gap";
+    hand.append(gap, card(d.starter, "starter"));
+  } else {
+    hand.setAttribute("aria-label", "your hand");
+    for (const c of s.hand) {
+      const pick = (ask === "throw") || (ask === "lay" && s.legal.includes(c));
+      const el = card(c, pick ? "pick" : (ask === "lay" ? "dim" : ""));
+      if (pick) makePickable(el, () => clickCard(c, el));
+      hand.append(el);
+    }
+  }
   $("throw").hidden = ask !== "throw";
   $("throw").disabled = true;
   $("throw").dataset.n = thrown;
+  $("throw").textContent = thrown === 1 ? "Throw it to the crib" : "Throw to the crib";
   $("go").hidden = ask !== "go";
-  $("claim-box").hidden = ask !== "count";
-  $("hint").hidden = ask === "over";
-  const crib = s.crib === "you" ? "your crib" : "the AI's crib";
+  const counting = ask === "count";
+  if (counting && $("claim-box").hidden) {
+    $("claim").value = "";  // a new count: nothing left from the last one
+    $("claim-error").textContent = "";
+  }
+  $("claim-box").hidden = !counting;
+  if (counting) $("claim").focus();
+  $("hint").hidden = ask === "over" || ask === "count";
+  $("why").hidden = ask === "over" || !answer.events.some((e) => e.kind === "show");
+  $("undo").hidden = ask === "over";
+  $("undo").dataset.moves = s.undo.moves === null ? "" : String(s.undo.moves);
   const words = {
-    throw: `You hold ${s.hand.length} cards: click ${thrown} to throw to ${crib}, then Throw.`,
+    throw: `You hold ${s.hand.length} cards: click ${thrown === 1 ? "one" : "two"} to throw to ${crib()}, then Throw.`,
     lay: `Your turn: click a card to lay (the count is ${s.count}).`,
     go: `No card fits the count of ${s.count}: say go.`,
-    count: answer.ask_detail.cards ? `Count your ${answer.ask_detail.crib ? "crib" : "hand"}: ` +
-      answer.ask_detail.cards.join(" ") + ` with ${s.starter}.` : "",
-    over: (s.winner === "you" ? "You win " : "The AI wins ") + Math.max(...s.scores) + " to " +
-      Math.min(...s.scores) + ".",
+    count: answer.ask_detail.cards ? `Muggins: count your ${answer.ask_detail.crib ? "crib" : "hand"} ` +
+      `with the starter, then press Enter (what you miss, the other side takes).` : "",
   };
-  $("ask").textContent = words[ask];
-  const deal = s.dealer === "you" ? "you deal, the crib is yours." :
-    "the AI deals, the crib is the AI's.";
-  const status = !s.dealer ? "" : (ask === "over" ? "The last deal: " + deal : deal);
-  $("status").textContent = "Seed " + game.seed + ". " + status.charAt(0).toUpperCase() +
-    status.slice(1);
+  $("ask").textContent = ask === "over" ? overWords(s) : words[ask];
   $("again").hidden = ask !== "over";
   const dl = $("download");
   dl.hidden = ask !== "over";
+  $("review-link").hidden = ask !== "over";
   if (ask === "over") {
     const q = new URLSearchParams(params());
     dl.href = "/api/game/record?" + q.toString();
     dl.setAttribute("download", `crib-game-${game.seed}.jsonl`);
+    $("review-link").href = "/review?" + q.toString();
+    addToHistory();
   }
-  renderLog();
 }
 
-function renderBoard(s) {
-  const box = $("board");
-  box.textContent = "";
-  const line = s.skunk_lines[0];
-  for (const [i, name] of [[0, "you"], [1, "AI"]]) {
-    const row = document.createElement("div");
-    row.className = "track-row";
-    const label = document.createElement("span");
-    label.className = "track-name";
-    label.textContent = name;
-    const track = document.createElement("div");
-    track.className = "track";
-    const fill = document.createElement("div");
-    fill.className = "fill " + (i === 0 ? "you" : "ai");
-    fill.style.width = Math.min(100, 100 * s.scores[i] / s.target) + "%";
-    const skunk = document.createElement("div");
-    skunk.className = "skunk";
-    skunk.style.left = (100 * line / s.target) + "%";
-    skunk.title = "skunk line " + line;
-    track.append(fill, skunk);
-    const score = document.createElement("b");
-    score.className = "track-score";
-    score.id = "score-" + (i === 0 ? "you" : "ai");
-    score.textContent = s.scores[i];
-    row.append(label, track, score);
-    box.append(row);
-  }
-  const note = document.createElement("div");
-  note.className = "note";
-  note.textContent = `to ${s.target}; the dashed line is the skunk line (${line})`;
-  box.append(note);
+function crib() {
+  const s = answer.state;
+  return s.dealer_seat === 0 ? "your crib" : `${possessive(s.dealer_seat)} crib`;
+}
+
+function overWords(s) {
+  const w = s.winner_side;
+  const score = s.scores[w];
+  const rest = s.scores.filter((_, i) => i !== w);
+  const lead = s.players === 4 ? (w === 0 ? "You and your partner win" : "West and East win") :
+    (w === 0 ? "You win" : `${subject(w)} wins`);
+  return `${lead} ${score} to ${rest.join(" and ")}.`;
+}
+
+async function addToHistory() {
+  const key = "crib-recorded:" + address();
+  let done = false;
+  try { done = localStorage.getItem(key) === "1"; } catch (e) { done = false; }
+  if (recorded || done) { historyNote(true); return; }
+  recorded = true;
+  const result = await apiPost("/api/history/game", params());
+  if (!result.ok) { $("other-error").textContent = result.data.error || "not added to the history"; return; }
+  try { localStorage.setItem(key, "1"); } catch (e) { /* the server does not add it twice */ }
+  historyNote(true);
+}
+
+function historyNote(added) {
+  if (added) notice("The game is in your history (the History page sums it up, as crib stats does).");
+}
+
+function renderBoard(s, pegs) {
+  const colours = ["you", "ai", "third"];
+  const sides = pegs.map(([front, back], i) => ({
+    name: sideLabel(i), front, back, cls: colours[i],
+    id: s.players === 2 || s.players === 4 ? (i === 0 ? "score-you" : "score-ai") : "score-" + i,
+  }));
+  drawBoard($("board"), sides, s.target, s.skunk_lines[0]);
 }
 
 function clickCard(c, el) {
-  if (busy) return;
+  if (busy || shows.length) return;
   if (answer.ask === "lay") { move(c); return; }
-  const n = Number($("throw").dataset.n);
+  const n = answer.state.thrown;
   if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
   else if (chosen.length < n) chosen.push(c);
   else return;
-  el.classList.toggle("thrown", chosen.includes(c));
+  const on = chosen.includes(c);
+  el.classList.toggle("thrown", on);
+  el.setAttribute("aria-pressed", on ? "true" : "false");
+  el.setAttribute("aria-label", cardName(c) + (on ? ", selected to throw" : ""));
   $("throw").disabled = chosen.length !== n;
 }
+
+// ---------------------------------------------------------------- the show, counted out
+
+function renderShow() {
+  const e = shows[0];
+  setAsk("show");
+  for (const id of ["throw", "go", "claim-box", "hint", "why", "undo", "again", "download", "review-link"]) {
+    $(id).hidden = true;
+  }
+  $("hand").hidden = true;
+  $("show").hidden = false;
+  $("continue").hidden = false;
+  const what = e.crib ? "crib" : "hand";
+  $("ask").textContent = `The show: ${possessive(e.seat)} ${what}` +
+    (e.crib ? ` (${who(e.seat) === "you" ? "yours" : who(e.seat) + "'s"})` : "") + ", with the starter.";
+  const box = $("show-cards");
+  box.textContent = "";
+  box.setAttribute("aria-label", `${possessive(e.seat)} ${what} and the starter`);
+  for (const c of e.cards) box.append(card(c));
+  const gap = document.createElement("span");
+  gap.className = "gap";
+  box.append(gap, card(e.starter, "starter"));
+  const list = $("show-steps");
+  list.textContent = "";
+  $("show-total").textContent = "";
+  $("show-claim").textContent = "";
+  $("show").dataset.steps = String(e.steps.length);
+  $("show").dataset.seat = String(e.seat);
+  $("show").dataset.crib = e.crib ? "1" : "0";
+  let k = 0;
+  clearInterval(stepTimer);
+  const step = () => {
+    if (k >= e.steps.length) {
+      clearInterval(stepTimer);
+      for (const el of box.querySelectorAll(".card")) el.classList.remove("hl");
+      $("show-total").textContent = `"${e.said}": ${e.points}.`;
+      $("show-claim").textContent = claimWords(e);
+      $("show").dataset.done = "1";
+      return;
+    }
+    const st = e.steps[k];
+    const li = document.createElement("li");
+    li.textContent = st.said;
+    li.dataset.total = st.total;
+    li.dataset.cards = st.cards.join(" ");
+    if (st.cards.length) {
+      li.append(" ", cardsEl(st.cards, "small"));
+    }
+    list.append(li);
+    for (const el of box.querySelectorAll(".card")) {
+      el.classList.toggle("hl", st.cards.includes(el.dataset.card));
+    }
+    k += 1;
+  };
+  $("show").dataset.done = "0";
+  // a screen reader hears the count as said at the table (the page shows it on the cards)
+  $("announce").classList.add("visually-hidden");
+  $("announce").textContent = `${possessive(e.seat).charAt(0).toUpperCase() + possessive(e.seat).slice(1)} ` +
+    `${what}: ${e.said}.`;
+  step();
+  const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  stepTimer = setInterval(step, calm ? 60 : 450);
+  $("continue").focus();
+}
+
+function claimWords(e) {
+  if (e.claimed === null || e.claimed === undefined) return "";
+  const them = sideName(1);
+  if (e.claimed < e.points) {
+    const takes = (e.taken ? `${them.charAt(0).toUpperCase() + them.slice(1)} ${answer.state.players === 4 ? "take" : "takes"} the ${e.taken} you missed` : "");
+    return `You counted ${e.claimed}, but it counts ${e.points}: muggins! ${takes}.`;
+  }
+  if (e.claimed > e.points) return `You counted ${e.claimed}, but it counts ${e.points}: you peg ${e.points}, not more.`;
+  return `You counted ${e.claimed}: right.`;
+}
+
+function nextShow() {
+  clearInterval(stepTimer);
+  shows.shift();
+  if (!shows.length) $("announce").textContent = "";  // the shows said, the next question
+  render();
+}
+
+// ---------------------------------------------------------------- the log
 
 function li(parts, cls) {
   const el = document.createElement("li");
@@ -219,48 +441,54 @@ function bold(text) {
 
 function cardsSpan(cards) { return cardsEl(cards, "small"); }
 
+function scoresSaid(scores) {
+  return scores.map((x, i) => `${sideLabel(i)} ${x}`).join(", ");
+}
+
 function eventLine(e) {
-  const who = WHO[e.seat];
   switch (e.kind) {
     case "cut":
-      return li([`Cut for deal: you ${e.cards[0]}, the AI ${e.cards[1]}; ` +
-                 (e.dealer === 0 ? "you deal first." : "the AI deals first.")]);
+      return li([`Cut for deal: ${e.cards.map((c, i) => `${who(i)} ${c}`).join(", ")}; ` +
+                 (e.dealer === 0 ? "you deal first." : `${who(e.dealer)} deals first.`)]);
     case "deal":
-      return li([`Deal ${e.number}: ${e.dealer === 0 ? "you deal" : "the AI deals"} ` +
-                 `(you ${e.scores[0]}, AI ${e.scores[1]}).`], "deal");
+      return li([`Deal ${e.number}: ${e.dealer === 0 ? "you deal" : who(e.dealer) + " deals"} ` +
+                 `(${scoresSaid(e.scores)}).`], "deal");
     case "discard":
       return e.seat === 0 ? li(["You throw ", cardsSpan(e.thrown), " and keep ", cardsSpan(e.kept), "."])
-        : li(["The AI throws to the crib."]);
+        : li([`${subject(e.seat)} throws to the crib.`]);
     case "starter":
-      return li(["Starter ", cardsSpan([e.card]), e.heels ? ` two for his heels to ${who_[e.dealer]}.` : "."]);
+      return li(["Starter ", cardsSpan([e.card]), e.heels ? ` two for his heels to ${who(e.dealer)}.` : "."]);
     case "lay": {
-      const parts = [`${who} ${e.seat === 0 ? "lay" : "lays"} `, cardsSpan([e.card]), `: ${e.said}`];
-      const el = li(parts, e.seat === 1 ? "ai" : "");
+      const parts = [`${subject(e.seat)} ${verb(e.seat, "lay")} `, cardsSpan([e.card]), `: ${e.said}`];
+      const el = li(parts, e.seat !== 0 ? "ai" : "");
       if (e.points) el.append(" ", bold("+" + e.points));
       el.dataset.points = e.points;
       el.dataset.card = e.card;
+      el.dataset.seat = e.seat;
       return el;
     }
     case "go":
-      return li([`${who} ${e.seat === 0 ? "say" : "says"} go.`]);
+      return li([`${subject(e.seat)} ${verb(e.seat, "say")} go.`]);
     case "go_point":
-      return li([`One for the go to ${who_[e.seat]}.`], e.seat === 1 ? "ai" : "");
+      return li([`One for the go to ${who(e.seat)}.`], e.seat !== 0 ? "ai" : "");
     case "new_count":
       return li(["The count starts again."], "note");
     case "show": {
-      const whose = e.seat === 0 ? "Your" : "The AI's";
-      const el = li([`${whose} ${e.crib ? "crib" : "hand"} `, cardsSpan(e.cards), " with ",
-                     cardsSpan([e.starter]), `: "${e.said}" `, bold(e.points)], "show" + (e.seat === 1 ? " ai" : ""));
+      const el = li([`${possessive(e.seat).charAt(0).toUpperCase() + possessive(e.seat).slice(1)} ` +
+                     `${e.crib ? "crib" : "hand"} `, cardsSpan(e.cards), " with ",
+                     cardsSpan([e.starter]), `: "${e.said}" `, bold(e.points)], "show" + (e.seat !== 0 ? " ai" : ""));
       if (e.claimed !== null && e.claimed !== undefined) {
-        el.append(` (you counted ${e.claimed}` + (e.taken ? `: muggins, the AI takes ${e.taken})` : ")"));
+        el.append(` (you counted ${e.claimed}` + (e.taken ? `: muggins, ${sideName(1)} ${answer.state.players === 4 ? "take" : "takes"} ${e.taken})` : ")"));
       }
       return el;
     }
     case "end": {
       const tiers = ["", " (skunked)", " (double skunk)", " (triple skunk)"];
-      const loser = 1 - e.winner;
-      return li([`${e.winner === 0 ? "You win" : "The AI wins"} ${e.scores[e.winner]} to ` +
-                 `${e.scores[loser]}${tiers[e.skunk[loser]] || ""}.`], "end");
+      const others = e.scores.map((x, i) => [x, i]).filter(([, i]) => i !== e.winner)
+        .map(([x, i]) => `${x}${tiers[e.skunk[i]] || ""}`);
+      const lead = answer.state.players === 4 ? (e.winner === 0 ? "You and your partner win" : "West and East win") :
+        (e.winner === 0 ? "You win" : `${subject(e.winner)} wins`);
+      return li([`${lead} ${e.scores[e.winner]} to ${others.join(" and ")}.`], "end");
     }
     default:
       return li([e.kind]);
@@ -270,9 +498,13 @@ function eventLine(e) {
 function renderLog() {
   const log = $("log");
   log.textContent = "";
-  for (const e of answer.events) log.append(eventLine(e));
+  // while a show is counted out, the log stops before it
+  const upto = shows.length ? answer.events.indexOf(shows[0]) : answer.events.length;
+  for (const e of answer.events.slice(0, upto < 0 ? answer.events.length : upto)) log.append(eventLine(e));
   log.scrollTop = log.scrollHeight;
 }
+
+// ---------------------------------------------------------------- hint, why, undo
 
 async function hint() {
   if (!answer || answer.ask === "over") return;
@@ -287,7 +519,7 @@ async function hint() {
   if (result.data.ask === "go") box.textContent = "No card fits: say go.";
   else if (result.data.ask === "count") box.textContent = "Count it yourself: that is muggins.";
   else if (!rows) box.textContent = "No advice for the play of this form: the analyzer's play " +
-    "search covers the six-card game.";
+    "search covers the two-player six-card game.";
   else if (result.data.ask === "throw") {
     box.append("The analyzer's best keeps (expected points: net, hand, crib, play):");
     const ol = document.createElement("ol");
@@ -308,23 +540,89 @@ async function hint() {
   box.hidden = false;
 }
 
+async function why() {
+  if (!answer) return;
+  const box = $("why-box");
+  box.hidden = false;
+  const stop = showBusy(box, "Weighing the AI's choices...");
+  const result = await api("/api/game/why", params(), "why");
+  stop();
+  if (result.aborted) return;
+  box.textContent = "";
+  if (!result.ok) { box.textContent = result.data.error; return; }
+  const d = result.data;
+  if (d.deal === null) { box.textContent = "The AI's choices are explained once its cards are seen: after a deal's show."; return; }
+  const group = answer.state.players > 2;
+  box.append(`Why: ${group ? "the AIs'" : "the AI's"} choices in deal ${d.deal}, each with its top 3 ` +
+             "(expected points, or P(win) near the end):");
+  const ol = document.createElement("ul");
+  for (const r of d.rows) {
+    const did = r.kind === "discard" ? "kept " : r.position === "lead" ? "led " : "laid ";
+    const item = li([`${group ? subject(r.seat) + " " : ""}${did}`, cardsSpan(r.done.split(" ")),
+                     r.kind === "discard" ? ` of ${r.position}` : (r.position === "lead" ? "" : ` ${r.position}`),
+                     `, by ${r.objective}: ${r.said}`]);
+    item.className = "why-row";
+    ol.append(item);
+  }
+  box.append(ol);
+}
+
+function undo() {
+  if (!answer || busy || shows.length) return;
+  const s = answer.state;
+  if (s.undo.moves === null) {
+    notice("Undo: " + s.undo.refused + ".");
+    return;
+  }
+  moves = moves.slice(0, s.undo.moves);
+  seen = 0;
+  answer = null;  // the answer to come is the game before that decision: its shows are past
+  notice("Taken back: your last decision.");
+  refresh();
+}
+
+// ---------------------------------------------------------------- the controls
+
 $("throw").addEventListener("click", () => {
-  if (chosen.length === Number($("throw").dataset.n)) move(chosen.join("-"));
+  if (chosen.length === answer.state.thrown) move(chosen.join("-"));
 });
 $("go").addEventListener("click", () => move("go"));
-$("claim-send").addEventListener("click", () => {
+$("continue").addEventListener("click", nextShow);
+$("claim-box").addEventListener("submit", (ev) => {
+  ev.preventDefault();
   const v = $("claim").value.trim();
-  if (v !== "") { $("claim").value = ""; move(v); }
+  if (!/^\d+$/.test(v) || Number(v) > 29) {
+    $("claim-error").textContent = v === "" ? "Type the points you count, then Enter." :
+      `'${v}' is not a count: a hand or crib counts a whole number of points, 0 to 29.`;
+    $("claim").setAttribute("aria-invalid", "true");
+    return;
+  }
+  $("claim").removeAttribute("aria-invalid");
+  $("claim-error").textContent = "";
+  $("claim").value = "";
+  move(String(Number(v)));
 });
 $("hint").addEventListener("click", hint);
+$("why").addEventListener("click", why);
+$("undo").addEventListener("click", undo);
+
 // A new game: the seed given, or a random one (shown in the seed box), and the options chosen.
 function newGame(seed) {
   if (!/^\d+$/.test(seed)) seed = randomSeed();
+  const variant = $("variant").value;
+  if ($("muggins").checked && variant === "three-player") {
+    $("muggins-error").textContent = "Muggins is played by two sides: not in the three-player game.";
+    $("setup").open = true;
+    return;
+  }
+  $("muggins-error").textContent = "";
   $("seed").value = seed;
-  game = { seed, opponent: $("opponent").value, variant: $("variant").value,
-           first: $("first").value, muggins: $("muggins").checked };
+  game = { seed, opponent: $("opponent").value, variant, first: $("first").value,
+           muggins: $("muggins").checked };
   moves = [];
   answer = null;
+  shows = [];
+  recorded = false;
   notice("");
   $("setup").open = false;
   refresh();

@@ -1,5 +1,6 @@
 // Page 3: the discard trainer. Deals come from the server's seeded stream; the record of this
-// sitting lives in the page (a reload starts a new sitting).
+// sitting is kept in the history on the server (the sitting's name in this browser's
+// localStorage), so a reload reads it back and goes on from the next deal.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,7 +9,27 @@ let current = null;   // the deal on the table: {seed, k, hand, role}
 let answered = false;
 let nextK = 0;        // the stream's next deal number to ask for
 let thrown = [];
-const record = [];    // {k, rank, lost} per answered deal
+let record = [];      // {k, rank, lost} per answered deal
+const SITTING = "crib-trainer-sitting";
+let sitting = null;   // this sitting's name in the history
+
+function newSittingName() {
+  return "s" + Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36);
+}
+
+function sittingName() {
+  let name = null;
+  try { name = localStorage.getItem(SITTING); } catch (e) { name = null; }
+  if (!name || !/^[A-Za-z0-9_-]{1,40}$/.test(name)) {
+    name = newSittingName();
+    try { localStorage.setItem(SITTING, name); } catch (e) { /* this page only */ }
+  }
+  return name;
+}
+
+function fromAnswers(answers) {
+  record = answers.map((a) => ({ k: a.k, seed: a.seed, rank: a.rank, lost: a.lost }));
+}
 
 function updateUrl() {
   const q = new URLSearchParams({ seed: seedInput.value });
@@ -36,10 +57,7 @@ async function newDeal(fromK) {
   box.textContent = "";
   for (const c of current.hand) {
     const el = cardEl(c, "pick");
-    el.tabIndex = 0;
-    el.setAttribute("role", "button");
-    el.addEventListener("click", () => toggle(c, el));
-    el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") toggle(c, el); });
+    makePickable(el, () => toggle(c, el));
     box.append(el);
   }
   $("throw").disabled = true;
@@ -52,7 +70,9 @@ function toggle(card, el) {
   if (thrown.includes(card)) thrown = thrown.filter((c) => c !== card);
   else if (thrown.length < 2) thrown.push(card);
   else return;
-  el.classList.toggle("thrown", thrown.includes(card));
+  const on = thrown.includes(card);
+  el.classList.toggle("thrown", on);
+  el.setAttribute("aria-pressed", on ? "true" : "false");
   $("throw").disabled = thrown.length !== 2;
 }
 
@@ -65,7 +85,13 @@ async function answer() {
   const d = result.data;
   answered = true;
   $("throw").disabled = true;
-  record.push({ k: d.k, rank: d.rank, lost: d.lost });
+  const kept = await apiPost("/api/trainer/record", { sitting, seed: d.seed, k: d.k,
+                                                     throw: d.throw.join(" ") });
+  if (kept.ok) fromAnswers(kept.data.answers);
+  else {
+    record.push({ k: d.k, seed: d.seed, rank: d.rank, lost: d.lost });
+    $("other-error").textContent = kept.data.error + " (this answer is kept in the page only)";
+  }
   const g = $("grade");
   g.textContent = "";
   g.dataset.rank = d.rank;
@@ -170,9 +196,25 @@ for (const el of [roleSelect, closeBox]) {
   el.addEventListener("change", () => newDeal(answered || !current ? nextK : current.k));
 }
 
-const given = new URLSearchParams(location.search);
-seedInput.value = given.has("seed") ? given.get("seed") : String(Math.floor(Math.random() * 1e6));
-if (["dealer", "pone"].includes(given.get("role"))) roleSelect.value = given.get("role");
-closeBox.checked = ["1", "true", "on", "yes"].includes((given.get("close") || "").toLowerCase());
-drawRecord();
-newDeal(0);
+$("new-sitting").addEventListener("click", () => {
+  sitting = newSittingName();
+  try { localStorage.setItem(SITTING, sitting); } catch (e) { /* this page only */ }
+  record = [];
+  drawRecord();
+});
+
+async function start() {
+  const given = new URLSearchParams(location.search);
+  seedInput.value = given.has("seed") ? given.get("seed") : String(Math.floor(Math.random() * 1e6));
+  if (["dealer", "pone"].includes(given.get("role"))) roleSelect.value = given.get("role");
+  closeBox.checked = ["1", "true", "on", "yes"].includes((given.get("close") || "").toLowerCase());
+  sitting = sittingName();
+  const kept = await api("/api/trainer/sitting", { sitting });
+  if (kept.ok) fromAnswers(kept.data.answers);
+  drawRecord();
+  // a reload goes on after the last deal answered of this seed
+  const mine = record.filter((r) => String(r.seed) === seedInput.value);
+  newDeal(mine.length ? Math.max(...mine.map((r) => r.k)) + 1 : 0);
+}
+
+start();

@@ -1,0 +1,173 @@
+"""The table's features in the web API (issue 24): every form and the levels replayed as the
+engine's table plays them, each show's count phrase by phrase, undo, why, the review, and the
+history the page writes (finished games, the trainer's sittings), against a temporary history."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+pytest.importorskip("httpx2", reason="FastAPI's TestClient needs httpx2 (the test extra)")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from analyzer.core.cards import format_card, parse_card  # noqa: E402
+from analyzer.core.counting import count_hand, say_count, say_count_steps  # noqa: E402
+from analyzer.table.tabletop import Table  # noqa: E402
+from analyzer.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    return tmp_path_factory.mktemp("history") / "history.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def client(history):
+    return TestClient(create_app(history=history))
+
+
+def play(client, stop=None, **game):
+    """Play through the API (the first cards, go, the true count); the moves and the last
+    answer (at the end, or at the first ask in ``stop``)."""
+    moves: list[str] = []
+    while True:
+        r = client.get("/api/game", params={**game, "moves": " ".join(moves)})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        if answer["ask"] == "over" or answer["ask"] == stop:
+            return moves, answer
+        s = answer["state"]
+        if answer["ask"] == "throw":
+            moves.append("-".join(s["hand"][:s["thrown"]]))
+        elif answer["ask"] == "lay":
+            moves.append(s["legal"][-1])
+        elif answer["ask"] == "go":
+            moves.append("go")
+        else:
+            d = answer["ask_detail"]
+            moves.append(str(sum(i.points for i in count_hand(d["cards"], d["starter"],
+                                                                crib=d["crib"]))))
+
+
+class Listed:
+    def __init__(self, moves):
+        self.moves = list(moves)
+
+    def discard(self, table, seat):
+        return [parse_card(c) for c in self.moves.pop(0).split("-")]
+
+    def lay(self, table, seat):
+        move = self.moves.pop(0)
+        return None if move == "go" else parse_card(move)
+
+    def claim(self, table, seat, cards, crib):
+        return int(self.moves.pop(0))
+
+
+@pytest.mark.parametrize("variant, level, spec", [("three-player", "Casual", "baseline"),
+                                                  ("four-player", "club", "ev+greedy")])
+def test_the_group_forms_at_a_level_are_the_engines_game(client, variant, level, spec):
+    moves, answer = play(client, variant=variant, level=level, seed=9)
+    players = 3 if variant == "three-player" else 4
+    record = Table((Listed(moves), *[spec] * (players - 1)), variant=variant, seed=9).play()
+    assert answer["state"]["scores"] == record["scores"]
+    assert answer["state"]["winner_side"] == record["winner"]
+    assert answer["game"]["level"] == level.capitalize() and answer["game"]["opponent"] == spec
+    assert [front for front, _ in answer["state"]["pegs"]] == record["scores"]
+    assert answer["state"]["names"][:2] == ["you", "West"]
+
+
+def test_each_show_is_said_phrase_by_phrase(client):
+    _, answer = play(client, variant="six-card", level="Beginner", seed=4)
+    shows = [e for e in answer["events"] if e["kind"] == "show"]
+    assert shows
+    for e in shows:
+        items = count_hand(e["cards"], e["starter"], crib=e["crib"])
+        steps = say_count_steps(items)
+        assert [s["said"] for s in e["steps"]] == [s.said for s in steps]
+        assert e["steps"][-1]["total"] == e["points"] == sum(i.points for i in items)
+        said = [s["said"] for s in e["steps"]]
+        joined = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        assert joined == say_count(items) or e["points"] == 0
+
+
+def test_undo_gives_the_moves_that_ask_the_decision_again(client):
+    # muggins, you deal: at your crib's count, your hand's count may be taken back
+    game = {"variant": "six-card", "level": "Beginner", "seed": 12, "first": "you",
+            "muggins": "true"}
+    moves, first = play(client, stop="count", **game)
+    r = client.get("/api/game", params={**game, "moves": " ".join(moves + ["0"])}).json()
+    if r["ask"] == "count":  # the crib's count: the hand's may be taken back
+        assert r["state"]["undo"] == {"moves": len(moves), "refused": None}
+    # after a card laid and the AI's answer, the undo is refused, with the reason
+    moves, answer = play(client, stop="lay", **game)
+    r = client.get("/api/game", params={**game, "moves": " ".join(moves + [
+        answer["state"]["legal"][0]])}).json()
+    if any(e["kind"] in ("lay", "go") and e.get("seat") == 1 for e in r["events"][
+            answer["n_events"]:]):
+        assert r["state"]["undo"]["moves"] is None
+        assert r["state"]["undo"]["refused"].startswith("cannot undo your ")
+
+
+def test_why_is_explain_deal_and_the_review_is_review_game(client):
+    from analyzer.table.review import explain_deal, review_game
+    from analyzer.web.game import replay_record
+
+    game = {"variant": "five-card", "level": "Club", "seed": 11}
+    assert client.get("/api/game/why", params=game).json() == {"deal": None, "rows": []}
+    moves, _ = play(client, **game)
+    record = replay_record("five-card", "ev+greedy", 11, "cut", False, " ".join(moves))
+    why = client.get("/api/game/why", params={**game, "moves": " ".join(moves)}).json()
+    want = explain_deal(record, len(record["deals"]), 1)
+    assert why["deal"] == len(record["deals"])
+    assert [r["done"] for r in why["rows"]] == [str(w["done"]) for w in want]
+    review = client.get("/api/game/review", params={**game, "moves": " ".join(moves)}).json()
+    assert review["discard_lost"] == pytest.approx(review_game(record).discard_lost)
+    assert len(review["decisions"]) == len(review_game(record).decisions)
+
+
+def test_a_finished_game_goes_to_the_history_once(client, history):
+    from analyzer.table.history import read_games
+
+    game = {"variant": "five-card", "level": "Beginner", "seed": 17}
+    moves, _ = play(client, **game)
+    early = client.post("/api/history/game", params={**game, "moves": " ".join(moves[:3])})
+    assert early.status_code == 422 and "not over" in early.json()["error"]
+    first = client.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
+    again = client.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
+    assert first["added"] and not again["added"] and first["id"] == again["id"]
+    # a server started again (another browser) does not add it twice either
+    restarted = TestClient(create_app(history=history))
+    third = restarted.post("/api/history/game", params={**game, "moves": " ".join(moves)}).json()
+    assert third == {"id": first["id"], "added": False}
+    games = read_games(history)
+    row = games[games["id"] == first["id"]].iloc[0]
+    assert row["level"] == "Beginner" and row["seed"] == 17 and row["variant"] == "five-card"
+    assert row["review_discard_lost"] >= 0  # reviewed
+    page = client.get("/api/history").json()
+    assert page["path"] == str(history)
+    assert any(r["label"] == "Beginner" and r["variant"] == "five-card"
+               for r in page["stats"]["levels"])
+
+
+def test_the_trainers_sitting_is_kept(client, history):
+    from analyzer import keep
+    from analyzer.web import trainer
+
+    for k in (0, 1, 2):
+        six, dealer = trainer.deal(3, k)
+        throw = keep(six, dealer=dealer)["discard"].iloc[2]
+        r = client.post("/api/trainer/record", params={"sitting": "t1", "seed": 3, "k": k,
+                                                       "throw": throw})
+        assert r.status_code == 200
+    answers = client.get("/api/trainer/sitting", params={"sitting": "t1"}).json()["answers"]
+    assert [a["k"] for a in answers] == [0, 1, 2]
+    assert all(a["rank"] == trainer.grade(3, a["k"], " ".join(a["throw"]))["rank"]
+               for a in answers)
+    page = client.get("/api/history").json()
+    assert [s["deals"] for s in page["sittings"] if s["sitting"] == "t1"] == [3]
+    bad = client.post("/api/trainer/record", params={"sitting": "a b", "seed": 3, "k": 0,
+                                                     "throw": "AS 2S"})
+    assert bad.status_code == 422 and bad.json()["field"] == "sitting"
+    assert format_card(parse_card("AS")) == "AS"

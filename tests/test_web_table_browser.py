@@ -1,0 +1,554 @@
+"""The table's features on ``/play`` in a real browser (issue 24's last items): whole games at
+each level and in each form, the show counted out phrase by phrase, muggins on the cards, undo,
+resume after a reload, why, the review and the history pages, the trainer's record kept in the
+history, and what a screen reader and a phone need. Headless Chromium against the application on
+a free loopback port, its history a temporary file. Every check is against the engine's own
+table replayed with the same moves, or the rules' words (:func:`analyzer.core.counting`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install '.[web]')")
+
+from analyzer.web.browser import missing  # noqa: E402
+
+REASON = missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to drive: {REASON}")
+
+from analyzer.core.cards import format_card, parse_card  # noqa: E402
+from analyzer.web import browser  # noqa: E402
+from analyzer.web.browser import chromium  # noqa: E402
+
+HANG_GUARD = 1800  # seconds: only a guard against a hang (a cold compile may be slow)
+
+#: A person at the page, in the page: each decision taken by clicking what a person clicks (the
+#: first cards that may be thrown or laid, Go, Continue at each show; with muggins the count
+#: given); stops at the end, after ``limit`` actions, or at the first ask in ``stop``. Resolves
+#: to {ask, acted, shows}.
+AUTOPLAY = """
+const done = arguments[arguments.length - 1];
+const limit = arguments[0], claim = arguments[1], stop = arguments[2] || [];
+let acted = 0, shows = 0;
+const $ = (s) => document.querySelector(s);
+function tick() {
+  const b = document.body.dataset;
+  if (b.busy === "1" || !b.ask) return setTimeout(tick, 5);
+  if (b.ask === "over" || acted >= limit || stop.includes(b.ask))
+    return done({ ask: b.ask, acted, shows });
+  if (b.ask === "show") { shows++; $("#continue").click(); }
+  else if (b.ask === "throw") {
+    const picks = [...document.querySelectorAll("#hand .card.pick")];
+    for (const c of picks.slice(0, Number($("#throw").dataset.n))) c.click();
+    $("#throw").click();
+  } else if (b.ask === "lay") $("#hand .card.pick").click();
+  else if (b.ask === "go") $("#go").click();
+  else if (b.ask === "count") { $("#claim").value = claim; $("#claim-send").click(); }
+  acted++;
+  setTimeout(tick, 5);
+}
+tick();
+"""
+
+
+def wait_for(condition, timeout: float = HANG_GUARD):
+    return browser.wait_for(condition, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def history_path(tmp_path_factory):
+    return tmp_path_factory.mktemp("history") / "history.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def site(history_path):
+    from analyzer.web.app import create_app
+    from analyzer.web.serve import BackgroundServer
+
+    app = create_app(warm=True, history=history_path)
+    with BackgroundServer(app) as url, chromium() as driver:
+        driver.set_script_timeout(HANG_GUARD)
+        yield url, driver
+
+
+def by(driver, css):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def one(driver, css):
+    return wait_for(lambda: [e for e in by(driver, css) if e.is_displayed()])[0]
+
+
+def data(driver, key):
+    return driver.execute_script(f"return document.body.dataset.{key}")
+
+
+def open_game(driver, url, query):
+    driver.get(url + "/play?" + query)
+    wait_for(lambda: data(driver, "ask") and data(driver, "busy") == "0")
+
+
+def play(driver, limit=100_000, claim="0", stop=()):
+    return driver.execute_async_script(AUTOPLAY, limit, claim, list(stop))
+
+
+def page_moves(driver) -> str:
+    return driver.execute_script(
+        "return new URLSearchParams(location.search).get('moves') || ''")
+
+
+class OutOfMoves(Exception):
+    """The page's moves are all answered: the engine's table stops at its next question."""
+
+
+class Listed:
+    """The person of an engine's table answering from the page's moves."""
+
+    def __init__(self, moves: str):
+        self.moves = moves.split()
+
+    def _next(self) -> str:
+        if not self.moves:
+            raise OutOfMoves
+        return self.moves.pop(0)
+
+    def discard(self, table, seat):
+        return [parse_card(c) for c in self._next().split("-")]
+
+    def lay(self, table, seat):
+        move = self._next()
+        return None if move == "go" else parse_card(move)
+
+    def claim(self, table, seat, cards, crib):
+        return int(self._next())
+
+
+def engine_game(variant, spec, seed, moves, first="cut", muggins=False):
+    """The engine's table played with the page's moves: (record, events)."""
+    from analyzer.core.choices import variant_game
+    from analyzer.table.tabletop import Table
+
+    players = variant_game(variant).players
+    events = []
+    table = Table((Listed(moves), *[spec] * (players - 1)), variant=variant, seed=seed,
+                  first={"cut": "cut", "you": 0, "ai": 1}[first], muggins=muggins,
+                  emit=events.append)
+    try:
+        return table.play(), events
+    except OutOfMoves:  # a game in progress: as it stands at the next question
+        return table.record(), events
+
+
+def board(driver) -> list[tuple[int, int]]:
+    """Each side's pegs on the SVG board: (front, back)."""
+    pegs = {}
+    for peg in by(driver, "#board circle.peg"):
+        side = int(peg.get_attribute("data-side"))
+        kind = "front" if "front" in peg.get_attribute("class") else "back"
+        pegs.setdefault(side, {})[kind] = int(peg.get_attribute("data-hole"))
+    sides = len(by(driver, "#board g.side"))
+    return [(pegs.get(s, {}).get("front", 0), pegs.get(s, {}).get("back", 0))
+            for s in range(sides)]
+
+
+# ------------------------------------------------------------------------ whole games
+
+
+@pytest.mark.parametrize("variant, level, seed", [
+    ("six-card", "Beginner", 5), ("six-card", "Casual", 6), ("six-card", "Club", 7),
+    ("six-card", "Expert", 8), ("five-card", "Club", 11), ("three-player", "Beginner", 3),
+    ("four-player", "Beginner", 4)])
+def test_a_whole_game_at_each_level_and_in_each_form(site, variant, level, seed):
+    from analyzer.table.levels import find_level
+
+    url, driver = site
+    open_game(driver, url, f"seed={seed}&level={level}&variant={variant}")
+    result = play(driver)
+    assert result["ask"] == "over"
+    moves = page_moves(driver)
+    spec = find_level(level).player
+    record, events = engine_game(variant, spec, seed, moves)
+    # the game stopped at every show, each counted out before the next question
+    assert result["shows"] == sum(e["kind"] == "show" for e in events) > 0
+    # the board: each side's front peg at its final score, the back peg where it stood before
+    # its last points (the engine's events)
+    final = record["scores"]
+    backs = []
+    for side in range(len(final)):
+        seen = [0]
+        for e in events:
+            if "scores" in e and e["scores"][side] != seen[-1]:
+                seen.append(e["scores"][side])
+        backs.append(seen[-2] if len(seen) > 1 else 0)
+    assert board(driver) == list(zip(final, backs, strict=True))
+    assert max(final) >= (61 if variant == "five-card" else 121)
+    # the AIs' cards laid, in the log, as the table laid them
+    shown = [(e.get_attribute("data-card"), int(e.get_attribute("data-points")))
+             for e in by(driver, "#log li.ai[data-points]")]
+    assert shown == [(format_card(e["card"]), e["points"]) for e in events
+                     if e["kind"] == "lay" and e["seat"] != 0]
+    end = by(driver, "#log li.end")[0].text
+    assert end.startswith(("You win", "You and your partner win") if record["winner"] == 0
+                          else ("The AI wins", "West wins", "East wins", "West and East win"))
+    assert f"Against {level} ({spec})" in one(driver, "#status").text
+
+
+# ------------------------------------------------------------------------ defect 5: the show
+
+
+def test_the_show_is_counted_out_on_the_cards_and_the_game_waits(site):
+    # the show was a line of the log; now the game stops at each show and says the count
+    # phrase by phrase on the cards, with Continue
+    from analyzer.core.counting import count_hand, say_count, say_count_steps
+
+    url, driver = site
+    open_game(driver, url, "seed=7&level=Club&variant=six-card")
+    assert play(driver, stop=["show"])["ask"] == "show"
+    moves = page_moves(driver)
+    _, events = engine_game("six-card", "ev+greedy", 7, moves)
+    show = next(e for e in events if e["kind"] == "show")
+    cards = [format_card(c) for c in show["cards"]]
+    starter = format_card(show["starter"])
+    on_table = [e.get_attribute("data-card") for e in by(driver, "#show-cards .card")]
+    assert on_table == cards + [starter]
+    assert by(driver, "#show-cards .card")[-1].get_attribute("class").count("starter")
+    items = count_hand(cards, starter, crib=show["crib"])
+    steps = say_count_steps(items)
+    wait_for(lambda: driver.execute_script("return document.querySelector('#show').dataset.done")
+             == "1")
+    said = [li.get_attribute("data-cards") for li in by(driver, "#show-steps li")]
+    words = [driver.execute_script("return arguments[0].firstChild.textContent", li)
+             for li in by(driver, "#show-steps li")]
+    assert words == [s.said for s in steps]
+    assert said == [" ".join(sorted({format_card(c) for i in s.items for c in i.cards}))
+                    for s in steps]
+    assert f'"{say_count(items)}": {sum(i.points for i in items)}.' == one(
+        driver, "#show-total").text
+    # the game waits: no move made, the question not asked until Continue
+    assert data(driver, "ask") == "show" and page_moves(driver) == moves
+    one(driver, "#continue").click()
+    assert data(driver, "ask") in ("show", "throw", "over")
+
+
+# ------------------------------------------------------------------------ defect 4: muggins
+
+
+def test_muggins_shows_the_cards_to_count_and_speaks_the_pages_words(site):
+    from analyzer.core.counting import count_hand
+    from analyzer.web.game import game_answer
+
+    url, driver = site
+    open_game(driver, url, "seed=10&level=Club&variant=six-card&first=ai&muggins=1")
+    assert play(driver, stop=["count"])["ask"] == "count"
+    moves = page_moves(driver)
+    answer = game_answer("six-card", "ev+greedy", 10, "ai", True, moves)
+    detail = answer["ask_detail"]
+    # the hand and the starter as cards in the card area (it was blank), no count of the play
+    shown = [e.get_attribute("data-card") for e in by(driver, "#hand .card")]
+    assert shown == detail["cards"] + [answer["state"]["starter"]]
+    assert not by(driver, "#count-box")[0].is_displayed()  # no stale "count 26"
+    true = sum(i.points for i in count_hand(detail["cards"], detail["starter"],
+                                            crib=detail["crib"]))
+    assert true > 1
+    box = one(driver, "#claim")
+    assert driver.switch_to.active_element == box  # ready to type
+    box.send_keys("99\n")  # Enter submits; a count out of range is said in the page's words
+    error = one(driver, "#claim-error").text
+    assert "'99' is not a count" in error and "move" not in error
+    assert page_moves(driver) == moves  # nothing was sent
+    box.clear()
+    box.send_keys(f"{true - 1}\n")  # one short: muggins
+    wait_for(lambda: page_moves(driver) != moves)
+    assert page_moves(driver).split()[-1] == str(true - 1)
+    wait_for(lambda: data(driver, "ask") == "show" and driver.execute_script(
+        "return document.querySelector('#show').dataset.seat") == "0")
+    wait_for(lambda: one(driver, "#show-claim").text)
+    assert one(driver, "#show-claim").text == (
+        f"You counted {true - 1}, but it counts {true}: muggins! The AI takes the 1 you missed.")
+
+
+# ------------------------------------------------------------------------ undo, resume, why
+
+
+def test_undo_one_step_and_a_refusal_in_words(site):
+    # muggins, you deal: your hand's count, then your crib's; the hand's count may be taken
+    # back at the crib's (the next deal is not dealt yet), a card laid once the AI answered not
+    from analyzer.table.tabletop import Table
+
+    url, driver = site
+    open_game(driver, url, "seed=12&level=Beginner&variant=six-card&first=you&muggins=1")
+    play(driver, limit=3, stop=["count"])  # a throw and a card or two
+    if data(driver, "ask") == "lay" or data(driver, "ask") == "go":
+        before = page_moves(driver)
+        one(driver, "#undo").click()
+        note = one(driver, "#notice").text
+        assert note.startswith("Undo: cannot undo your") and " since" in note
+        assert page_moves(driver) == before
+    assert play(driver, claim="0", stop=["count"])["ask"] == "count"
+    play(driver, limit=1, claim="0", stop=["show"])  # the hand's count, 0
+    play(driver, stop=["count"])  # its show, then the crib's count is asked
+    assert data(driver, "ask") == "count"
+    moves = page_moves(driver).split()
+    assert moves[-1] == "0"
+    one(driver, "#undo").click()
+    wait_for(lambda: page_moves(driver).split() == moves[:-1] and data(driver, "busy") == "0")
+    assert data(driver, "ask") == "count"  # the hand's count asked again
+    assert "Taken back" in one(driver, "#notice").text
+    # the engine agrees: at the crib's count, the hand's count may be taken back
+    table = Table((Listed(" ".join(moves)), "hand+random"), seed=12, first=0, muggins=True)
+    with pytest.raises(OutOfMoves):
+        table.play()
+    assert table.decisions[-1][0] == "claim" and table.undo_refused() is None
+
+
+def test_a_reload_mid_deal_resumes_and_bare_play_goes_on(site):
+    url, driver = site
+    open_game(driver, url, "seed=21&level=Beginner&variant=four-player")
+    play(driver, limit=2)
+    moves = page_moves(driver)
+    hand = [e.get_attribute("data-card") for e in by(driver, "#hand .card")]
+    ask = data(driver, "ask")
+    assert moves and ask in ("lay", "go")
+    driver.refresh()
+    wait_for(lambda: data(driver, "busy") == "0" and data(driver, "ask"))
+    assert page_moves(driver) == moves and data(driver, "ask") == ask
+    assert [e.get_attribute("data-card") for e in by(driver, "#hand .card")] == hand
+    driver.get(url + "/play")  # bare: this browser's last game
+    wait_for(lambda: data(driver, "busy") == "0" and data(driver, "ask"))
+    assert page_moves(driver) == moves and "variant=four-player" in driver.current_url
+
+
+def test_why_explains_the_ais_last_deal(site):
+    from analyzer.table.review import explain_deal
+    from analyzer.web.game import replay_record
+
+    url, driver = site
+    open_game(driver, url, "seed=7&level=Club&variant=six-card")
+    play(driver, stop=["show"])
+    play(driver, limit=3, stop=["throw"])  # the shows of the first deal, to the next throw
+    assert data(driver, "ask") == "throw"
+    moves = page_moves(driver)
+    one(driver, "#why").click()
+    rows = wait_for(lambda: by(driver, "#why-box li.why-row"))
+    # the record of the game as it stands: deal 1 is complete
+    record = replay_record("six-card", "ev+greedy", 7, "cut", False, moves)
+    want = explain_deal(record, 1, 1)  # the samples of the terminal's why
+    assert len(rows) == len(want)
+    assert rows[0].text.startswith("kept") and want[0]["kind"] == "discard"
+    kept = [c.get_attribute("data-card") for c in rows[0].find_elements("css selector", ".card")]
+    assert kept == want[0]["done"].split()
+    for row, explained in zip(rows, want, strict=True):
+        best = explained["alternatives"][0][0]
+        assert f"by {explained['objective']}: 1. {best} " in row.text
+
+
+# ------------------------------------------------------------------------ review and history
+
+
+def test_the_review_and_the_history_of_a_finished_game(site, history_path):
+    from analyzer.table.history import history_stats, read_games
+    from analyzer.table.review import review_game
+    from analyzer.web.game import replay_record
+
+    url, driver = site
+    open_game(driver, url, "seed=31&level=Casual&variant=five-card")
+    assert play(driver)["ask"] == "over"
+    moves = page_moves(driver)
+    wait_for(lambda: "in your history" in one(driver, "#notice").text)
+    record = replay_record("five-card", "baseline", 31, "cut", False, moves)
+    games = read_games(history_path)
+    assert (games["seed"] == 31).sum() == 1  # added once
+    driver.refresh()  # a reload at the end does not add it again
+    wait_for(lambda: "in your history" in one(driver, "#notice").text)
+    assert (read_games(history_path)["seed"] == 31).sum() == 1
+    # the review: each decision on its cards, as review_game has it
+    one(driver, "#review-link").click()
+    wait_for(lambda: data(driver, "reviewed"))
+    review = review_game(record)
+    rows = by(driver, "#rows .review-row")
+    assert len(rows) == len(review.decisions)
+    for row, (_, want) in zip(rows, review.decisions.iterrows(), strict=True):
+        assert row.get_attribute("data-kind") == want["kind"]
+        if want["kind"] == "discard":
+            done = [c.get_attribute("data-card") for c in row.find_elements(
+                "css selector", ".done .card")]
+            assert done == want["done"].split()
+    # the history page: crib stats's figures
+    driver.get(url + "/history")
+    wait_for(lambda: data(driver, "loaded"))
+    stats = history_stats(history_path)
+    shown = {(r.get_attribute("data-variant"), r.get_attribute("data-label")):
+             [td.text for td in r.find_elements("css selector", "td")][2:5]
+             for r in by(driver, "#levels tbody tr")}
+    for row in stats.levels.itertuples():
+        assert shown[(row.variant, row.label)] == [str(row.games), str(row.won), str(row.lost)]
+    assert ("five-card", "Casual") in shown
+    assert str(stats.games) in one(driver, "#games-summary").text
+
+
+def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):
+    from analyzer import keep
+    from analyzer.table.history import read_trainer
+    from analyzer.web import trainer
+
+    url, driver = site
+    driver.get(url + "/trainer?seed=41")
+    driver.execute_script("localStorage.removeItem('crib-trainer-sitting')")
+    driver.get(url + "/trainer?seed=41")
+    lost = 0.0
+    for _ in range(10):
+        cards = wait_for(lambda: by(driver, "#deal-cards .card"))
+        k = int(one(driver, "#deal-title").text.split()[1].rstrip(":"))
+        six, dealer = trainer.deal(41, k)
+        df = keep(six, dealer=dealer)
+        throw = df["discard"].iloc[k % 4].split()
+        for c in cards:
+            if c.get_attribute("data-card") in throw:
+                c.click()
+                assert c.get_attribute("aria-pressed") == "true"
+        n = one(driver, "#record-n").text
+        one(driver, "#throw").click()
+        wait_for(lambda n=n: one(driver, "#record-n").text != n)
+        mine = float(df.loc[df["discard"] == " ".join(throw), "net"].iloc[0])
+        lost += max(0.0, float(df["net"].max()) - mine) if (df["net"] > mine + 1e-9).any() else 0
+        title = one(driver, "#deal-title").text
+        one(driver, "#next").click()
+        wait_for(lambda t=title: one(driver, "#deal-title").text != t)
+    sitting = driver.execute_script("return localStorage.getItem('crib-trainer-sitting')")
+    assert len(read_trainer(history_path, sitting=sitting)) == 10
+    driver.refresh()
+    wait_for(lambda: one(driver, "#record-n").text == "10")
+    assert float(one(driver, "#record-lost").text.replace("\u2212", "-")) == pytest.approx(
+        lost, abs=0.001)
+    assert len(by(driver, "#spark rect")) == 10
+    driver.get(url + "/history")
+    wait_for(lambda: data(driver, "loaded"))
+    row = [r for r in by(driver, "#sittings tbody tr")
+           if r.get_attribute("data-sitting") == sitting]
+    assert row and row[0].find_elements("css selector", "td")[1].text == "10"
+
+
+# ------------------------------------------------------------------------ defect 9 and phones
+
+
+def _contrast(fg: str, bg: str) -> float:
+    def lum(text):
+        parts = [float(x) for x in text[text.index("(") + 1:text.index(")")].split(",")[:3]]
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4
+               for c in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    a, b = sorted((lum(fg), lum(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_what_a_screen_reader_and_a_keyboard_need(site):
+    from analyzer.core.counting import say_peg
+
+    url, driver = site
+    open_game(driver, url, "seed=5&level=Beginner&variant=six-card")
+    cards = by(driver, "#hand .card.pick")
+    first = cards[0].get_attribute("data-card")
+    names = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+             "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
+             "K": "king"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    assert cards[0].get_attribute("aria-label") == f"{names[first[0]]} of {suits[first[1]]}"
+    assert cards[0].get_attribute("aria-pressed") == "false"
+    cards[0].click()
+    assert cards[0].get_attribute("aria-pressed") == "true"
+    cards[0].click()
+    assert cards[0].get_attribute("aria-pressed") == "false"
+    # the computer's moves are announced in a live region
+    live = by(driver, "#announce")[0]
+    assert live.get_attribute("aria-live") == "polite"
+    play(driver, limit=2)
+    moves = page_moves(driver)
+    _, events = engine_game("six-card", "hand+random", 5, moves)
+    mine = max(i for i, e in enumerate(events) if e.get("seat") == 0
+               and e["kind"] in ("lay", "discard"))
+    laid = [e for e in events[mine:] if e["kind"] == "lay" and e["seat"] == 1]
+    text = by(driver, "#announce")[0].get_attribute("textContent")
+    assert laid  # the AI answered the card laid
+    for e in laid:
+        card = format_card(e["card"])
+        said = say_peg(e["count"], e["items"])
+        assert f"The AI lays {names[card[0]]} of {suits[card[1]]}: {said}" in text
+    # the counter's combination rows, from the keyboard: Tab to one, Enter lights its cards
+    from selenium.webdriver.common.keys import Keys
+
+    driver.get(url + "/count?hand=5H+5C+5S+JD&starter=5D")
+    rows = wait_for(lambda: by(driver, "#items tbody tr"))
+    assert all(r.get_attribute("tabindex") == "0" for r in rows)
+    driver.execute_script("arguments[0].focus()", rows[-1])
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    assert [e.get_attribute("data-card") for e in by(driver, "#shown .card.hl")] == ["JD"]
+    assert rows[-1].get_attribute("aria-pressed") == "true"
+    # "Download the record": its words against its colour at least 4.5 to 1
+    open_game(driver, url, "seed=11&level=Beginner&variant=five-card")
+    play(driver)
+    link = one(driver, "#download")
+    colours = driver.execute_script(
+        "const s = getComputedStyle(arguments[0]); return [s.color, s.backgroundColor];", link)
+    assert _contrast(*colours) >= 4.5, colours
+
+
+PHONE_PAGES = ["/play?seed=7&level=Club&variant=six-card",
+               "/play?seed=3&level=Beginner&variant=three-player",
+               "/count?hand=5H+5C+5S+JD&starter=5D", "/keep", "/trainer?seed=7", "/history"]
+
+
+@pytest.mark.parametrize("path", PHONE_PAGES)
+def test_390_pixels_nothing_wider_than_the_screen_every_button_40(site, path):
+    url, driver = site
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + path)
+        if path.startswith("/play"):
+            wait_for(lambda: data(driver, "busy") == "0" and data(driver, "ask"))
+            play(driver, stop=["show"])  # a show on the cards, the page at its fullest
+        elif path.startswith("/history"):
+            wait_for(lambda: data(driver, "loaded"))
+        else:
+            wait_for(lambda: by(driver, "#picker button, #deal-cards .card"))
+        sizes = driver.execute_script("""
+            const out = [];
+            for (const e of document.querySelectorAll('button, a.button, [role=button]')) {
+              const r = e.getBoundingClientRect();
+              if (!e.offsetParent) continue;
+              out.push([e.id || e.dataset.card || e.textContent.trim().slice(0, 20),
+                        r.width, r.height]);
+            }
+            return out;""")
+        assert sizes or path == "/history"  # (the history has no button)
+        small = [s for s in sizes if s[1] < 40 - 0.5 or s[2] < 40 - 0.5]
+        assert not small, small
+        wide = driver.execute_script("""
+            return [...document.querySelectorAll('body *')].filter(e => e.offsetParent)
+              .map(e => [e.tagName + '#' + e.id, e.getBoundingClientRect().right])
+              .filter(([, right]) => right > 390.5).slice(0, 5);""")
+        assert not wide, wide
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_records_download_names_the_level(site):
+    # the record of a game at a level, as crib replay reads it
+    from analyzer.sim.records import validate_record
+
+    url, driver = site
+    open_game(driver, url, "seed=11&level=Beginner&variant=five-card")
+    play(driver)
+    link = one(driver, "#download")
+    body = driver.execute_async_script(
+        "const done = arguments[1]; fetch(arguments[0]).then(r => r.text()).then(done)",
+        link.get_attribute("href"))
+    record = json.loads(body)
+    validate_record(record)
+    assert record["level"] == "Beginner" and record["seats"][0] == "you"
