@@ -277,7 +277,7 @@ def test_the_samples_respect_the_opponents_go():
                     np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
                     np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
                     np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out,
-                    crib_values("table"), hand_table(), False)
+                    crib_values("table"), hand_table(), False, 0)
         assert n == 2
         values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
         if exact:

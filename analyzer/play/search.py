@@ -21,13 +21,14 @@ card's value is then its mean probability of winning.
 The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip the search);
 :func:`advise_play` is the Python wrapper with the position given as the cards laid so far.
 
-Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each, about a
-microsecond each, and with ``infer`` a draw of the ``ev`` keep (about 0.4 microseconds) for each
-sample tried. The engine's ``best`` (:data:`BEST_SAMPLES` = 24, greedy rollouts) measured 110
-microseconds of CPU per searched decision with uniform draws and 120 with the posterior, at the
-pone's lead with four cards legal on a loaded machine (58 on a quieter one without ``infer``),
-25 searched decisions a game. :func:`advise_play` draws :data:`ADVISE_SAMPLES` = 4,000 samples
-by default (tens of milliseconds).
+Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each (a whole play of
+greedy rollout about 0.3 microseconds), and with ``infer`` a draw of the ``ev`` keep (15 keeps
+valued, about 0.2 to 0.4 microseconds) for each sample tried, 2.8 tries a sample on average in
+games. The engine's ``best`` draws :data:`BEST_FIRST_SAMPLES` = 6 samples first and stops there,
+or after 12, when no card is ahead of the ``lookahead`` card, else goes on to
+:data:`BEST_SAMPLES` = 32: about 13 samples a searched decision, 25 searched decisions a game
+(docs/benchmarks.md, session 10, has the figures). :func:`advise_play` draws
+:data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds), without stopping early.
 
 **What the opponent's discard says** (``infer``, on in the engine's ``best``): the samples are
 drawn from the posterior of the opponent's hand given that it discards as the ``ev`` policy does.
@@ -51,11 +52,16 @@ from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
 from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
 from .playstep import _lay
 
-__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_INFER", "BEST_MARGIN", "BEST_SAMPLES",
-           "advise_play", "model_win_table"]
+__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_INFER",
+           "BEST_MARGIN", "BEST_SAMPLES", "advise_play", "model_win_table"]
 
-#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
-BEST_SAMPLES = 24
+#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
+#: at most: it looks after :data:`BEST_FIRST_SAMPLES` (and twice as many) and stops there when no
+#: card is ahead of the ``lookahead`` card (see :func:`_search`).
+BEST_SAMPLES = 32
+#: The samples after which (and after twice as many) the engine's ``best`` search stops if no
+#: card is ahead of the reference.
+BEST_FIRST_SAMPLES = 6
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
@@ -332,9 +338,24 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
 
 
 @njit(cache=True)
+def _beats(vals, n, ref, out):
+    """Whether a legal card's values in the first ``n`` samples (``vals`` (samples, cards)) sum
+    to more than card ``ref``'s: a mean paired difference above zero."""
+    for i in range(vals.shape[1]):
+        if i == ref or out[i, _LEGAL] == 0.0:
+            continue
+        d = 0.0
+        for s in range(n):
+            d += vals[s, i] - vals[s, ref]
+        if d > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
             me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
-            out, crib_values, hand_table, infer):
+            out, crib_values, hand_table, infer, n_first):
     """Value every card of ``hand`` by determinized rollouts (see the module docstring).
 
     ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
@@ -353,6 +374,13 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     is worth at least ``opp_floor``; the two it throws are its crib cards. This is rejection
     sampling from the posterior of its hand given its plays and goes, if it discards as ``ev``
     does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
+
+    **Stopping early** (``n_first`` below ``n_samples``, and ``ref`` a legal card): after the
+    first ``n_first`` samples, and again after ``2 * n_first``, if no card's mean paired
+    difference from ``ref``'s is above zero, the search stops there (``ref`` stands: the
+    engine's ``best`` lays it) and the figures in ``out`` are those of the samples drawn;
+    otherwise it goes on to ``n_samples``. The samples drawn are the same either way (the same
+    draws from ``st``).
 
     Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
@@ -476,7 +504,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
     n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
+    check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
+    n = n_samples
     for s in range(n_samples):
+        if (s == check or s == 2 * check) and not _beats(vals, s, ref, out):
+            n = s  # no card is ahead of ref: it stands
+            break
         accepted = False
         if infer and n_pool >= n_draw + n_crib - 2:
             accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
@@ -499,15 +532,16 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 crib[thrown.shape[0] + i] = work[opp_left + i]
         # the opponent's view: not its six (its four and its two thrown, the first two unknown
         # crib cards), not the starter, not the player's cards laid
-        unseen0[1, :] = 4
-        for i in range(n_cards):
-            unseen0[1, _rank(kept[1, i])] -= 1
-            if laid_mine[i]:
-                unseen0[1, _rank(hand[i])] -= 1
-        for i in range(2):
-            unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
-        if starter >= 0:
-            unseen0[1, _rank(starter)] -= 1
+        if not greedy:  # (greedy rollouts do not read them)
+            unseen0[1, :] = 4
+            for i in range(n_cards):
+                unseen0[1, _rank(kept[1, i])] -= 1
+                if laid_mine[i]:
+                    unseen0[1, _rank(hand[i])] -= 1
+            for i in range(2):
+                unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
+            if starter >= 0:
+                unseen0[1, _rank(starter)] -= 1
         if aware:  # the opponent's hand and the crib: the same for every card searched
             shown[1] = _score_one(kept[1, 0], kept[1, 1], kept[1, 2], kept[1, 3], starter, False,
                                   table)
@@ -531,8 +565,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 left[a] = left0[a]
                 for k in range(n_cards):
                     laid[a, k] = laid0[a, k]
-                for r in range(13):
-                    unseen[a, r] = unseen0[a, r]
+                if not greedy:  # greedy does not read the unseen ranks
+                    for r in range(13):
+                        unseen[a, r] = unseen0[a, r]
             for k in range(nseq):
                 seq2[k] = seq[k]
             scores[0] = me_score
@@ -573,7 +608,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             sums[i, 3] += win
             sums[i, 4] += win * win
             vals[s, i] = win if aware else now + net
-    n = n_samples
     for i in range(n_hand):
         if out[i, _LEGAL] == 0.0:
             continue
@@ -597,7 +631,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if ref >= 0 and out[ref, _LEGAL] != 0.0:
             d_sum = 0.0
             d_sq = 0.0
-            for s in range(n_samples):
+            for s in range(n):
                 d = vals[s, i] - vals[s, ref]
                 d_sum += d
                 d_sq += d * d
@@ -664,8 +698,10 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     and the least value they can have (``floor[1 - p]``, from its goes). A forced move (one
     legal card) is laid without search. Otherwise the ``lookahead`` policy's card (from
     ``unseen_rank``, the player's unseen cards by rank) is the reference, and :func:`_search`
-    values every card with :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st`` and
-    the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table. The
+    values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st``
+    and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table,
+    stopping after :data:`BEST_FIRST_SAMPLES` (or twice as many) when no card is ahead of the
+    reference (it is laid then). The
     best card by the search is laid if it beats the reference by more than :data:`BEST_MARGIN`
     standard errors of their paired difference, else the reference: the search overrules the
     one-ply policy only where its samples say so clearly.
@@ -710,7 +746,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
                 np.int64(BEST_SAMPLES), np.int64(_BEST_CONT), local, ref, out, crib_values,
-                hand_table, np.bool_(BEST_INFER))
+                hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES))
     if n < 0:  # cannot happen in a real game; lay as lookahead would
         return ref
     best = _pick(out, odds.shape[0] > target and starter >= 0)
@@ -1031,7 +1067,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
                 PEGGING_POLICIES[continuation], st, -1, out, crib_values("table"), hand_table(),
-                bool(infer))
+                bool(infer), 0)
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")
