@@ -24,9 +24,9 @@ The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip
 Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each (a whole play of
 greedy rollout about 0.3 microseconds), and with ``infer`` a draw of the ``ev`` keep (15 keeps
 valued, about 0.2 to 0.4 microseconds) for each sample tried, 2.8 tries a sample on average in
-games. The engine's ``best`` draws :data:`BEST_FIRST_SAMPLES` = 6 samples first and stops there,
-or after 12, when no card is ahead of the ``lookahead`` card, else goes on to
-:data:`BEST_SAMPLES` = 32: about 13 samples a searched decision, 25 searched decisions a game
+games. The engine's ``best`` draws :data:`BEST_FIRST_SAMPLES` = 8 samples first and stops there
+when no card is ahead of the ``lookahead`` card, else goes on to :data:`BEST_SAMPLES` = 32:
+about 16 samples a searched decision, 25 searched decisions a game
 (docs/benchmarks.md, session 10, has the figures). :func:`advise_play` draws
 :data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds), without stopping early.
 
@@ -56,12 +56,12 @@ __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_IN
            "BEST_MARGIN", "BEST_SAMPLES", "advise_play", "model_win_table"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
-#: at most: it looks after :data:`BEST_FIRST_SAMPLES` (and twice as many) and stops there when no
-#: card is ahead of the ``lookahead`` card (see :func:`_search`).
+#: at most: it looks after :data:`BEST_FIRST_SAMPLES` and stops there when no card is ahead of
+#: the ``lookahead`` card (see :func:`_search`).
 BEST_SAMPLES = 32
-#: The samples after which (and after twice as many) the engine's ``best`` search stops if no
-#: card is ahead of the reference.
-BEST_FIRST_SAMPLES = 6
+#: The samples after which the engine's ``best`` search stops if no card is ahead of the
+#: reference.
+BEST_FIRST_SAMPLES = 8
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
@@ -376,11 +376,10 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
 
     **Stopping early** (``n_first`` below ``n_samples``, and ``ref`` a legal card): after the
-    first ``n_first`` samples, and again after ``2 * n_first``, if no card's mean paired
-    difference from ``ref``'s is above zero, the search stops there (``ref`` stands: the
-    engine's ``best`` lays it) and the figures in ``out`` are those of the samples drawn;
-    otherwise it goes on to ``n_samples``. The samples drawn are the same either way (the same
-    draws from ``st``).
+    first ``n_first`` samples, if no card's mean paired difference from ``ref``'s is above zero,
+    the search stops there (``ref`` stands: the engine's ``best`` lays it) and the figures in
+    ``out`` are those of the ``n_first`` samples; otherwise it goes on to ``n_samples``. The
+    first ``n_first`` samples are the same either way (the same draws from ``st``).
 
     Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
@@ -507,7 +506,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
     n = n_samples
     for s in range(n_samples):
-        if (s == check or s == 2 * check) and not _beats(vals, s, ref, out):
+        if s == check and not _beats(vals, s, ref, out):
             n = s  # no card is ahead of ref: it stands
             break
         accepted = False
@@ -700,7 +699,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     ``unseen_rank``, the player's unseen cards by rank) is the reference, and :func:`_search`
     values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st``
     and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table,
-    stopping after :data:`BEST_FIRST_SAMPLES` (or twice as many) when no card is ahead of the
+    stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
     reference (it is laid then). The
     best card by the search is laid if it beats the reference by more than :data:`BEST_MARGIN`
     standard errors of their paired difference, else the reference: the search overrules the
