@@ -69,3 +69,23 @@ def test_a_bad_revision_is_one_line():
         assert _worktrees() == before
     else:
         assert "git checkout" in result.stderr
+
+
+def test_bench_reports_what_best_costs_a_decision():
+    """crib bench's figures of best's cost: every decision best makes in its recorded games
+    is timed (no speed is asserted), each kind counted as the records say."""
+    from analyzer import simulate
+    from analyzer.cli.bench import _best_figures
+    from analyzer.sim.records import decisions
+
+    figures = []
+    _best_figures(lambda name, value, unit, note="": figures.append((name, value, unit, note)),
+                  1)
+    assert [f[0] for f in figures] == ["best's card searched, 1 thread",
+                                       "best's decision, mean, 1 thread"]
+    assert all(unit == "us a decision" and value > 0 for _, value, unit, _ in figures)
+    records = simulate(8, seed=0, players=("best", "ev+lookahead"), record_games=8,
+                       workers=1).records
+    mine = [d for r in records for d in decisions(r) if d["seat"] == 0]
+    discards = sum(d["kind"] == "discard" for d in mine)
+    assert f"{len(mine) / 8:.1f} decisions a game ({discards / 8:.1f} discards" in figures[1][3]

@@ -277,7 +277,7 @@ def test_the_samples_respect_the_opponents_go():
                     np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
                     np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
                     np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out,
-                    crib_values("table"), hand_table(), False)
+                    crib_values("table"), hand_table(), False, 0)
         assert n == 2
         values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
         if exact:
@@ -374,3 +374,50 @@ def test_advise_play_with_and_without_the_posterior():
     assert not np.allclose(uniform.set_index("card").rest, posterior.set_index("card").rest)
     with pytest.raises(ValueError, match="infer"):
         advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args)
+
+
+def test_the_greedy_rollout_plays_as_the_general_rollout_with_greedy():
+    """best's rollouts (``_greedy_rollout``) against the general two-player rollout with the
+    greedy policy for both (``_rollout``, the engine's rules and policies): the same points to
+    each and the same winner, from whole plays and from plays in progress, with and without a
+    target reached on the way."""
+    from analyzer.core.choices import PEGGING_POLICIES
+    from analyzer.play.search import _greedy_rollout, _rollout
+
+    rng = np.random.default_rng(12)
+    greedy = np.full(2, PEGGING_POLICIES["greedy"], np.int64)
+    st = np.array([1, 2, 3, 4], np.uint64)
+    for trial in range(3000):
+        cards = rng.permutation(52)[:8].astype(np.int64)
+        kept = cards.reshape(2, 4).copy()
+        laid = np.zeros((2, 4), np.bool_)
+        left = np.full(2, 4, np.int64)
+        seq = np.zeros(9, np.int64)
+        count, nseq, turn, last, passes = 0, 0, int(rng.integers(2)), -1, 0
+        for _ in range(int(rng.integers(0, 5))):  # lay a few cards at random first
+            p = turn
+            fits = [i for i in range(4) if not laid[p, i] and count + _value(kept[p, i]) <= 31]
+            if not fits:
+                break
+            i = int(rng.choice(fits))
+            laid[p, i], left[p] = True, left[p] - 1
+            count += _value(kept[p, i])
+            seq[nseq], nseq = kept[p, i] // 4, nseq + 1
+            last, turn = p, 1 - p
+            if count == 31:
+                count, nseq = 0, 0
+        scores = rng.integers(90, 121, 2) if trial % 2 else np.zeros(2, np.int64)
+        target = 121 if trial % 2 else 1 << 40
+        results = []
+        for fast in (True, False):
+            a = dict(kept=kept.copy(), laid=laid.copy(), left=left.copy(), seq=seq.copy(),
+                     scores=np.array(scores, np.int64), pegged=np.zeros(2, np.int64))
+            args = (a["kept"], a["laid"], a["left"], a["seq"], np.int64(nseq), np.int64(count),
+                    np.int64(turn), np.int64(last), np.int64(passes))
+            if fast:
+                w = _greedy_rollout(*args, a["scores"], np.int64(target), a["pegged"])
+            else:
+                w = _rollout(*args, np.full((2, 13), 4, np.int64), greedy, a["scores"],
+                             np.int64(target), st, a["pegged"])
+            results.append((w, *a["scores"], *a["pegged"], *a["laid"].ravel()))
+        assert results[0] == results[1], (kept, laid, count)

@@ -181,6 +181,7 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     rate = statistics.median(r.games / r.elapsed_seconds for r in rates)
     add(f"games/s, best vs ev+lookahead, {threads} threads", rate, "games/s",
         f"4,000 games (a duel), median of {len(rates)}")
+    _best_figures(add, repeats)
 
     from ..core.rng import chunk_states
     from ..keeping.crib import crib_values
@@ -212,6 +213,82 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     _web_figures(add, say)
     _process_figures(add, repeats)
     return {"threads": threads, "figures": figures}
+
+
+def _best_figures(add: Callable[..., None], repeats: int) -> None:
+    """What ``best`` costs a decision: every decision of ``best`` in 8 recorded games against
+    ``ev+lookahead`` (:func:`analyzer.sim.records.decisions`), each made again by the compiled
+    step with its arrays ready (the seat's play replayed and ``_play_choice``; ``_discard_one``),
+    one thread: the searched cards (two legal or more) alone, and the mean over all its
+    decisions (discards, searched and forced cards, goes)."""
+    from ..core.choices import parse_player, variant_game
+    from ..core.rng import chunk_states
+    from ..play.engine import _discard_one
+    from ..play.seat import _seat_play, _tables
+    from ..sim.harness import simulate
+    from ..sim.records import decisions
+
+    games = 8
+    records = simulate(games, seed=0, players=("best", "ev+lookahead"), record_games=games,
+                       workers=1).records
+    game = variant_game("six-card").as_array()
+    pol_d, pol_p = parse_player("best")
+    t = _tables("six-card", "best")
+    state = chunk_states(0, 1)[0]
+    kept, thrown, out = np.zeros(4, np.int64), np.zeros(2, np.int64), np.zeros(3, np.int64)
+    discards, searched, other = [], [], []
+    for record in records:
+        for d in decisions(record):
+            if d["seat"] != 0:
+                continue
+            v = d["view"]
+            if d["kind"] == "discard":
+                discards.append((np.array(v["hand"], np.int64), v["own_crib"],
+                                 np.array(v["scores"], np.int64)))
+                continue
+            count, passes = 0, 0
+            for _, card in v["played"]:  # the count the seat lays on
+                if card is None:
+                    passes += 1
+                    count, passes = (0, 0) if passes >= 2 else (count, passes)
+                    continue
+                count, passes = count + min(card // 4 + 1, 10), 0
+                count = 0 if count == 31 else count
+            laid = {c for _, c in v["played"]}
+            legal = sum(c not in laid and count + min(c // 4 + 1, 10) <= 31 for c in v["hand"])
+            (searched if legal >= 2 else other).append((
+                np.array(v["hand"], np.int64), v["seat"], v["dealer"],
+                np.array([s for s, _ in v["played"]], np.int64),
+                np.array([-1 if c is None else c for _, c in v["played"]], np.int64),
+                int(v["starter"]), np.asarray(v["thrown"], np.int64),
+                np.asarray(v["scores"], np.int64)))
+
+    def lays(positions):
+        def run():
+            for hand, seat, dealer, seats, cards, starter, own, scores in positions:
+                _seat_play(game, pol_p, hand, seat, dealer, seats, cards, starter, own, scores,
+                           t.rank_table, t.odds, t.crib_values, t.hand_table, state.copy(), out)
+        return run
+
+    def discard_all():
+        for hand, own, scores in discards:
+            _discard_one(state.copy(), game, hand, own, pol_d, scores, 0, t.crib_values,
+                         t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept,
+                         thrown)
+
+    with numba_threads(1):
+        t_searched, t_other, t_discards = _interleaved_seconds(
+            [lays(searched), lays(other), discard_all], repeats)
+    per = statistics.median(t_searched) / len(searched)
+    add("best's card searched, 1 thread", per * 1e6, "us a decision",
+        f"{len(searched)} searched cards of {games} games against ev+lookahead "
+        f"({len(searched) / games:.1f} a game), the compiled step with arrays ready")
+    total = sum(statistics.median(x) for x in (t_searched, t_other, t_discards))
+    n = len(searched) + len(other) + len(discards)
+    add("best's decision, mean, 1 thread", total / n * 1e6, "us a decision",
+        f"{n / games:.1f} decisions a game ({len(discards) / games:.1f} discards, "
+        f"{len(searched) / games:.1f} searched cards, {len(other) / games:.1f} forced cards "
+        f"and goes): {total / games * 1e3:.3g} ms of decisions a game")
 
 
 def _seat_figures(add: Callable[..., None], repeats: int) -> None:

@@ -21,13 +21,14 @@ card's value is then its mean probability of winning.
 The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip the search);
 :func:`advise_play` is the Python wrapper with the position given as the cards laid so far.
 
-Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each, about a
-microsecond each, and with ``infer`` a draw of the ``ev`` keep (about 0.4 microseconds) for each
-sample tried. The engine's ``best`` (:data:`BEST_SAMPLES` = 24, greedy rollouts) measured 110
-microseconds of CPU per searched decision with uniform draws and 120 with the posterior, at the
-pone's lead with four cards legal on a loaded machine (58 on a quieter one without ``infer``),
-25 searched decisions a game. :func:`advise_play` draws :data:`ADVISE_SAMPLES` = 4,000 samples
-by default (tens of milliseconds).
+Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each (a whole play of
+greedy rollout about 0.3 microseconds), and with ``infer`` a draw of the ``ev`` keep (15 keeps
+valued, about 0.2 to 0.4 microseconds) for each sample tried, 2.8 tries a sample on average in
+games. The engine's ``best`` draws :data:`BEST_FIRST_SAMPLES` = 8 samples first and stops there
+when no card is ahead of the ``lookahead`` card, else goes on to :data:`BEST_SAMPLES` = 32:
+about 16 samples a searched decision, 25 searched decisions a game
+(docs/benchmarks.md, session 10, has the figures). :func:`advise_play` draws
+:data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds), without stopping early.
 
 **What the opponent's discard says** (``infer``, on in the engine's ``best``): the samples are
 drawn from the posterior of the opponent's hand given that it discards as the ``ev`` policy does.
@@ -46,16 +47,21 @@ from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from ..core.rng import _next, _randint
-from ..core.scoring import _rank, _score_one, _value
+from ..core.scoring import _peg_points, _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_play, _choose_play_inline, _keep_values
+from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
 from .playstep import _lay
 
-__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_INFER", "BEST_MARGIN", "BEST_SAMPLES",
-           "advise_play", "model_win_table"]
+__all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_INFER",
+           "BEST_MARGIN", "BEST_SAMPLES", "advise_play", "model_win_table"]
 
-#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy.
-BEST_SAMPLES = 24
+#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
+#: at most: it looks after :data:`BEST_FIRST_SAMPLES` and stops there when no card is ahead of
+#: the ``lookahead`` card (see :func:`_search`).
+BEST_SAMPLES = 32
+#: The samples after which the engine's ``best`` search stops if no card is ahead of the
+#: reference.
+BEST_FIRST_SAMPLES = 8
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
@@ -68,6 +74,7 @@ BEST_INFER = True
 # Draws of the opponent's six tried per sample before falling back to a uniform draw.
 _INFER_TRIES = 64
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+_PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
 
 # Columns of the search's output, one row per card of the hand.
@@ -75,16 +82,19 @@ _LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW
 
 
 @njit(cache=True)
-def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, policy, scores,
+def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol, scores,
              target, st, pegged):
     """Play the two-player play on from a position to its end, as the engine's ``_play`` does.
 
     ``kept`` int64 (2, cards) both hands (laid cards marked in ``laid`` bool (2, cards)),
     ``left`` int64 (2,) cards each still holds, ``seq[:nseq]`` the ranks of the current count
     (room for every card), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
-    ``passes`` (goes said since), ``unseen`` int64 (2, 13) what each has not seen by rank. Both
-    players lay by ``policy``. Points go to ``scores`` (2,) and ``pegged`` (2,); the play stops
-    the moment a score reaches ``target``. Returns the winner or -1. Every array is updated.
+    ``passes`` (goes said since), ``unseen`` int64 (2, 13) what each has not seen by rank.
+    Player ``p`` lays by pegging policy ``pol[p]`` (int64 (2,); ``best`` lays as ``lookahead``).
+    Points go to ``scores`` (2,) and ``pegged`` (2,); the play stops the moment a score reaches
+    ``target``. Returns the winner or -1. Every array is updated. The search plays on from its
+    positions with it, and :func:`analyzer.play.winkeep._rest_of_deal` plays whole plays
+    (``last`` -1: nobody has laid yet).
     """
     n_cards = kept.shape[1]
     total_left = left[0] + left[1]
@@ -93,7 +103,7 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
         nxt = 1 - p
         choice = -1
         if left[p] > 0:
-            choice = _choose_play_inline(policy, kept[p], n_cards, laid[p], seq, nseq, count,
+            choice = _choose_play_inline(pol[p], kept[p], n_cards, laid[p], seq, nseq, count,
                                          unseen[p], left[nxt], left[nxt] == 0 and left[p] == 1,
                                          st)
         if choice < 0:  # go
@@ -129,23 +139,128 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
     return -1
 
 
+#: :func:`analyzer.core.scoring._peg_points` compiled again to be inlined into the greedy
+#: rollout, where it runs for every card a player could lay.
+_peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
+
+
 @njit(cache=True)
-def _finish(kept, crib, starter, dealer, scores, target, table, odds):
+def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scores, target,
+                    pegged):
+    """:func:`_rollout` with both players ``greedy``, the engine's ``best`` continuation: the
+    same play, card for card, at half the cost (no policy dispatch, no unseen ranks, which
+    greedy does not read, and the key as an integer).
+
+    Greedy's key (:func:`analyzer.play.players._greedy_key`) is ``1000 * points + tiebreak +
+    rank / 100``, less 100 if the count after is 5 or 21, the tiebreak ``20 - value`` (0 for a
+    5) on a lead, else the value; here it is that times 100, all whole numbers, so the order of
+    the cards and the first of equals are the same. Arguments as :func:`_rollout` without
+    ``unseen``, ``pol`` and ``st``.
+    """
+    n_cards = kept.shape[1]
+    total_left = left[0] + left[1]
+    while total_left > 0:
+        p = turn
+        nxt = 1 - p
+        choice = -1
+        if left[p] > 0:
+            last_card = left[nxt] == 0 and left[p] == 1
+            leading = nseq == 0
+            best_key = np.int64(-1) << 40
+            for i in range(n_cards):
+                if laid[p, i]:
+                    continue
+                v = _value(kept[p, i])
+                after = count + v
+                if after > rules.MAX_COUNT:
+                    continue
+                r = _rank(kept[p, i])
+                seq[nseq] = r
+                points = _peg_points_inline(seq, nseq + 1, after)
+                if last_card and after != rules.MAX_COUNT:
+                    points += rules.LAST_CARD_POINTS
+                if leading:
+                    tiebreak = 20 - v if v != 5 else 0
+                else:
+                    tiebreak = v
+                key = points * 100000 + tiebreak * 100 + r
+                if after == 5 or after == 21:
+                    key -= 10000
+                if key > best_key:
+                    best_key = key
+                    choice = i
+        if choice < 0:  # go
+            passes += 1
+            if passes >= 2:
+                scores[last] += rules.GO_POINTS
+                pegged[last] += rules.GO_POINTS
+                if scores[last] >= target:
+                    return last
+                count = 0
+                nseq = 0
+                passes = 0
+                turn = 1 - last
+            else:
+                turn = nxt
+            continue
+        card = kept[p, choice]
+        laid[p, choice] = True
+        left[p] -= 1
+        total_left -= 1
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        scores[p] += points
+        pegged[p] += points
+        if scores[p] >= target:
+            return p
+        last = p
+        passes = 0
+        if count == rules.MAX_COUNT:
+            count = 0
+            nseq = 0
+        turn = nxt
+    return -1
+
+
+@njit(cache=True)
+def _finish(shown, dealer, scores, target, odds):
     """The probability that player 0 wins, from the end of a play nobody won: the show in order
-    (pone's hand, dealer's hand, the crib), then ``odds`` for the next deal, roles swapped."""
+    (pone's hand, dealer's hand, the crib), then ``odds`` for the next deal, roles swapped.
+
+    ``shown`` int64 (3,): the show's points, player 0's hand, player 1's hand, the crib (the
+    dealer's). They do not depend on the card searched: the search counts them once a sample
+    (the hands with the starter, :func:`analyzer.core.scoring._score_one`)."""
     pone = 1 - dealer
     for who in (pone, dealer):
-        scores[who] += _score_one(kept[who, 0], kept[who, 1], kept[who, 2], kept[who, 3], starter,
-                                  False, table)
+        scores[who] += shown[who]
         if scores[who] >= target:
             return 1.0 if who == 0 else 0.0
-    scores[dealer] += _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
+    scores[dealer] += shown[2]
     if scores[dealer] >= target:
         return 1.0 if dealer == 0 else 0.0
     need_me, need_opp = target - scores[0], target - scores[1]
     if pone == 0:  # player 0 deals next
         return odds[need_me, need_opp]
     return 1.0 - odds[need_opp, need_me]
+
+
+@njit(cache=True, inline="always")
+def _holds(d, n_laid):
+    """Whether keep ``d`` (``DISCARDS`` order) of a six whose first ``n_laid`` cards are laid
+    keeps all of them."""
+    held = 0
+    for slot in _KEEP_TABLE[d]:
+        if slot < n_laid:
+            held += 1
+    return held == n_laid
+
+
+@njit(cache=True, inline="always")
+def _keep_value_of(six, d, unseen, dealer, crib_values, hand_table):
+    """The ``ev`` value of keep ``d`` of ``six``, as :func:`analyzer.play.players._keep_values`
+    computes it (the same operations: the same bits)."""
+    keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+    return _keep_value(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], six[throw[0]],
+                       six[throw[1]], unseen, dealer, crib_values, hand_table, True)
 
 
 @njit(cache=True)
@@ -176,15 +291,36 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
             opp_six[i] = opp_laid[i]
         for i in range(n_draw):
             opp_six[n_laid + i] = work[i]
-        top = _keep_values(opp_six, opp_dealer, crib_values, hand_table, True, keep_values)
-        held = 0  # how many of the kept four it has laid
+        # ev keeps the first best of the 15 (analyzer.play.players._keep_values). The draw fits
+        # if that keep holds every laid card (it "holds" them) and fits the goes: the best of
+        # the keeps that hold them first, then any other keep as good (or better) rejects the
+        # draw at once, without valuing the rest.
+        unseen = _unseen_counts(opp_six)
+        top = -1
+        top_value = -np.inf
+        for d in range(15):
+            if not _holds(d, n_laid):
+                continue
+            v = _keep_value_of(opp_six, d, unseen, opp_dealer, crib_values, hand_table)
+            keep_values[d] = v
+            if v > top_value:
+                top_value = v
+                top = d
         fits = True
         for slot in _KEEP_TABLE[top]:
-            if slot < n_laid:
-                held += 1
-            elif _value(opp_six[slot]) < opp_floor:
+            if slot >= n_laid and _value(opp_six[slot]) < opp_floor:
                 fits = False
-        if not fits or held != n_laid:
+        if not fits:
+            continue
+        for d in range(15):
+            if _holds(d, n_laid):
+                continue
+            v = _keep_value_of(opp_six, d, unseen, opp_dealer, crib_values, hand_table)
+            keep_values[d] = v
+            if v > top_value or (v == top_value and d < top):
+                fits = False
+                break
+        if not fits:
             continue
         k = 0
         for slot in _KEEP_TABLE[top]:
@@ -202,9 +338,24 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
 
 
 @njit(cache=True)
+def _beats(vals, n, ref, out):
+    """Whether a legal card's values in the first ``n`` samples (``vals`` (samples, cards)) sum
+    to more than card ``ref``'s: a mean paired difference above zero."""
+    for i in range(vals.shape[1]):
+        if i == ref or out[i, _LEGAL] == 0.0:
+            continue
+        d = 0.0
+        for s in range(n):
+            d += vals[s, i] - vals[s, ref]
+        if d > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
             me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
-            out, crib_values, hand_table, infer):
+            out, crib_values, hand_table, infer, n_first):
     """Value every card of ``hand`` by determinized rollouts (see the module docstring).
 
     ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
@@ -223,6 +374,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     is worth at least ``opp_floor``; the two it throws are its crib cards. This is rejection
     sampling from the posterior of its hand given its plays and goes, if it discards as ``ev``
     does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
+
+    **Stopping early** (``n_first`` below ``n_samples``, and ``ref`` a legal card): after the
+    first ``n_first`` samples, if no card's mean paired difference from ``ref``'s is above zero,
+    the search stops there (``ref`` stands: the engine's ``best`` lays it) and the figures in
+    ``out`` are those of the ``n_first`` samples; otherwise it goes on to ``n_samples``. The
+    first ``n_first`` samples are the same either way (the same draws from ``st``).
 
     Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
@@ -243,9 +400,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     n_hand = hand.shape[0]
     n_cards = n_hand
     ints_owner = np.empty(52 * 2 + 2 * n_cards + 2 * 2 + 2 * 2 * 13 + 2 * n_cards + 1 + 2 * 2 + 4
-                          + 6, np.int64)
+                          + 6 + 3 + 3 * n_hand + 2, np.int64)
     bools_owner = np.zeros(52 + 2 * 2 * n_cards, np.bool_)
-    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + 15)
+    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + 15 + n_hand)
     ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
     out[:, :] = 0.0
     seen, o = bools[:52], 52
@@ -262,11 +419,18 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     scores, o = ints[o:o + 2], o + 2
     pegged, o = ints[o:o + 2], o + 2
     crib, o = ints[o:o + 4], o + 4
-    opp_six = ints[o:o + 6]
+    opp_six, o = ints[o:o + 6], o + 6
+    shown, o = ints[o:o + 3], o + 3  # the show: player 0's hand, player 1's, the crib
+    twin, o = ints[o:o + n_hand], o + n_hand  # an earlier legal card of the same rank, or -1
+    got_for, o = ints[o:o + n_hand], o + n_hand  # this sample's pegging, for and against
+    got_against, o = ints[o:o + n_hand], o + n_hand
+    pols = ints[o:o + 2]  # both players' continuation policy
     sums = floats[:n_hand * 5].reshape((n_hand, 5))  # for, against, net^2, win, win^2
     # each sample's value of each card, for differences
-    vals = floats[n_hand * 5:n_hand * 5 + n_samples * n_hand].reshape((n_samples, n_hand))
-    keep_values = floats[n_hand * 5 + n_samples * n_hand:]
+    o = n_hand * 5 + n_samples * n_hand
+    vals = floats[n_hand * 5:o].reshape((n_samples, n_hand))
+    keep_values, o = floats[o:o + 15], o + 15
+    got_win = floats[o:o + n_hand]  # this sample's probability of winning
     for c in hand:
         seen[c] = True
     for c in thrown:
@@ -304,6 +468,22 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     aware = odds.shape[0] > target and starter >= 0
     stop = target if aware else np.int64(1) << 40
     dealer = 0 if me_dealer else 1
+    # Cards of one rank lead to the same play (the policies see ranks; of equal cards they lay
+    # the first) and the same show: a card of a rank searched already takes its values, when
+    # the rollouts draw nothing from the stream (greedy, lookahead).
+    same = policy == _PEG_GREEDY or policy == _PEG_LOOKAHEAD
+    greedy = policy == _PEG_GREEDY
+    for i in range(n_hand):
+        twin[i] = -1
+        if out[i, _LEGAL] != 0.0 and same:
+            for j in range(i):
+                if out[j, _LEGAL] != 0.0 and _rank(hand[j]) == _rank(hand[i]):
+                    twin[i] = j
+                    break
+    pols[0] = policy
+    pols[1] = policy
+    if aware:  # the player's own hand at the show: the same in every sample
+        shown[0] = _score_one(hand[0], hand[1], hand[2], hand[3], starter, False, table)
     n_opp_laid = opp_laid.shape[0]
     left0[0] = 0
     for i in range(n_hand):
@@ -323,7 +503,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
     n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
+    check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
+    n = n_samples
     for s in range(n_samples):
+        if s == check and not _beats(vals, s, ref, out):
+            n = s  # no card is ahead of ref: it stands
+            break
         accepted = False
         if infer and n_pool >= n_draw + n_crib - 2:
             accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
@@ -346,24 +531,42 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 crib[thrown.shape[0] + i] = work[opp_left + i]
         # the opponent's view: not its six (its four and its two thrown, the first two unknown
         # crib cards), not the starter, not the player's cards laid
-        unseen0[1, :] = 4
-        for i in range(n_cards):
-            unseen0[1, _rank(kept[1, i])] -= 1
-            if laid_mine[i]:
-                unseen0[1, _rank(hand[i])] -= 1
-        for i in range(2):
-            unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
-        if starter >= 0:
-            unseen0[1, _rank(starter)] -= 1
+        if not greedy:  # (greedy rollouts do not read them)
+            unseen0[1, :] = 4
+            for i in range(n_cards):
+                unseen0[1, _rank(kept[1, i])] -= 1
+                if laid_mine[i]:
+                    unseen0[1, _rank(hand[i])] -= 1
+            for i in range(2):
+                unseen0[1, _rank(crib[thrown.shape[0] + i])] -= 1
+            if starter >= 0:
+                unseen0[1, _rank(starter)] -= 1
+        if aware:  # the opponent's hand and the crib: the same for every card searched
+            shown[1] = _score_one(kept[1, 0], kept[1, 1], kept[1, 2], kept[1, 3], starter, False,
+                                  table)
+            shown[2] = _score_one(crib[0], crib[1], crib[2], crib[3], starter, True, table)
         for i in range(n_hand):
             if out[i, _LEGAL] == 0.0:
+                continue
+            j = twin[i]
+            if j >= 0:
+                out[i, _NOW] = out[j, _NOW]
+                out[i, _WINS_NOW] = out[j, _WINS_NOW]
+                net = got_for[j] - got_against[j]
+                sums[i, 0] += got_for[j]
+                sums[i, 1] += got_against[j]
+                sums[i, 2] += net * net
+                sums[i, 3] += got_win[j]
+                sums[i, 4] += got_win[j] * got_win[j]
+                vals[s, i] = vals[s, j]
                 continue
             for a in range(2):  # loops, not slice assignments: no shape-error path to compile
                 left[a] = left0[a]
                 for k in range(n_cards):
                     laid[a, k] = laid0[a, k]
-                for r in range(13):
-                    unseen[a, r] = unseen0[a, r]
+                if not greedy:  # greedy does not read the unseen ranks
+                    for r in range(13):
+                        unseen[a, r] = unseen0[a, r]
             for k in range(nseq):
                 seq2[k] = seq[k]
             scores[0] = me_score
@@ -383,13 +586,20 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if c2 == rules.MAX_COUNT:
                     c2 = 0
                     n2 = 0
-                w = _rollout(kept, laid, left, seq2, n2, c2, 1, 0, 0, unseen, policy, scores,
-                             stop, st, pegged)
+                if greedy:
+                    w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
+                                        np.int64(0), np.int64(0), scores, stop, pegged)
+                else:
+                    w = _rollout(kept, laid, left, seq2, n2, c2, np.int64(1), np.int64(0),
+                                 np.int64(0), unseen, pols, scores, stop, st, pegged)
                 if aware:
                     if w >= 0:
                         win = 1.0 if w == 0 else 0.0
                     else:
-                        win = _finish(kept, crib, starter, dealer, scores, target, table, odds)
+                        win = _finish(shown, dealer, scores, target, odds)
+            got_for[i] = pegged[0]
+            got_against[i] = pegged[1]
+            got_win[i] = win
             net = pegged[0] - pegged[1]
             sums[i, 0] += pegged[0]
             sums[i, 1] += pegged[1]
@@ -397,7 +607,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             sums[i, 3] += win
             sums[i, 4] += win * win
             vals[s, i] = win if aware else now + net
-    n = n_samples
     for i in range(n_hand):
         if out[i, _LEGAL] == 0.0:
             continue
@@ -421,7 +630,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if ref >= 0 and out[ref, _LEGAL] != 0.0:
             d_sum = 0.0
             d_sq = 0.0
-            for s in range(n_samples):
+            for s in range(n):
                 d = vals[s, i] - vals[s, ref]
                 d_sum += d
                 d_sq += d * d
@@ -488,8 +697,10 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     and the least value they can have (``floor[1 - p]``, from its goes). A forced move (one
     legal card) is laid without search. Otherwise the ``lookahead`` policy's card (from
     ``unseen_rank``, the player's unseen cards by rank) is the reference, and :func:`_search`
-    values every card with :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st`` and
-    the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table. The
+    values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st``
+    and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table,
+    stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
+    reference (it is laid then). The
     best card by the search is laid if it beats the reference by more than :data:`BEST_MARGIN`
     standard errors of their paired difference, else the reference: the search overrules the
     one-ply policy only where its samples say so clearly.
@@ -534,7 +745,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
                 np.int64(BEST_SAMPLES), np.int64(_BEST_CONT), local, ref, out, crib_values,
-                hand_table, np.bool_(BEST_INFER))
+                hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES))
     if n < 0:  # cannot happen in a real game; lay as lookahead would
         return ref
     best = _pick(out, odds.shape[0] > target and starter >= 0)
@@ -855,7 +1066,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
                 PEGGING_POLICIES[continuation], st, -1, out, crib_values("table"), hand_table(),
-                bool(infer))
+                bool(infer), 0)
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")

@@ -46,10 +46,11 @@ from ..core.choices import (
     on_threads,
 )
 from ..core.rng import _shuffle_prefix
-from ..core.scoring import _rank, _sort4_index
+from ..core.scoring import _rank, _score_one, _sort4_index
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
-from .deal import _his_heels, _play, _show
+from .deal import _his_heels
 from .players import _choose_discard, _keep_values
+from .search import _greedy_rollout, _rollout
 
 __all__ = ["keep_to_win"]
 
@@ -58,6 +59,9 @@ __all__ = ["keep_to_win"]
 #: ``BEST_DISCARD_CANDIDATES`` keeps best by points; it leaves the points keep for one that wins
 #: more by at least ``ENGINE_SWITCH_Z`` standard errors.
 BEST_DISCARD_SAMPLES = 64
+#: After this many samples the ``best`` discard keeps the points keep if no other keep is ahead
+#: of it (a mean paired difference above zero), without drawing the rest.
+BEST_DISCARD_FIRST = 16
 BEST_DISCARD_REACH = 30
 BEST_DISCARD_CANDIDATES = 5
 ENGINE_SWITCH_Z = 2.0
@@ -116,26 +120,31 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     ``opp_six`` kept by discard ``d_opp``, with ``starter``: the player's probability of winning
     after it into ``out``: 1 or 0 if a player reaches 121 in it, else the next deal's from
     ``odds``. The player is seat 0 (``me``), the opponent seat 1 (``opp``); ``ppol`` (2,) their
-    pegging policies (``crib_values`` for a ``best`` one's model of the other's discard).
-    The arrays are borrowed (:mod:`analyzer.core.borrow`): no reference counts in the loop."""
+    pegging policies (``best`` lays as ``lookahead``: no search inside a sample).
+
+    His heels, the play (the two-player play of :func:`analyzer.play.search._rollout`, the
+    engine's rules; :func:`analyzer.play.search._greedy_rollout` when both are greedy) and the
+    show in order: the pone's hand, the dealer's, the crib. The opponent's hand is counted once
+    for all keeps. ``crib_values`` is not read (the opponent's discard is given). The arrays are
+    borrowed (:mod:`analyzer.core.borrow`): no reference counts in the loop."""
     six, opp_six, st, ppol = _borrowed(six), _borrowed(opp_six), _borrowed(st), _borrowed(ppol)
-    table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
-    crib_values, keeps, out = _borrowed(crib_values), _borrowed(keeps), _borrowed(out)
-    owner = np.zeros(8 + 4 + 4 + 26 + 26 + 2 + 24 + 2 + 3, np.int64)
-    ints = _borrowed(owner)
+    table, odds = _borrowed(table), _borrowed(odds)
+    keeps, out = _borrowed(keeps), _borrowed(out)
+    owner = np.zeros(8 + 4 + 26 + 26 + 2 + 2 + 2 * 4 + 1 + 2, np.int64)
+    bools_owner = np.zeros(8, np.bool_)
+    ints, laid = _borrowed(owner), _borrowed(bools_owner).reshape((2, 4))
     kept, o = ints[:8].reshape((2, 4)), 8
     crib, o = ints[o:o + 4], o + 4
-    thrown, o = ints[o:o + 4].reshape((2, 2)), o + 4
     base_unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
     unseen, o = ints[o:o + 26].reshape((2, 13)), o + 26
     scores, o = ints[o:o + 2], o + 2
-    plays, o = ints[o:o + 24].reshape((8, 3)), o + 24
     pegged, o = ints[o:o + 2], o + 2
-    show = ints[o:o + 3]
+    seq, o = ints[o:o + 2 * 4 + 1], o + 2 * 4 + 1
+    left = ints[o:o + 2]
     for i in range(4):
         kept[1, i] = opp_six[_KEEP_TABLE[d_opp][i]]
-    crib[2] = thrown[1, 0] = opp_six[_DISCARD_TABLE[d_opp][0]]
-    crib[3] = thrown[1, 1] = opp_six[_DISCARD_TABLE[d_opp][1]]
+    crib[2] = opp_six[_DISCARD_TABLE[d_opp][0]]
+    crib[3] = opp_six[_DISCARD_TABLE[d_opp][1]]
     base_unseen[:, :] = 4
     for i in range(6):
         base_unseen[0, _rank(six[i])] -= 1
@@ -143,27 +152,47 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     base_unseen[0, _rank(starter)] -= 1
     base_unseen[1, _rank(starter)] -= 1
     dealer_seat = 0 if dealer else 1
+    pone = 1 - dealer_seat
     heels = _his_heels(starter)
+    greedy = ppol[0] == _GREEDY and ppol[1] == _GREEDY  # best's discard: the fast rollout
+    opp_hand = _score_one(kept[1, 0], kept[1, 1], kept[1, 2], kept[1, 3], starter, False, table)
     for j in range(keeps.shape[0]):
         d = keeps[j]
         for i in range(4):
             kept[0, i] = six[_KEEP_TABLE[d][i]]
-        crib[0] = thrown[0, 0] = six[_DISCARD_TABLE[d][0]]
-        crib[1] = thrown[0, 1] = six[_DISCARD_TABLE[d][1]]
+            laid[0, i] = False
+            laid[1, i] = False
+        crib[0] = six[_DISCARD_TABLE[d][0]]
+        crib[1] = six[_DISCARD_TABLE[d][1]]
         for a in range(2):
+            left[a] = 4
             for r in range(13):
                 unseen[a, r] = base_unseen[a, r]
         scores[0] = me
         scores[1] = opp
         scores[dealer_seat] += heels
         winner = dealer_seat if scores[dealer_seat] >= _TARGET else -1
-        if winner < 0:
-            pegged[:] = 0
-            _, winner = _play(kept, dealer_seat, ppol, unseen, scores, np.int64(_TARGET), st,
-                              plays, pegged, np.bool_(False), thrown, starter, table, odds,
-                              crib_values, hand_table)
-        _, winner = _show(kept, crib, starter, dealer_seat, table, hand_table, scores,
-                          np.int64(_TARGET), winner, show)
+        if winner < 0 and greedy:
+            winner = _greedy_rollout(kept, laid, left, seq, np.int64(0), np.int64(0), pone,
+                                     np.int64(-1), np.int64(0), scores, np.int64(_TARGET),
+                                     pegged)
+        elif winner < 0:
+            winner = _rollout(kept, laid, left, seq, np.int64(0), np.int64(0), pone,
+                              np.int64(-1), np.int64(0), unseen, ppol, scores,
+                              np.int64(_TARGET), st, pegged)
+        if winner < 0:  # the show: the pone's hand, the dealer's, the crib (the dealer's)
+            mine = _score_one(kept[0, 0], kept[0, 1], kept[0, 2], kept[0, 3], starter, False,
+                              table)
+            for who in (pone, dealer_seat):
+                scores[who] += mine if who == 0 else opp_hand
+                if scores[who] >= _TARGET:
+                    winner = who
+                    break
+            if winner < 0:
+                scores[dealer_seat] += _score_one(crib[0], crib[1], crib[2], crib[3], starter,
+                                                  True, table)
+                if scores[dealer_seat] >= _TARGET:
+                    winner = dealer_seat
         if winner == 0:
             out[j] = 1.0
         elif winner == 1:
@@ -171,6 +200,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
         else:
             out[j] = _next_deal_win(scores[0], scores[1], dealer, odds)
     _keep_alive(owner)
+    _keep_alive(bools_owner)
 
 
 @njit(cache=True, nogil=True)
@@ -213,8 +243,10 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     this deal (either player needs at most ``reach`` points) and ``samples`` samples of the rest
     of the deal, both players pegging greedily, find among the ``candidates`` keeps best by
     points one more likely to win by at least :data:`ENGINE_SWITCH_Z` standard errors of the
-    paired difference. ``me``, ``opp``: the scores. ``odds`` ``None`` (the ``pegging`` policy, no
-    win-odds table) is the points choice always, compiled without the samples.
+    paired difference. After :data:`BEST_DISCARD_FIRST` samples it stops, with the points
+    keep, if no other keep is ahead of it. ``me``, ``opp``: the scores. ``odds`` ``None`` (the
+    ``pegging`` policy, no win-odds table) is the points choice always, compiled without the
+    samples.
     """
     values = np.empty(15, np.float64)
     best = _points_values(six, dealer, crib_values, peg_values, hand_table, values)
@@ -229,7 +261,13 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     out = np.empty(m, np.float64)
     s1 = np.zeros(m, np.float64)
     s2 = np.zeros(m, np.float64)
-    for _ in range(samples):
+    for k in range(samples):
+        if k == BEST_DISCARD_FIRST:  # stop when no keep is ahead of the points keep
+            ahead = False
+            for j in range(1, m):
+                ahead = ahead or s1[j] > 0.0
+            if not ahead:
+                return best
         _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table, odds,
                       keeps, out)
         for j in range(m):
