@@ -222,3 +222,80 @@ def test_a_read_only_package_caches_its_kernels_in_the_user_cache_folder(tmp_pat
                             timeout=HANG_GUARD, env=env)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split()[-1] == "0"
+
+
+# ------------------------------------------------------------------ stale kernels after an update
+
+_CALLER = """from numba import njit
+from .callee import g
+
+
+@njit(cache=True)
+def f():
+    return g() * 10
+"""
+_CALLEE = """from numba import njit
+
+
+@njit(cache=True)
+def g():
+    return {value}
+"""
+
+
+def _run_caller(tmp_path) -> list[str]:
+    # A fresh process, as a user's next command: the fingerprint is checked, then the caller
+    # (cached, its own file unchanged) is called.
+    code = ("import sys\nfrom pathlib import Path\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "from analyzer.core import numbacache\n"
+            f"print(numbacache.drop_stale_kernels(Path({str(tmp_path / 'pkg')!r}), ('w',)))\n"
+            "from pkg.w.caller import f\nprint(f())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_a_changed_callee_file_recompiles_its_callers(tmp_path):
+    # Numba checks a cached kernel against its own file only: without the fingerprint, the
+    # caller below would keep g() == 1 linked in after callee.py changed to return 2.
+    wing = tmp_path / "pkg" / "w"
+    wing.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (wing / "__init__.py").write_text("")
+    (wing / "caller.py").write_text(_CALLER)
+    (wing / "callee.py").write_text(_CALLEE.format(value=1))
+    assert _run_caller(tmp_path) == ["False", "10"]
+    (wing / "callee.py").write_text(_CALLEE.format(value=2))
+    assert _run_caller(tmp_path) == ["True", "20"]
+    assert _run_caller(tmp_path) == ["False", "20"]  # compiled again, and kept
+    # a touch (or a fresh checkout of the same sources) keeps the compiled kernels
+    os.utime(wing / "callee.py", ns=(1, 1))
+    kept = sorted(p.name for p in (tmp_path / "cache").rglob("*.nb[ic]"))
+    assert kept and _run_caller(tmp_path) == ["False", "20"]
+    assert sorted(p.name for p in (tmp_path / "cache").rglob("*.nb[ic]")) == kept
+
+
+def test_the_cache_folders_are_numbas_own_and_the_packages_fingerprint_is_kept(monkeypatch,
+                                                                               tmp_path):
+    from numba.core.caching import _CacheLocator
+
+    real = os.environ.get("NUMBA_CACHE_DIR")  # as this process imported the package
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    for wing, folder in zip(numbacache.KERNEL_WINGS, numbacache.kernel_cache_folders(),
+                            strict=True):
+        source = str(numbacache._PACKAGE / wing / "scoring.py")
+        assert folder == tmp_path / _CacheLocator.get_suitable_cache_subpath(source)
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert numbacache.kernel_cache_folders()[1] == numbacache._PACKAGE / "keeping" / "__pycache__"
+    if real:
+        monkeypatch.setenv("NUMBA_CACHE_DIR", real)
+    # this process imported the package: the fingerprint is there and matches the sources, so
+    # the next import only stats the files and keeps the kernels
+    home = numbacache.kernel_cache_folders()[0]
+    saved = json.loads((home / numbacache.FINGERPRINT_FILE).read_text())
+    files = numbacache._sources(numbacache._PACKAGE, numbacache.KERNEL_WINGS)
+    assert {row[0] for row in saved["stat"]} >= {"core/scoring.py", "play/search.py"}
+    assert saved["stat"] == numbacache._stat_stamp(numbacache._PACKAGE, files)
+    assert numbacache.drop_stale_kernels() is False
