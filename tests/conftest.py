@@ -1,5 +1,5 @@
-"""Shared test settings: hypothesis profiles sized for a 2-core CI machine, and a history of games
-that is never the user's own."""
+"""Shared test settings: hypothesis profiles sized for a 2-core CI machine, a history of games
+that is never the user's own, and the tests marked slow started first."""
 
 import os
 
@@ -24,3 +24,11 @@ def history_in_a_temporary_folder(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(HISTORY_ENV, str(path))
         yield path
+
+
+def pytest_collection_modifyitems(items):
+    """The tests marked slow first, in their order, then the others: pytest-xdist deals the
+    first quarter of the tests to its workers in turn and the rest as they finish, so the long
+    tests run side by side at the start and short ones fill in at the end, instead of one long
+    test keeping a worker busy after the other has finished."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -80,6 +80,7 @@ def _kernels_compiled(tmp_path, code: str) -> set[str]:
     return {k["kernel"] for k in json.loads(report.read_text())["kernels"]}
 
 
+@pytest.mark.slow
 def test_games_without_best_compile_neither_its_search_nor_its_samples_of_the_deal(tmp_path):
     # The tables only best reads are None for other players (analyzer.play.reads): numba
     # removes the branches that read them before typing, so their kernels are never compiled.
