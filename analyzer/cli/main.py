@@ -865,8 +865,8 @@ def _cmd_serve(args) -> int:
     def on_start():
         # said once the server answers and handles Ctrl-C: a Ctrl-C between a line printed
         # before it started and the start was lost, and the server ran on
-        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play and the API {url}/api/ "
-              "(Ctrl-C stops it)", flush=True)
+        print(f"serving {url}/count, {url}/keep, {url}/trainer, {url}/play, {url}/review, "
+              f"{url}/history and the API {url}/api/ (Ctrl-C stops it)", flush=True)
         if args.open:
             import webbrowser
 
