@@ -333,7 +333,8 @@ def test_the_api_is_described():
     assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",
             "/api/trainer/deal", "/api/trainer/answer", "/api/game",
             "/api/game/record", "/api/game/why", "/api/game/review", "/api/history",
-            "/api/history/game", "/api/trainer/record", "/api/trainer/sitting"} == \
+            "/api/history/game", "/api/history/review", "/api/trainer/record",
+            "/api/trainer/sitting"} == \
         set(spec["paths"])
     assert set(spec["paths"]["/api/history/game"]) == {"post"}  # it writes: never a GET
 

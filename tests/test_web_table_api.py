@@ -151,6 +151,28 @@ def test_a_finished_game_goes_to_the_history_once(client, history):
                for r in page["stats"]["levels"])
 
 
+def test_a_game_of_the_history_is_reviewed_from_its_record(client, history):
+    from analyzer.table.history import add_game, read_record
+    from analyzer.table.review import review_game
+    from analyzer.web.game import replay_record
+
+    game = {"variant": "six-card", "level": "Casual", "seed": 23}
+    moves, _ = play(client, **game)
+    record = replay_record("six-card", "baseline", 23, "cut", False, " ".join(moves))
+    game_id = add_game(record, history, seed=23)  # as crib play adds its games
+    assert read_record(game_id, history) == record
+    got = client.get("/api/history/review", params={"id": game_id})
+    assert got.status_code == 200, got.text
+    review, want = got.json(), review_game(record)
+    assert review["id"] == game_id and review["scores"] == record["scores"]
+    assert review["discard_lost"] == pytest.approx(want.discard_lost)
+    assert [d["kind"] for d in review["decisions"]] == list(want.decisions["kind"])
+    missing = client.get("/api/history/review", params={"id": game_id + 1000})
+    assert missing.status_code == 422
+    assert missing.json()["error"] == f"there is no game {game_id + 1000} in the history"
+    assert client.get("/api/history/review", params={"id": 0}).status_code == 422
+
+
 def test_the_trainers_sitting_is_kept(client, history):
     from analyzer import keep
     from analyzer.web import trainer

@@ -388,6 +388,21 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
         assert shown[(row.variant, row.label)] == [str(row.games), str(row.won), str(row.lost)]
     assert ("five-card", "Casual") in shown
     assert str(stats.games) in one(driver, "#games-summary").text
+    # points a deal by phase, as crib stats has them
+    phases = {(r.get_attribute("data-variant"), r.get_attribute("data-phase")):
+              [td.text for td in r.find_elements("css selector", "td")][2:4]
+              for r in by(driver, "#phases tbody tr")}
+    assert len(phases) == len(stats.per_deal) > 0
+    for row in stats.per_deal.itertuples():
+        want = [f"{x:.2f}".replace("-", "\u2212") for x in (row.you, row.computer)]
+        assert phases[(row.variant, row.phase)] == want
+    # the game from the history's list, reviewed again: the same decisions, and back
+    game_id = int(games.loc[games["seed"] == 31, "id"].iloc[0])
+    one(driver, f'#games tr[data-id="{game_id}"] a').click()
+    wait_for(lambda: data(driver, "reviewed"))
+    assert "game=" in driver.current_url
+    assert len(by(driver, "#rows .review-row")) == len(review.decisions)
+    assert one(driver, "#back").get_attribute("href").endswith("/history")
 
 
 def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):

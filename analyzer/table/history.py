@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
            "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
            "add_trainer_answer", "find_game", "game_row", "history_stats", "read_games",
-           "read_trainer", "summarize", "trainer_sittings", "wilson_interval"]
+           "read_record", "read_trainer", "summarize", "trainer_sittings",
+           "wilson_interval"]
 
 #: The environment variable that moves the history to another file.
 HISTORY_ENV = "ANALYZER_HISTORY"
@@ -388,6 +389,33 @@ def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int 
         except sqlite3.Error as exc:
             raise HistoryError(_reason(path, exc)) from None
     return None if row is None else int(row[0])
+
+
+def read_record(game_id: int, path=None, *, timeout: float = LOCK_TIMEOUT) -> dict | None:
+    """The record of the game ``game_id`` of the history at ``path`` (as ``crib play`` saved
+    it, or as ``/play`` replayed it), or None when there is no such game (and None for a
+    missing file, which is not made). Raises :class:`HistoryError`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> record = {"seats": ["you", "best"], "winner": None, "scores": [0, 0], "skunk": 0,
+    ...           "unfinished": True, "deals": []}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "h.sqlite3"
+    ...     added = add_game(record, path)
+    ...     read_record(added, path) == record, read_record(added + 1, path)
+    (True, None)
+    """
+    path = default_path() if path is None else Path(path)
+    if not path.exists():
+        return None
+    with closing(connect(path, timeout=timeout)) as conn:
+        try:
+            row = conn.execute("SELECT record FROM games WHERE id = ?", (int(game_id),)).fetchone()
+        except sqlite3.Error as exc:
+            raise HistoryError(_reason(path, exc)) from None
+    return None if row is None else json.loads(row[0])
 
 
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:

@@ -19,6 +19,7 @@
 ``GET /api/game/review``        the review of your decisions
                                 (:func:`~analyzer.web.game.game_review`)
 ``POST /api/history/game``      a finished game added to the history (:mod:`analyzer.web.history`)
+``GET /api/history/review``     the review of a game of the history, by its ``id``
 ``GET /api/history``            the history: ``crib stats``'s statistics, the last games, the
                                 trainer's sittings
 ``POST /api/trainer/record``    a trainer's answer added to its sitting in the history
@@ -80,6 +81,7 @@ Role = Annotated[str, Query(description="dealer (your crib) or pone")]
 Variant = Annotated[str, Query(description="six-card, three-player, four-player or five-card")]
 CribMode = Annotated[str | None, Query(description="table, uniform or weighted")]
 Seed = Annotated[int, Query(ge=0, le=2**63 - 1)]
+GameId = Annotated[int, Query(ge=1, le=2**63 - 1, description="a game's number in the history")]
 Deal = Annotated[int, Query(ge=0, le=trainer.MAX_DEAL)]
 Score = Annotated[int, Query(ge=0, le=120)]
 GameVariant = Annotated[str, Query(max_length=40, description="six-card, five-card, "
@@ -276,6 +278,10 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
     @app.get("/api/history", summary="The history: crib stats's statistics, games, sittings")
     def history_summary() -> dict:
         return kept.summary()
+
+    @app.get("/api/history/review", summary="The review of a game of the history")
+    def history_review(id: GameId) -> dict:
+        return kept.review(id)
 
     @app.post("/api/trainer/record", summary="Add a trainer's answer to its sitting")
     def trainer_record(sitting: Sitting, seed: Seed, k: Deal, throw: Cards) -> dict:

@@ -33,7 +33,7 @@ from ..core.choices import ADVISE_SAMPLES, VARIANT_NAMES
 from .answers import InputError
 
 __all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "SEAT_NAMES", "game_answer", "game_record",
-           "game_review", "game_why", "parse_moves", "replay_record"]
+           "game_review", "game_why", "parse_moves", "replay_record", "review_record"]
 
 #: What the person is asked: ``throw`` (cards to the crib), ``lay`` (a card on the count), ``go``
 #: (no card fits: say go), ``count`` (muggins: the points of a hand or crib), ``over``.
@@ -401,9 +401,14 @@ def game_review(variant: str = "six-card", opponent: str = "best", seed: int = 0
     :meth:`~analyzer.table.review.Review.to_dict`), with ``names`` (the seats'), the final
     ``scores`` and the ``winner`` (a side). A discard's ``position`` is the cards dealt, its
     ``done`` and ``advised`` the cards kept; a card's the card laid."""
+    record = replay_record(variant, opponent, seed, first, muggins, moves, level)
+    return review_record(record, samples)
+
+
+def review_record(record: dict, samples: int = ADVISE_SAMPLES) -> dict:
+    """:func:`game_review` of a game's record (one from the history, say)."""
     from ..table.review import review_game
 
-    record = replay_record(variant, opponent, seed, first, muggins, moves, level)
     review = review_game(record, samples=samples).to_dict()
     review["names"] = list(SEAT_NAMES[len(record["seats"])])
     review["scores"] = list(record["scores"])

@@ -14,6 +14,8 @@ honoured as the terminal honours it.
   (a reload at the end, another browser, a server started again) is not added twice: a game
   whose record is in the history already (:func:`analyzer.table.history.find_game`) is not
   added.
+* Any game of the history, the terminal's too, is reviewed from its record
+  (:meth:`History.review`): ``/review?game=ID``, linked from ``/history``'s list of games.
 * Each answer of the trainer is added to its sitting (:meth:`History.add_trainer`), graded again
   on the server; a page reloaded reads its sitting back (:meth:`History.sitting`).
 """
@@ -65,6 +67,22 @@ class History:
             except HistoryError as exc:
                 raise self._error(exc) from None
         return {"id": game_id, "added": True}
+
+    def review(self, game_id: int) -> dict:
+        """The review of the history's game ``game_id``, as ``/api/game/review`` gives one of a
+        game on ``/play`` (:func:`analyzer.web.game.review_record`), with its ``id``: any game
+        of the history, the terminal's too."""
+        from ..table.history import HistoryError, read_record
+
+        try:
+            record = read_record(game_id, self.path)
+        except HistoryError as exc:
+            raise InputError("history", f"the history cannot be read: {exc}") from None
+        if record is None:
+            raise InputError("id", f"there is no game {game_id} in the history")
+        review = web_game.review_record(record)
+        review["id"] = int(game_id)
+        return review
 
     # ------------------------------------------------------------------ the trainer
 

@@ -1,5 +1,6 @@
-// The history: crib stats's statistics (results by level, skunks, the trend of the review's
-// losses), the last games and the trainer's sittings, from the same SQLite history.
+// The history: crib stats's statistics (results by level, skunks, points a deal by phase, the
+// trend of the review's losses), the last games (each with a link to its review) and the
+// trainer's sittings, from the same SQLite history.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +54,18 @@ async function load() {
   const given = Object.entries(s.skunks.given).filter(([, n]) => n).map(([t, n]) => `${n} ${t}`);
   const taken = Object.entries(s.skunks.taken).filter(([, n]) => n).map(([t, n]) => `${n} ${t}`);
   $("skunks").textContent = `Skunks given: ${given.join(", ") || "none"}; taken: ${taken.join(", ") || "none"}.`;
+  const phases = $("phases").querySelector("tbody");
+  phases.textContent = "";
+  for (const r of s.per_deal) {
+    const tr = document.createElement("tr");
+    tr.dataset.variant = r.variant;
+    tr.dataset.phase = r.phase;
+    if (r.phase === "total") tr.className = "phase-total";
+    tr.append(cell(r.variant, "l"), cell(r.phase, "l"), cell(fmt(r.you, 2)),
+              cell(fmt(r.computer, 2)), cell(signed(r.you - r.computer, 2)), cell(r.deals, "hide-narrow"));
+    phases.append(tr);
+  }
+  $("phases-none").hidden = s.per_deal.length > 0;
   const t = s.trend;
   $("trend").textContent = t.games < 2 ?
     `${t.games} reviewed game${t.games === 1 ? "" : "s"}: the trend needs two.` :
@@ -76,6 +89,13 @@ async function load() {
     tr.append(cell(r.played_at.replace("T", " ").slice(5, 16), "l"), cell(r.variant, "l hide-narrow"),
               cell(r.level || r.opponent, "l"), cell(r.result, "l"),
               cell(`${r.your_score}\u2013${r.computer_score}`));
+    const review = document.createElement("td");
+    const link = document.createElement("a");
+    link.href = `/review?game=${r.id}`;
+    link.textContent = "review";
+    link.setAttribute("aria-label", `review the game of ${r.played_at.replace("T", " ").slice(0, 16)}`);
+    review.append(link);
+    tr.append(review);
     games.append(tr);
   }
   $("path").textContent = "The history is " + d.path + ".";

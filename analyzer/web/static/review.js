@@ -1,5 +1,6 @@
 // The review of a game played on /play: the address holds the game (as /play's does); the server
 // replays it and reviews your decisions (analyzer.table.review). Each decision on its cards.
+// /review?game=ID reviews the history's game ID instead (from /history's list of games).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -61,10 +62,16 @@ function row(r) {
 
 async function load() {
   const q = new URLSearchParams(location.search);
-  const params = Object.fromEntries(q.entries());
-  $("back").href = "/play?" + q.toString();
+  const fromHistory = q.has("game");
+  if (fromHistory) {
+    $("back").href = "/history";
+    $("back").textContent = "Back to the history";
+  } else {
+    $("back").href = "/play?" + q.toString();
+  }
   const stop = showBusy($("summary"), "Reviewing your decisions...");
-  const result = await api("/api/game/review", params);
+  const result = fromHistory ? await api("/api/history/review", { id: q.get("game") })
+    : await api("/api/game/review", Object.fromEntries(q.entries()));
   stop();
   showError(result, $("other-error"));
   if (!result.ok) { $("summary").textContent = ""; return; }
