@@ -100,7 +100,7 @@ def _check_tips(folder: Path, text: str) -> None:
         assert row["follows"] == pytest.approx(followed / n), name
     for _, row in summary[summary["n"] > 1].iterrows():
         assert row["follows_low"] <= row["follows"] <= row["follows_high"], row.name
-        for cost in ("cost", "cost_win"):
+        for cost in ("cost", "cost_win", "blind"):
             assert row[f"{cost}_low"] <= row[cost] <= row[f"{cost}_high"], row.name
 
 

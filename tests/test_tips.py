@@ -137,6 +137,7 @@ def test_tip_rows_and_summarise_give_the_figures_worked_by_hand():
     half = tips.Z95 * np.std([-0.5, 0.6], ddof=1) / np.sqrt(2)
     assert (s["cost_low"], s["cost_high"]) == pytest.approx((0.05 - half, 0.05 + half))
     assert (s["follows_low"], s["follows_high"]) == pytest.approx(tips.wilson(1, 2))
+    assert s["blind"] == pytest.approx(0.25)  # 0.5 lost by following at 0, nothing at 1
     b = tips.breaks(rows, "no 5 lead")
     assert b.to_dict("records") == [{"chosen": "5 on 0", "n": 1, "share": 1.0,
                                      "gain": pytest.approx(-0.6)}]

@@ -344,8 +344,9 @@ def summarise(rows, tips: Iterable[Tip] = TIPS):
     broken), ``follows`` with ``follows_low`` / ``follows_high`` (Wilson 95%), ``cost`` (the
     mean of the best obeying choice's points less the best breaking one's: what breaking it
     costs a decision) with ``cost_low`` / ``cost_high`` (95%, normal), ``cost_win`` with its
-    interval (the same in P(win)), and ``wrong`` (the share of positions where the choice worth
-    most points breaks it).
+    interval (the same in P(win)), ``wrong`` (the share of positions where the choice worth
+    most points breaks it) and ``blind`` with its interval (the mean points lost by always
+    following it: the best breaking choice less the best obeying one where that is positive).
     """
     import pandas as pd
 
@@ -359,12 +360,15 @@ def summarise(rows, tips: Iterable[Tip] = TIPS):
             _mean_ci(np.empty(0))
         win = _mean_ci((r["win_follow"] - r["win_break"]).to_numpy()) if n else \
             _mean_ci(np.empty(0))
+        blind = _mean_ci((r["points_break"] - r["points_follow"]).clip(lower=0).to_numpy()) \
+            if n else _mean_ci(np.empty(0))
         out.append({"tip": tip.name, "rule": tip.rule, "n": n,
                     "follows": k / n if n else float("nan"), "follows_low": low,
                     "follows_high": high, "cost": cost[0], "cost_low": cost[1],
                     "cost_high": cost[2], "cost_win": win[0], "cost_win_low": win[1],
                     "cost_win_high": win[2],
-                    "wrong": float((~r["best_follows"]).mean()) if n else float("nan")})
+                    "wrong": float((~r["best_follows"]).mean()) if n else float("nan"),
+                    "blind": blind[0], "blind_low": blind[1], "blind_high": blind[2]})
     return pd.DataFrame(out)
 
 
