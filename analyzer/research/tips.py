@@ -105,6 +105,13 @@ def positions(records: Iterable[dict]) -> tuple[list[dict], list[dict]]:
     the card: the deal's start plus what the play pegged so far, from the record) and
     ``answer`` (the card laid). A discard position has ``hand`` (the six), ``dealer``,
     ``score`` and ``answer`` (the two thrown). Both carry ``game``, ``deal``, ``seat``.
+
+    >>> from analyzer import simulate
+    >>> record = simulate(1, seed=3, players=("ev+lookahead", "ev+greedy"),
+    ...                   record_games=1).records[0]
+    >>> plays, discards = positions([record])
+    >>> len(discards) == 2 * len(record["deals"]), plays[0]["played"], plays[0]["score"]
+    (True, [], (0, 0))
     """
     from ..sim.records import decisions
 
@@ -347,6 +354,20 @@ def summarise(rows, tips: Iterable[Tip] = TIPS):
     interval (the same in P(win)), ``wrong`` (the share of positions where the choice worth
     most points breaks it) and ``blind`` with its interval (the mean points lost by always
     following it: the best breaking choice less the best obeying one where that is positive).
+
+    The whole way, on the first positions of one recorded game (few samples):
+
+    >>> from analyzer import simulate
+    >>> record = simulate(1, seed=3, players=("ev+lookahead", "ev+greedy"),
+    ...                   record_games=1).records[0]
+    >>> plays, discards = positions([record])
+    >>> choices = value_choices(relevant(plays)[:3], discards[:2], play_samples=200,
+    ...                         keep_samples=64, seed=1)
+    >>> choices.loc[0, "kind"], choices.loc[0, "label"], bool(choices.loc[0, "chosen"])
+    ('lead', '2H', True)
+    >>> summary = summarise(tip_rows(choices))
+    >>> summary.set_index("tip").loc[["lead low", "lead a 4"], ["n", "follows"]].values.tolist()
+    [[2.0, 1.0], [1.0, 0.0]]
     """
     import pandas as pd
 
