@@ -68,7 +68,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     assert {"data/crib_values.csv", "data/crib_values_rank.csv",
             "data/crib_values_uniform.csv", "data/crib_values.json",
             "data/pegging_values.csv", "data/pegging_values.json", "data/win_odds.csv",
-            "data/win_odds.json", "web/static/count.html", "web/static/keep.html",
+            "data/win_odds.json", "data/win_odds_five-card.csv", "data/win_odds_four-player.csv",
+            "web/static/count.html", "web/static/keep.html",
             "web/static/trainer.html", "web/static/play.html", "web/static/style.css",
             "web/static/common.js", "web/static/count.js", "web/static/keep.js",
             "web/static/trainer.js"} <= set(before)

@@ -251,7 +251,7 @@ def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
                          env=_env(), timeout=TIMEOUT)
     assert run.returncode == 0, run.stderr
     assert "you against two AIs at Expert (best)" in run.stdout
-    assert "In three-player, best plays as ev+lookahead" in run.stdout
+    assert "In three-player, best keeps as ev and searches the play for points" in run.stdout
     assert "\x1b" not in run.stdout
     assert max(len(line) for line in run.stdout.splitlines()) <= 80
 

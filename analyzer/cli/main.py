@@ -610,23 +610,26 @@ def _cmd_review(args) -> int:
 def _cmd_odds(args) -> int:
     from ..keeping.winodds import win_probability, win_probability_se
 
-    try:
-        p = win_probability(args.me, args.opp, args.dealer)
-        se = win_probability_se(args.me, args.opp, args.dealer)
-    except (OSError, ValueError) as exc:  # a damaged installation: the table cannot be read
+    try:  # a form without a table, a score past its target, or a damaged installation
+        p = win_probability(args.me, args.opp, args.dealer, args.variant)
+        se = win_probability_se(args.me, args.opp, args.dealer, args.variant)
+    except (OSError, ValueError) as exc:
         raise UsageError(f"crib odds: {exc}") from None
     role = "dealer" if args.dealer else "pone"
     low, high = max(p - 1.959964 * se, 0.0), min(p + 1.959964 * se, 1.0)
     if args.json:
         print(json.dumps({"me": args.me, "opponent": args.opp, "role": role, "p_win": p,
-                          "se": se, "ci95": [low, high]}))
+                          "se": se, "ci95": [low, high], "variant": args.variant}))
         return 0
     who = "you deal" if args.dealer else "the opponent deals"
+    if args.variant == "four-player":
+        who = "your side deals" if args.dealer else "the other side deals"
+    form = "" if args.variant == "six-card" else f"{args.variant}: "
     # at least 4 decimals, and enough for two significant digits of the error (at most the 7
     # the table is written to)
     places = min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
-    print(f"P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent {args.opp}, "
-          f"{who}; ± is one standard error)")
+    print(f"{form}P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent "
+          f"{args.opp}, {who}; ± is one standard error)")
     return 0
 
 
@@ -904,6 +907,19 @@ def _cmd_peg(args) -> int:
     from ..core.cards import format_cards, parse_cards
     from ..play.search import advise_play
 
+    if args.variant != "six-card":
+        return _peg_form(args)
+    if args.seat is not None or args.dealer_seat is not None:
+        raise UsageError("crib peg: --seat and --dealer-seat are for the other forms "
+                         "(--variant); in six-card say --dealer or --pone")
+    if not (args.dealer or args.pone):
+        raise UsageError("crib peg: one of the arguments --dealer --pone is required")
+    if args.score is not None and len(args.score) != 2:
+        raise UsageError(f"crib peg: --score: yours and the opponent's, got {len(args.score)} "
+                         "numbers")
+    if args.thrown is not None and len(args.thrown) != 2:
+        raise UsageError(f"crib peg: --thrown: your two cards in the crib, got "
+                         f"{len(args.thrown)}")
     try:
         advice = advise_play(_cards_text(args.hand), _cards_text(args.played or []),
                              dealer=args.dealer, starter=args.starter,
@@ -946,6 +962,65 @@ def _cmd_peg(args) -> int:
         print(line)
     top = rows[0]
     why = (f"P(win) {top['p_win']:.4f}" if args.score else f"total {top['total']:+.3f}")
+    print(f"best: lay {best} ({why})")
+    return 0
+
+
+def _peg_form(args) -> int:
+    """``crib peg --variant`` for five-card, three- and four-player (seats, and the history as
+    ``SEAT:CARD`` / ``SEAT:go``)."""
+    from ..core.cards import format_cards, parse_cards
+    from ..play.search import advise_play
+
+    where = f"crib peg --variant {args.variant}"
+    if args.dealer or args.pone:
+        raise UsageError(f"{where}: give --seat and --dealer-seat (seat numbers), not "
+                         "--dealer/--pone")
+    if args.seat is None or args.dealer_seat is None:
+        raise UsageError(f"{where}: --seat (yours) and --dealer-seat are required")
+    if args.continuation != "greedy" or args.uniform:
+        raise UsageError(f"{where}: --continuation and --uniform are six-card's")
+    played = " ".join(args.played or [])
+    try:
+        advice = advise_play(_cards_text(args.hand), played, dealer=args.dealer_seat,
+                             seat=args.seat, starter=args.starter, variant=args.variant,
+                             thrown=None if args.thrown is None else _cards_text(args.thrown),
+                             score=args.score, samples=args.samples, seed=args.seed)
+    except ValueError as exc:  # CardError included
+        raise UsageError(f"{where}: {exc}") from None
+    hand = format_cards(parse_cards(_cards_text(args.hand)))
+    starter = format_cards(parse_cards(args.starter))
+    rows = [{k: _plain(v) for k, v in row.items()} for row in advice.to_dict("records")]
+    best, count = advice.attrs["best"], int(advice.attrs["count"])
+    if args.json:
+        print(json.dumps({"variant": args.variant, "hand": hand, "seat": args.seat,
+                          "dealer_seat": args.dealer_seat, "starter": starter,
+                          "played": played, "count": count, "score": args.score,
+                          "samples": args.samples, "seed": args.seed, "best": best,
+                          "rows": rows}))
+        return 0
+    said = f"; played {played}" if played else "; nothing laid yet"
+    score = f"; scores {'-'.join(str(x) for x in args.score)}" if args.score else ""
+    print(f"{args.variant}: hand {hand} in seat {args.seat} (seat {args.dealer_seat} deals), "
+          f"starter {starter}{said} (count {count}){score}; {args.samples:,} samples, seed "
+          f"{args.seed}")
+    if best == "go":
+        print(f"go: no card you hold can be laid on count {count}")
+        return 0
+    aware = advice.attrs["score_aware"]
+    head = (f"    {'card':<4} {'now':>3} {'for':>6} {'against':>7} {'rest':>7} {'±se':>6}"
+            f" {'total':>7}")
+    print(head + (f" {'P(win)':>7} {'±se':>6}" if aware else ""))
+    for i, row in enumerate(rows):
+        line = (f"  {'*' if i == 0 else ' '} {row['card']:<4} {row['now']:3d}"
+                f" {row['rest_for']:6.3f} {row['rest_against']:7.3f} {row['rest']:+7.3f}"
+                f" {row['rest_se']:6.3f} {row['total']:+7.3f}")
+        if aware:
+            line += f" {row['p_win']:7.4f} {row['p_win_se']:6.4f}"
+        print(line + ("  wins now" if row["wins_now"] else ""))
+    top = rows[0]
+    why = "it reaches the target" if top["wins_now"] else \
+        f"P(win) {top['p_win']:.4f}" if aware else f"total {top['total']:+.3f}"
     print(f"best: lay {best} ({why})")
     return 0
 
@@ -1082,27 +1157,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_keep)
 
     p = sub.add_parser(
-        "peg", help="which card to lay now in the play (two players, six-card)",
+        "peg", help="which card to lay now in the play (every form)",
         description="Value each card you can lay now by rollouts over the opponent's unseen "
         "cards: the points it pegs now, the pegging for and against you in the rest of the play, "
         "and with --score the probability of winning the game. --hand is the four cards you "
         "kept (those you laid included); --played every card laid so far in the play, in order, "
         "both players' (yours are the ones in --hand); counts, goes and whose turn follow by the "
-        "rules (if the last card is yours, the opponent said go).")
+        "rules (if the last card is yours, the opponent said go). With --variant five-card, "
+        "three-player or four-player: --seat and --dealer-seat instead of --dealer/--pone, "
+        "--played as SEAT:CARD and SEAT:go in order, --score one number a side.")
     p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
                    help="the four cards you kept, e.g. 4C 5H 9S KD")
     p.add_argument("--played", nargs="*", metavar="CARD",
                    help="the cards laid so far in this play, in order (default: none)")
     p.add_argument("--starter", required=True, metavar="CARD", help="the starter card")
-    role = p.add_mutually_exclusive_group(required=True)
+    role = p.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="you dealt (the pone leads)")
     role.add_argument("--pone", action="store_true", help="you are the pone (you lead)")
-    p.add_argument("--thrown", nargs=2, metavar="CARD",
-                   help="your two cards in the crib (default: unknown, counted as unseen)")
-    p.add_argument("--score", nargs=2, type=_number(low=0, high=120, integer=True),
-                   metavar=("ME", "OPP"),
-                   help="the scores now, 0 to 120: adds each card's probability of winning "
-                   "and chooses by it")
+    p.add_argument("--seat", type=_number(low=0, high=3, integer=True), metavar="S",
+                   help="other forms: your seat, 0 to players - 1")
+    p.add_argument("--dealer-seat", type=_number(low=0, high=3, integer=True), metavar="D",
+                   help="other forms: the dealer's seat (the seat on its left leads)")
+    p.add_argument("--thrown", nargs="+", metavar="CARD",
+                   help="your cards in the crib (two; one with three or four players; default: "
+                   "unknown, counted as unseen)")
+    p.add_argument("--score", nargs="+", type=_number(low=0, high=120, integer=True),
+                   metavar="SCORE",
+                   help="the scores now, 0 to 120, yours then the opponent's: adds each card's "
+                   "probability of winning and chooses by it (other forms: one a side, in "
+                   "side order; a card that reaches the target comes first)")
     p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
                    default=ADVISE_SAMPLES, metavar="N",
                    help=f"samples of the opponent's cards, 1 to 1,000,000 (default "
@@ -1113,6 +1196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--uniform", action="store_true",
                    help="draw the opponent's cards uniformly from those its goes allow (default: "
                    "as its discard suggests, if it keeps what the ev policy keeps)")
+    _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_peg)
 
@@ -1297,12 +1381,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="The probability of winning the 121-point two-player game "
                        "from the scores at the start of a deal (before the cut), by whether you "
                        "deal it, from the shipped win-odds table (crib tables odds), with one "
-                       "standard error.")
+                       "standard error. --variant five-card (to 61) and four-player (your side "
+                       "against the other) have tables too; three-player has none.")
     p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120")
     p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120")
     role = p.add_mutually_exclusive_group(required=True)
     role.add_argument("--dealer", action="store_true", help="you deal this deal (your crib)")
     role.add_argument("--pone", action="store_true", help="the opponent deals this deal")
+    _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_odds)
 
@@ -1377,10 +1463,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(t)
     t = tables.add_parser(
         "odds", help="rebuild the win-odds table",
-        description="Rebuild the win-odds table of the six-card game from self-play deals "
-        "(ev+lookahead in both seats) made consistent by dynamic programming, and write it to "
-        "--out FILE.csv with its JSON provenance beside it. The shipped table is never "
-        "overwritten unless --force is given.")
+        description="Rebuild the win-odds table of the six-card game (or --variant five-card "
+        "or four-player) from self-play deals (ev+lookahead in every seat) made consistent by "
+        "dynamic programming, and write it to --out FILE.csv with its JSON provenance beside "
+        "it. The shipped table is never overwritten unless --force is given.")
     t.add_argument("--out", required=True, metavar="FILE",
                    help="the CSV to write (dealer_needs, pone_needs, p_dealer_wins, se); "
                    "FILE.json beside it")
@@ -1390,6 +1476,8 @@ def build_parser() -> argparse.ArgumentParser:
                    f"{ODDS_TABLE_DEALS:,})")
     _add_seed(t, default=0)
     _add_workers(t)
+    t.add_argument("--variant", choices=("six-card", "five-card", "four-player"),
+                   default="six-card", help="the form (the two-sided ones; default six-card)")
     t.add_argument("--force", action="store_true",
                    help="allow --out in the package's own data folder, replacing the shipped "
                    "table")

@@ -189,12 +189,13 @@ def _tables_odds(args) -> int:
             print(f"{done:,} of {total:,} deals", file=sys.stderr)
 
     table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
-                             progress=report)
+                             progress=report, variant=args.variant)
+    top = table.p.shape[0] - 1
     paths = table.save(out, command=shlex.join(["crib", *args.argv]),
                        overwrite_shipped=args.force)
     print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
           f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer wins "
-          f"{table.p[121, 121]:.4f} ± {table.se[121, 121]:.4f} at 0-0; largest standard error "
+          f"{table.p[top, top]:.4f} ± {table.se[top, top]:.4f} at 0-0; largest standard error "
           f"{table.max_se:.4f}; largest |P(dealer) + P(pone) - 1| {table.sum_gap:.1e}")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0

@@ -904,8 +904,8 @@ def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggi
     if game.players > 2:
         player.say(player.seating.seats_said())
         if parse_player(opponent)[1] == PEGGING_POLICIES["best"]:
-            player.say(f"In {game.name}, best plays as ev+lookahead (its search covers the "
-                       "two-player six-card game).")
+            aim = "for points (no win-odds table)" if game.players == 3 else "to win"
+            player.say(f"In {game.name}, best keeps as ev and searches the play {aim}.")
         if player.hints:
             player.say("Hints: the keep advice at each discard; play advice is not available "
                        f"in {game.name} yet.")

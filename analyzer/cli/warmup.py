@@ -64,6 +64,7 @@ def _play() -> None:
 
 def _forms() -> None:
     from ..keeping.discard import keep
+    from ..play.search import advise_play
     from ..sim.harness import simulate
     from ..table.tabletop import Table
 
@@ -71,6 +72,8 @@ def _forms() -> None:
         simulate(4, seed=0, workers=1, variant=variant, record_games=4)
         keep("5H 5S 6D JC QS", dealer=True, variant=variant)
     Table(("best", "ev+lookahead"), variant="five-card", seed=0).play()
+    advise_play("8H 2C KD QS", "1:7C 2:8D", seat=0, dealer=0, starter="4S",
+                variant="three-player", samples=4)
 
 
 def _play_hands() -> None:

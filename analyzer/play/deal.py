@@ -24,6 +24,7 @@ from ..core.scoring import _rank, _score_one, _score_three_by_row
 from .players import _choose_play_inline, _greedy_choice
 from .playstep import _go_floor, _lay
 from .search import _best_play
+from .searchforms import _best_play_forms
 
 __all__ = ["PLAY"]
 
@@ -55,18 +56,18 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     one able to goes on; when nobody can, the last to lay pegs the go and the count restarts
     with the player after them. With ``one_count`` (five-card) the play ends there, and at 31.
 
-    The ``best`` policy (two players, four cards each) searches
-    (:func:`analyzer.play.search._best_play`) and reads what its player may see besides:
-    ``thrown`` int64 (players, thrown) its own cards in the crib, the ``starter`` (-1 if
-    unknown), the rank ``table``, ``odds`` the (122, 122) win-odds table (any smaller array: it
-    values pegging points, not wins), and the ``crib_values`` and ``hand_table`` its model of the
-    opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
+    The ``best`` policy searches (:func:`analyzer.play.search._best_play` in the two-player
+    six-card game, :func:`analyzer.play.searchforms._best_play_forms` in the others) and reads
+    what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in the
+    crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the (122, 122) win-odds
+    table (any smaller array: it values pegging points, not wins; in the other forms always a
+    (1, 1) array, no odds table yet), and the ``crib_values`` and ``hand_table`` its model of
+    the opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
     player searches: ``best`` then lays as ``lookahead``, and numba compiles the play without
     the search (a branch on an argument that is ``None`` is removed before typing), which is
     most of its compile time. (In the statistics' play-out past a winning moment, where
     ``target`` is out of reach, ``best`` values pegging points, so it may lay otherwise than in
-    the game.) Laying and
-    the last card follow :func:`analyzer.play.playstep._lay`.
+    the game.) Laying and the last card follow :func:`analyzer.play.playstep._lay`.
     """
     n_players, n_cards = kept.shape
     laid = np.zeros((n_players, n_cards), np.bool_)
@@ -116,6 +117,10 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
                 choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                     unseen_rank[p], scores, target, dealer, table, odds,
                                     crib_values, hand_table, st)
+            elif odds is not None and peg_pol[p] == _PEG_BEST:  # the other forms
+                choice = _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count,
+                                          floor, unseen_rank[p], scores, target, one_count,
+                                          dealer, table, hand_table, odds, st)
             elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
                 last_card = total_left - left[p] == 0 and left[p] == 1
                 choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
@@ -173,7 +178,7 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
 @njit(cache=True, inline="always")
 def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
                  scores, target, dealer, table, odds, crib_values, hand_table, st, opp_left,
-                 last_card, searched):
+                 last_card, searched, one_count):
     """The card player ``p`` lays by pegging policy ``pol``: its index into ``kept[p]``, or -1
     for a go: the choice :func:`_play_with` makes, for a game played at the table, where each
     card an AI lays is one call (:mod:`analyzer.table.tabletop`). The play writes the same branches
@@ -185,12 +190,18 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
     ``floor`` (players,) the least card value each player's goes leave it, ``unseen_rank``
     (players, 13), ``opp_left`` the cards the next player holds, ``last_card`` whether the
     player's only card would be the last of the play, ``searched`` whether ``best`` searches
-    (two players, four cards each, two counts or more); the other arguments as :func:`_play`.
+    as the two-player six-card game does (two players, four cards each, two counts or more;
+    else it searches as the other forms do, :mod:`analyzer.play.searchforms`), ``one_count``
+    the five-card play; the other arguments as :func:`_play`.
     """
     if odds is not None and searched and pol == _PEG_BEST:
         return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                           unseen_rank[p], scores, target, dealer, table, odds, crib_values,
                           hand_table, st)
+    if odds is not None and pol == _PEG_BEST:  # the other forms
+        return _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                                unseen_rank[p], scores, target, one_count, dealer, table,
+                                hand_table, odds, st)
     if pol == _PEG_GREEDY:  # the commonest, without the policy dispatch
         return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
     return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,

@@ -33,8 +33,10 @@ not yet laid by anyone), of which the opponent holds ``opp_left``:
 * ``baseline``: the most points now (15, 31, pairs, runs, and the last card when it knows it is
   last, as ``greedy`` counts them); ties at random among the tied cards, drawn from the game's
   stream. No safety rule, no look ahead.
-* ``best``: in the two-player six-card game the engine asks :func:`analyzer.play.search._best_play`
-  (determinized rollouts) instead; here, in the other forms, it plays as ``lookahead``.
+* ``best``: the engine asks :func:`analyzer.play.search._best_play` (the two-player six-card
+  game) or :func:`analyzer.play.searchforms._best_play_forms` (the other forms) instead:
+  determinized rollouts. Here, where no search tables are given (``odds`` None), it plays as
+  ``lookahead``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Every game the engine plays, a game at the table and one seat's decision
 (:mod:`analyzer.play.seat`) hand the players the same arrays, made here: the crib values of a
 pair thrown, of one card thrown, the rank table, the kept-hand table (three cards in
 five-card), the pegging table and the win-odds table. The last two are read by the ``pegging``
-and ``best`` players of the two-player six-card game only; ``None`` stands for a table nobody
+and ``best`` players of the two-player six-card game (``best``'s search of the play in the
+other forms is given stand-ins, :func:`score_tables`); ``None`` stands for a table nobody
 reads. The kernels are compiled for what they are given: with ``None`` numba removes the
 branches that read the table before typing them, so a run without ``pegging`` or ``best``
 compiles neither ``best``'s search of the play nor its samples of the deal's end (most of the
@@ -55,13 +56,26 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     """The pegging table and the win-odds table the ``players`` (specs) read, as writable
     copies (:func:`analyzer.keeping.pegtable.peg_table`,
     :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
-    read the first, ``best`` (discard or pegging) the second, in the two-player six-card game
-    only; ``None`` for a table no player reads. A game with ``best`` in it is given both (its
-    pegging half alone reads no pegging table), so that it runs the version ``best`` against
-    anyone compiles, not one of its own."""
-    if VARIANTS[variant].name != "six-card":
-        return None, None
+    read the first, ``best`` (discard or pegging) the second, in the two-player six-card game;
+    in the other forms ``best``'s pegging reads the form's win-odds table (five-card,
+    four-player; a (1, 1) array in three-player, which has none: its search values points
+    there) and a (2, 1) pegging table nobody reads (the engine's types those of six-card
+    ``best``); ``None`` for a table no player reads. A game with ``best``
+    in it is given both (its pegging half alone reads no pegging table), so that it runs the
+    version ``best`` against anyone compiles, not one of its own."""
     codes = [parse_player(p) for p in players]
+    if VARIANTS[variant].name != "six-card":
+        # best searches the play of the other forms (analyzer.play.searchforms) with the form's
+        # win-odds table, or for points where there is none (three-player: a (1, 1) table);
+        # a (2, 1) pegging table nobody reads keeps the engine's types those of best in
+        # six-card (one compiled version of the game for every form)
+        if not any(g == PEGGING_POLICIES["best"] for _, g in codes):
+            return None, None
+        from ..keeping.winodds import ODDS_VARIANTS, win_table
+
+        name = VARIANTS[variant].name
+        odds_table = np.array(win_table(name)) if name in ODDS_VARIANTS else np.zeros((1, 1))
+        return np.zeros((2, 1)), odds_table
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
     peg_values = odds_table = None

@@ -46,27 +46,37 @@ from numba import njit
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
-from ..core.rng import _next, _randint
-from ..core.scoring import _peg_points, _rank, _score_one, _value
+from ..core.rng import _randint
+from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
 from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
 from .playstep import _lay
+from .searchcommon import (
+    _AGAINST,
+    _DIFF,
+    _DIFF_SE,
+    _FOR,
+    _LEGAL,
+    _N_OUT,
+    _NET_SE,
+    _NOW,
+    _WIN,
+    _WIN_SE,
+    _WINS_NOW,
+    BEST_FIRST_SAMPLES,
+    BEST_MARGIN,
+    BEST_SAMPLES,
+    _beats,
+    _peg_points_inline,
+    _substream,
+)
 
 __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_INFER",
            "BEST_MARGIN", "BEST_SAMPLES", "advise_play", "model_win_table"]
 
-#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
-#: at most: it looks after :data:`BEST_FIRST_SAMPLES` and stops there when no card is ahead of
-#: the ``lookahead`` card (see :func:`_search`).
-BEST_SAMPLES = 32
-#: The samples after which the engine's ``best`` search stops if no card is ahead of the
-#: reference.
-BEST_FIRST_SAMPLES = 8
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
 _BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
-#: How many standard errors the search's best card must beat the ``lookahead`` card by.
-BEST_MARGIN = 1.0
 #: Whether the search draws the opponent's hand as its discard suggests (the posterior given
 #: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
 #: :func:`_search`.
@@ -75,10 +85,6 @@ BEST_INFER = True
 _INFER_TRIES = 64
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_GREEDY = PEGGING_POLICIES["greedy"]
-
-
-# Columns of the search's output, one row per card of the hand.
-_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
 
 
 @njit(cache=True)
@@ -137,11 +143,6 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
             nseq = 0
         turn = nxt
     return -1
-
-
-#: :func:`analyzer.core.scoring._peg_points` compiled again to be inlined into the greedy
-#: rollout, where it runs for every card a player could lay.
-_peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
 
 
 @njit(cache=True)
@@ -334,21 +335,6 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
             work[i], work[j] = work[j], work[i]
             crib_out[2 + i - n_draw] = work[i]
         return True
-    return False
-
-
-@njit(cache=True)
-def _beats(vals, n, ref, out):
-    """Whether a legal card's values in the first ``n`` samples (``vals`` (samples, cards)) sum
-    to more than card ``ref``'s: a mean paired difference above zero."""
-    for i in range(vals.shape[1]):
-        if i == ref or out[i, _LEGAL] == 0.0:
-            continue
-        d = 0.0
-        for s in range(n):
-            d += vals[s, i] - vals[s, ref]
-        if d > 0.0:
-            return True
     return False
 
 
@@ -672,21 +658,6 @@ def _pick(out, aware):
 
 
 @njit(cache=True)
-def _substream(st, local):
-    """Seed ``local`` (uint64 (4,)) from 64 bits of ``st`` by splitmix64: the search's own
-    stream, so its samples never disturb the game's but follow from it."""
-    x = _next(st)
-    for k in range(4):
-        x = x + np.uint64(0x9E3779B97F4A7C15)
-        z = x
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        local[k] = z ^ (z >> np.uint64(31))
-    if local[0] == 0 and local[1] == 0 and local[2] == 0 and local[3] == 0:
-        local[0] = 1
-
-
-@njit(cache=True)
 def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank, scores,
                target, dealer, table, odds, crib_values, hand_table, st):
     """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
@@ -945,8 +916,10 @@ def _value_py(card: int) -> int:
 
 def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=None,
                 samples: int = ADVISE_SAMPLES, seed: int = 0, continuation: str = BEST_CONTINUATION,
-                odds=None, infer: bool = BEST_INFER):
-    """Which card to lay now, in the play of a two-player six-card game, by determinized rollouts.
+                odds=None, infer: bool = BEST_INFER, variant: str = "six-card",
+                seat: int | None = None):
+    """Which card to lay now, in the play of a two-player six-card game (or, with ``variant``,
+    of any form), by determinized rollouts.
 
     Parameters
     ----------
@@ -986,6 +959,18 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         :data:`BEST_INFER`): each sample deals it six cards, of which it keeps what the ``ev``
         policy keeps, and only deals whose keep holds the cards it laid (and fits its goes)
         count. False: every deal of the unseen cards its goes allow counts the same.
+    variant, seat
+        The form of the game (default ``"six-card"``). In the other forms (five-card,
+        three-player, four-player) the position is given as the seat API gives it
+        (:func:`analyzer.play.seat.lay`): ``seat`` is your seat, ``dealer`` the dealer's seat
+        (a number, not True/False), ``played`` the ``(seat, card)`` pairs in order with ``(seat,
+        None)`` for each go (or text ``"1:5H 2:go"``), ``score`` each side's score in side
+        order; the search deals every other player's cards from what you have not seen (their
+        goes respected, the partners' pegging counted for your side) and values points, a card
+        that reaches the target first, and with ``score`` in five-card and four-player the
+        probability of winning from the form's shipped table
+        (:func:`analyzer.play.searchforms.advise_play_forms`; three-player has no table;
+        ``odds`` must be None, the continuation ``greedy``; ``infer`` has no effect there).
 
     Returns
     -------
@@ -1009,10 +994,28 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     import pandas as pd
 
     from ..core.cards import as_cards, format_card
-    from ..core.choices import MAX_SEED, check_number
+    from ..core.choices import MAX_SEED, check_number, variant_game
     from ..core.scoring import hand_table, rank_table
     from ..keeping.crib import crib_values
 
+    game = variant_game(variant)
+    if game.name != "six-card":
+        from .searchforms import advise_play_forms
+
+        if seat is None:
+            raise ValueError(f"seat: your seat (0 to {game.players - 1}) is needed in "
+                             f"{game.name}")
+        if odds is not None:
+            raise ValueError(f"odds: in {game.name} the search reads the form's shipped "
+                             "table (or none, in three-player); leave odds out")
+        if continuation != "greedy":
+            raise ValueError(f"continuation: only greedy in {game.name}, got {continuation!r}")
+        return advise_play_forms(hand, played, seat=seat, dealer=dealer, starter=starter,
+                                 variant=game.name, thrown=thrown, score=score,
+                                 samples=samples, seed=seed)
+    if seat is not None:
+        raise ValueError("seat: only in the other forms (variant=); in six-card say dealer="
+                         "True or False")
     if not isinstance(infer, bool | np.bool_):
         raise ValueError(f"infer must be True or False, got {infer!r}")
     mine = [int(c) for c in as_cards(hand, n=4)]

@@ -141,7 +141,7 @@ def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown,
                 out[2] = _play_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
                                       floor, unseen, sc, target, dealer, table, odds,
                                       crib_values, hand_table, st, left[nxt], last_card,
-                                      searched)
+                                      searched, one_count)
                 return
             if ev_seat[e] != p:
                 out[0] = _TURN

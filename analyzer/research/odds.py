@@ -88,8 +88,10 @@ from ..keeping.crib import crib_values, is_shipped_folder
 from ..keeping.winodds import (  # re-exported: the reader is keeping.winodds's
     ODDS_COLUMNS,
     ODDS_FILE,
+    ODDS_VARIANTS,
     TARGET,
     _check_score,
+    odds_game,
     read_odds_table,
     win_probability,
     win_probability_se,
@@ -104,6 +106,7 @@ __all__ = [
     "MIN_DEALS",
     "ODDS_COLUMNS",
     "ODDS_FILE",
+    "ODDS_VARIANTS",
     "OddsTable",
     "build_odds_table",
     "play_from_score",
@@ -117,7 +120,6 @@ __all__ = [
     "win_table_se",
 ]
 
-_SIZE = TARGET + 1
 #: Groups of chunks the standard errors are estimated from (the delete-one-group jackknife).
 GROUPS = 32
 #: Deals a chunk holds (fewer when a build is small, so that every group has deals).
@@ -164,8 +166,8 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     scores[_DEALER] += heels
     pegged[:] = 0
     n_plays, _ = _play(kept, np.int64(_DEALER), ppol, unseen, scores, np.int64(_NO_TARGET), st,
-                       plays, pegged, np.bool_(False), thrown, starter, table, no_table, values,
-                       hands_t)
+                       plays, pegged, game[GAME.one_count] != 0, thrown, starter, table,
+                       no_table, values, hands_t)
     _show(kept, crib, starter, np.int64(_DEALER), table, hands_t, scores, np.int64(_NO_TARGET),
           np.int64(-1), show)
     return starter, heels, n_plays
@@ -173,29 +175,39 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
 
 @njit(cache=True, inline="always")
 def _reach(w, own, other, gain):
-    """A player with ``own`` points gains ``gain`` while the other has ``other``: every need
+    """A side with ``own`` points gains ``gain`` while the other has ``other``: every need
     ``own < n <= own + gain`` is reached now, before the other's needs above ``other``
-    (``w[n, other + 1] += 1`` in the difference array). Returns the new total."""
-    if other < TARGET:
-        for n in range(own + 1, min(own + gain, TARGET) + 1):
+    (``w[n, other + 1] += 1`` in the difference array, of the form's target + 1 square).
+    Returns the new total."""
+    target = w.shape[0] - 1
+    if other < target:
+        for n in range(own + 1, min(own + gain, target) + 1):
             w[n, other + 1] += 1
     return own + gain
 
 
 @njit(cache=True, inline="always")
 def _tally_deal(heels, plays, n_plays, show, wd, wp, h):
-    """Add one deal's events, in order, to the difference arrays ``wd``, ``wp`` and to ``h``."""
-    a = _reach(wd, 0, 0, heels)  # the dealer's points so far
-    b = 0  # the pone's
+    """Add one deal's events, in order, to the difference arrays ``wd``, ``wp`` and to ``h``.
+
+    Two sides: the dealer's (seat 0, and seat 2 with four players) and the pone's (seat 1, and
+    seat 3); the hands are shown from the dealer's left round to the dealer, then the crib."""
+    target = h.shape[0] - 1
+    n_players = show.shape[0] - 1
+    a = _reach(wd, 0, 0, heels)  # the dealer's side's points so far
+    b = 0  # the pone's side's
     for i in range(n_plays):
-        if plays[i, PLAY.player] == _DEALER:
+        if plays[i, PLAY.player] % 2 == _DEALER:
             a = _reach(wd, a, b, plays[i, PLAY.points])
         else:
             b = _reach(wp, b, a, plays[i, PLAY.points])
-    b = _reach(wp, b, a, show[0])  # the pone's hand
-    a = _reach(wd, a, b, show[1])  # the dealer's hand
-    a = _reach(wd, a, b, show[2])  # the crib
-    h[min(a, TARGET), min(b, TARGET)] += 1
+    for k in range(n_players):  # the hands, from the dealer's left (seat 1) round to seat 0
+        if (1 + k) % n_players % 2 == _DEALER:
+            a = _reach(wd, a, b, show[k])
+        else:
+            b = _reach(wp, b, a, show[k])
+    a = _reach(wd, a, b, show[n_players])  # the crib
+    h[min(a, target), min(b, target)] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -285,7 +297,9 @@ def _solve(wd, wp, h, n, d, pp):
     """The dynamic programme of the module: ``d[nd, np]`` the dealer's and ``pp[nd, np]`` the
     pone's probability of winning, from the reach tallies ``wd[nd, np]``, ``wp[np, nd]`` (summed
     along the second axis) and the totals ``h[x, y]`` of ``n`` deals (int64 (122, 122) each).
-    Row and column 0: ``d[0, :] = 1``, ``d[:, 0] = 0`` (``d[0, 0]`` unused, 1)."""
+    Row and column 0: ``d[0, :] = 1``, ``d[:, 0] = 0`` (``d[0, 0]`` unused, 1). The form's
+    target is the arrays' size less one (any two-sided form)."""
+    target = d.shape[0] - 1
     xs = np.nonzero(h)  # the deal totals that occur
     hx, hy = xs[0], xs[1]
     hp = np.empty(hx.shape[0], np.float64)
@@ -296,8 +310,8 @@ def _solve(wd, wp, h, n, d, pp):
     d[0, :] = 1.0
     pp[:, 0] = 1.0
     pp[0, :] = 0.0
-    for s in range(2, 2 * TARGET + 1):
-        for nd in range(max(1, s - TARGET), min(TARGET, s - 1) + 1):
+    for s in range(2, 2 * target + 1):
+        for nd in range(max(1, s - target), min(target, s - 1) + 1):
             need = s - nd  # the pone's
             dealer = wd[nd, need] / n
             pone = wp[need, nd] / n
@@ -332,8 +346,8 @@ def solve(wd: np.ndarray, wp: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np
         nd, np_ = np.argwhere(total != n)[0] + 1
         raise ValueError(f"the tallies do not add up at dealer needs {nd}, pone needs {np_}: "
                          f"{int(total[nd - 1, np_ - 1])} of {n} deals")
-    d = np.zeros((_SIZE, _SIZE))
-    pp = np.zeros((_SIZE, _SIZE))
+    d = np.zeros(h.shape)
+    pp = np.zeros(h.shape)
     _solve(np.ascontiguousarray(wd, np.int64), np.ascontiguousarray(wp, np.int64),
            np.ascontiguousarray(h, np.int64), n, d, pp)
     return d, pp
@@ -352,27 +366,44 @@ def _layout(deals: int) -> tuple[np.ndarray, np.ndarray]:
     return sizes, np.arange(n_chunks, dtype=np.int64) % GROUPS
 
 
-def _player_arrays(players: str) -> tuple[np.ndarray, np.ndarray]:
+def _player_arrays(players: str, n_players: int = 2) -> tuple[np.ndarray, np.ndarray]:
     discard, pegging = parse_player(players)
-    return np.full(2, discard, np.int64), np.full(2, pegging, np.int64)
+    return np.full(n_players, discard, np.int64), np.full(n_players, pegging, np.int64)
+
+
+def _form(variant: str):
+    """The form's game array and the tables its players read (crib values of a pair and of one
+    card, rank table, kept-hand table): the six-card game's as before; the others' from
+    :func:`analyzer.play.reads.player_tables`. Only the two-sided forms have a table."""
+    if variant == "six-card":
+        return STANDARD, STANDARD.as_array(), crib_values(), _NO_CARD_VALUES, rank_table(), \
+            hand_table()
+    game = odds_game(variant)
+    from ..play.reads import player_tables
+
+    t = player_tables(game.name, [DEFAULT_PLAYER])
+    return game, game.as_array(), t.crib_values, t.card_values, t.rank_table, t.hand_table
 
 
 def tally_deals(deals: int, seed: int, workers: int | None = None,
-                players: str = DEFAULT_PLAYER, progress=None) -> dict[str, np.ndarray]:
+                players: str = DEFAULT_PLAYER, progress=None,
+                variant: str = "six-card") -> dict[str, np.ndarray]:
     """Play ``deals`` self-play deals and return their tallies by group.
 
-    Returns ``{"wd", "wp", "h"}``, int64 (GROUPS, 122, 122) each: ``wd[g, nd, np]`` the deals of
-    group ``g`` in which the dealer reaches ``nd`` before the pone reaches ``np``, ``wp[g, np,
-    nd]`` the pone's likewise, ``h[g, x, y]`` the deals with totals ``x`` (dealer) and ``y``
-    (pone). ``progress(done, deals)`` is called after each block of chunks.
+    Returns ``{"wd", "wp", "h"}``, int64 (GROUPS, target + 1, target + 1) each: ``wd[g, nd,
+    np]`` the deals of group ``g`` in which the dealer('s side) reaches ``nd`` before the pone('s)
+    reaches ``np``, ``wp[g, np, nd]`` the pone's likewise, ``h[g, x, y]`` the deals with totals
+    ``x`` (dealer) and ``y`` (pone). ``progress(done, deals)`` is called after each block of
+    chunks. ``variant``: a two-sided form (:data:`ODDS_VARIANTS`).
     """
     deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
-    dpol, ppol = _player_arrays(players)
+    form, game, values, cards, table, hands_t = _form(variant)
+    dpol, ppol = _player_arrays(players, form.players)
     sizes, groups = _layout(deals)
-    shape = (GROUPS, _SIZE, _SIZE)
+    size = form.target + 1
+    shape = (GROUPS, size, size)
     wd, wp, h = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64)
-    game, values, table, hands_t = STANDARD.as_array(), crib_values(), rank_table(), hand_table()
     done = 0
     threads = resolve_workers(workers)
     for lo in range(0, len(sizes), GROUPS):  # one chunk per group at a time: no shared tally
@@ -381,7 +412,7 @@ def tally_deals(deals: int, seed: int, workers: int | None = None,
 
         def run(b, chunks=chunks, states=states):
             c, g = chunks[b], groups[chunks[b]]
-            _odds_chunk(states[b], sizes[c], game, dpol, ppol, values, _NO_CARD_VALUES, table,
+            _odds_chunk(states[b], sizes[c], game, dpol, ppol, values, cards, table,
                         hands_t, wd[g], wp[g], h[g])
 
         on_threads(run, len(chunks), threads)
@@ -391,14 +422,15 @@ def tally_deals(deals: int, seed: int, workers: int | None = None,
     return {"wd": _cumulate(wd), "wp": _cumulate(wp), "h": h}
 
 
-def record_deals(n: int, seed: int, chunk: int = 0, players: str = DEFAULT_PLAYER
-                 ) -> np.ndarray:
+def record_deals(n: int, seed: int, chunk: int = 0, players: str = DEFAULT_PLAYER,
+                 variant: str = "six-card") -> np.ndarray:
     """The first ``n`` deals of chunk ``chunk`` of a build with ``seed``, as the engine records a
     deal: int16 (n, :data:`analyzer.play.engine.DEAL` size), seat 0 dealing, ``show`` whole."""
-    dpol, ppol = _player_arrays(players)
+    form, game, values, cards, table, hands_t = _form(variant)
+    dpol, ppol = _player_arrays(players, form.players)
     rows = np.zeros((n, DEAL.size), np.int16)
-    _record_odds_deals(chunk_states(seed, [chunk])[0], n, STANDARD.as_array(), dpol, ppol,
-                       crib_values(), _NO_CARD_VALUES, rank_table(), hand_table(), rows)
+    _record_odds_deals(chunk_states(seed, [chunk])[0], n, game, dpol, ppol, values, cards,
+                       table, hands_t, rows)
     return rows
 
 
@@ -421,6 +453,7 @@ class OddsTable:
     elapsed_seconds: float
     sum_gap: float
     mean_points: tuple[float, float]  # per deal: dealer, pone
+    variant: str = "six-card"
 
     @property
     def max_se(self) -> float:
@@ -430,8 +463,9 @@ class OddsTable:
         """The CSV lines: a header and one row per state, dealer's need then pone's; the
         probability to 7 decimals, its standard error to 3 significant digits."""
         lines = [",".join(ODDS_COLUMNS)]
-        for nd in range(1, _SIZE):
-            for np_ in range(1, _SIZE):
+        size = self.p.shape[0]
+        for nd in range(1, size):
+            for np_ in range(1, size):
                 lines.append(f"{nd},{np_},{self.p[nd, np_]:.7f},{self.se[nd, np_]:.3g}")
         return lines
 
@@ -444,23 +478,25 @@ class OddsTable:
         if not overwrite_shipped and is_shipped_folder(path.parent):
             raise FileExistsError(f"{path.parent} is the package's own data folder: the shipped "
                                   "tables are not overwritten without overwrite_shipped=True")
+        target = self.p.shape[0] - 1
         provenance = {
             "package_version": package_version(),
             "command": command or f"analyzer.research.odds.build_odds_table(deals={self.deals}, "
-                                  f"seed={self.seed})",
+                                  f"seed={self.seed}, variant={self.variant!r})",
+            "variant": self.variant,
             "seed": self.seed,
             "deals": self.deals,
             "games": None,
             "players": self.players,
-            "what": "P(dealer wins the 121-point game) at the start of a deal, by the points "
-                    "each player needs, from self-play deals made consistent by dynamic "
-                    "programming",
+            "what": f"P(dealer wins the {target}-point {self.variant} game) at the start of a "
+                    "deal, by the points each player (side) needs, from self-play deals made "
+                    "consistent by dynamic programming",
             "method": "per-deal reach tallies along the order points arrive (heels, the play, "
                       "the pone's hand, the dealer's hand, the crib) and deal totals; "
                       "D[nd,np] = Wd/N + sum_{x<nd,y<np} H[x,y]/N (1 - D[np-y, nd-x])",
             "se": f"delete-one-group jackknife over {GROUPS} groups of chunks",
             "max_se": self.max_se,
-            "p_dealer_wins_at_0_0": float(self.p[TARGET, TARGET]),
+            "p_dealer_wins_at_0_0": float(self.p[target, target]),
             "max_abs_dealer_plus_pone_minus_1": self.sum_gap,
             "mean_points_per_deal": {"dealer": self.mean_points[0],
                                      "pone": self.mean_points[1]},
@@ -477,7 +513,8 @@ class OddsTable:
 
 
 def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
-                     players: str = DEFAULT_PLAYER, progress=None) -> OddsTable:
+                     players: str = DEFAULT_PLAYER, progress=None,
+                     variant: str = "six-card") -> OddsTable:
     """Build the win-odds table from ``deals`` self-play deals (see the module).
 
     Parameters
@@ -493,6 +530,11 @@ def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
         the engine's players does), or the deals would depend on it.
     progress
         Called as ``progress(deals done, deals)`` after each block of chunks.
+    variant
+        The form (:data:`ODDS_VARIANTS`: the two-sided ones): ``"five-card"`` (to 61, one count)
+        and ``"four-player"`` (two partnerships; the deal passes to the left, so the dealing
+        side alternates as in two-player) have the same (target + 1)-square table, the dealer's
+        side needing ``nd``, the other ``np``.
 
     Returns
     -------
@@ -506,7 +548,7 @@ def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
     """
     deals = check_number("deals", deals, low=MIN_DEALS, high=MAX_DEALS, integer=True)
     start = time.perf_counter()
-    t = tally_deals(deals, seed, workers, players, progress)
+    t = tally_deals(deals, seed, workers, players, progress, variant)
     total = {k: v.sum(axis=0) for k, v in t.items()}
     p, pone = solve(total["wd"], total["wp"], total["h"])
     replicates = []
@@ -520,11 +562,11 @@ def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
     se[0, :] = se[:, 0] = 0.0
     h = total["h"]
     n = h.sum()
-    mean_points = (float((h.sum(axis=1) * np.arange(_SIZE)).sum() / n),
-                   float((h.sum(axis=0) * np.arange(_SIZE)).sum() / n))
+    mean_points = (float((h.sum(axis=1) * np.arange(h.shape[0])).sum() / n),
+                   float((h.sum(axis=0) * np.arange(h.shape[0])).sum() / n))
     gap = float(np.abs(p[1:, 1:] + pone[1:, 1:] - 1).max())
     return OddsTable(p, se, pone, deals, seed, players, time.perf_counter() - start, gap,
-                     mean_points)
+                     mean_points, odds_game(variant).name)
 
 
 def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,

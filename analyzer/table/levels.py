@@ -17,8 +17,9 @@ ordered in strength, each beating the one below it in both forms ``crib play`` o
   the end, and a play searched by rollouts.
 
 ``ev+lookahead`` (the simulations' default) is between Club and Expert but is no level: in the
-five-card game ``best`` plays as ``ev+lookahead``, so the top two levels would be the same player
-there. ``hand+greedy`` would be no beginner: it beats ``baseline`` (57.5% of 20,000 duels).
+five-card game ``best`` played as ``ev+lookahead`` when the levels were chosen (it now searches
+the play there, :mod:`analyzer.play.searchforms`, and keeps as ``ev``). ``hand+greedy`` would
+be no beginner: it beats ``baseline`` (57.5% of 20,000 duels).
 
 The upper level's share of wins, each step (seed 20261130; six-card: ``crib duel``, each player
 dealing first in half the games; five-card: ``crib simulate --variant five-card``, seat 0 the

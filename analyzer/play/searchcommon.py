@@ -1,0 +1,66 @@
+"""What the two searches of the play share: :mod:`analyzer.play.search` (the two-player six-card
+game) and :mod:`analyzer.play.searchforms` (the other forms).
+
+The engine's ``best`` budget (:data:`BEST_SAMPLES`, :data:`BEST_FIRST_SAMPLES`,
+:data:`BEST_MARGIN`), the columns of a search's output, its early stop (:func:`_beats`), its
+sub-stream (:func:`_substream`) and the pegging scorer its greedy rollouts inline.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.rng import _next
+from ..core.scoring import _peg_points
+
+__all__ = ["BEST_FIRST_SAMPLES", "BEST_MARGIN", "BEST_SAMPLES"]
+
+#: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
+#: at most: it looks after :data:`BEST_FIRST_SAMPLES` and stops there when no card is ahead of
+#: the ``lookahead`` card (see :func:`analyzer.play.search._search`).
+BEST_SAMPLES = 32
+#: The samples after which the engine's ``best`` search stops if no card is ahead of the
+#: reference.
+BEST_FIRST_SAMPLES = 8
+#: How many standard errors the search's best card must beat the ``lookahead`` card by.
+BEST_MARGIN = 1.0
+
+
+# Columns of the search's output, one row per card of the hand.
+_LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
+
+
+#: :func:`analyzer.core.scoring._peg_points` compiled again to be inlined into the greedy
+#: rollout, where it runs for every card a player could lay.
+_peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
+
+
+@njit(cache=True)
+def _beats(vals, n, ref, out):
+    """Whether a legal card's values in the first ``n`` samples (``vals`` (samples, cards)) sum
+    to more than card ``ref``'s: a mean paired difference above zero."""
+    for i in range(vals.shape[1]):
+        if i == ref or out[i, _LEGAL] == 0.0:
+            continue
+        d = 0.0
+        for s in range(n):
+            d += vals[s, i] - vals[s, ref]
+        if d > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _substream(st, local):
+    """Seed ``local`` (uint64 (4,)) from 64 bits of ``st`` by splitmix64: the search's own
+    stream, so its samples never disturb the game's but follow from it."""
+    x = _next(st)
+    for k in range(4):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        local[k] = z ^ (z >> np.uint64(31))
+    if local[0] == 0 and local[1] == 0 and local[2] == 0 and local[3] == 0:
+        local[0] = 1

@@ -1,0 +1,837 @@
+"""Which card to lay in the other forms: the searched play of five-card, three- and four-player.
+
+:mod:`analyzer.play.search` searches the play of the two-player six-card game. This module does
+the same for every other form of :data:`analyzer.core.game.VARIANTS` with one kernel, one
+signature for all of them (the form is in the arrays' shapes and a few int64 and bool
+arguments, never in a literal): five-card (two players, three cards each, one count, to 61),
+three players (four cards each) and four players in two partnerships (four cards each).
+
+:func:`_search_forms` values each legal card of the player to lay by **determinized rollouts**.
+A sample deals every other player's cards still held from the cards the player has not seen
+(not its own kept and thrown, not the starter, not laid by anyone, so the card the pack gave the
+crib and the others' throws are among them), each player's cards worth at least the least value
+its goes allow (a player who said go at count ``c`` holds only cards worth more than ``31 -
+c``). The players with the highest such floor are dealt first: every deal the goes allow is
+possible, and a player with no go is dealt uniformly from what is left. The same samples serve
+every candidate card. For each sample and candidate the play is played on to its end by the
+engine's rules (:func:`_greedy_rollout_n`: every player lays as ``greedy``, round the table,
+go, 31, last card, and with ``one_count`` the five-card play that ends at the first go or 31).
+
+A card's value is **points**: what it pegs now plus its side's pegging in the rest of the play
+minus the other sides' (their mean, with three players; the partners' pegging counts for the
+side). A card that reaches the target now wins the game and comes first. In five-card and
+four-player, given the form's win-odds table (:func:`analyzer.keeping.winodds.win_table`), it is
+**score-aware** as the six-card search is: each rollout stops at the target, the show is counted
+in order and the next deal's chance read from the table; a card's value is its probability of
+winning. Three-player has no table (its state is three needs): points there.
+
+The engine's ``best`` pegging policy calls :func:`_best_play_forms` in these forms (the
+``lookahead`` card as the reference, the search's card only where it is ahead by more than
+:data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors, as in two-player);
+:func:`advise_play_forms` is the public wrapper (``advise_play(..., variant=)``) with the
+position given as the seat API's history.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core import rules
+from ..core.borrow import _borrowed, _keep_alive
+from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
+from ..core.rng import _randint
+from ..core.scoring import _peg_points, _rank, _score_one, _score_three_by_row, _value
+from .players import _choose_play
+from .playstep import _lay
+from .searchcommon import (
+    _AGAINST,
+    _DIFF,
+    _DIFF_SE,
+    _FOR,
+    _LEGAL,
+    _N_OUT,
+    _NET_SE,
+    _NOW,
+    _WIN,
+    _WIN_SE,
+    _WINS_NOW,
+    BEST_FIRST_SAMPLES,
+    BEST_MARGIN,
+    BEST_SAMPLES,
+    _beats,
+    _peg_points_inline,
+    _substream,
+)
+
+__all__ = ["advise_play_forms"]
+
+_PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+# No rollout of the points search stops at a target (it values the play's points).
+_NO_TARGET = np.int64(1) << 40
+
+
+@njit(cache=True)
+def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, scores, one_count,
+                      target, pegged):
+    """Play the play on from a position to its end with every player laying as ``greedy``, by
+    the engine's rules (:func:`analyzer.play.deal._play_with`) for any number of players.
+
+    ``kept`` int64 (players, cards) the hands, ``laid`` bool (players, cards) the cards laid,
+    ``left`` int64 (players,) cards each still holds, ``seq[:nseq]`` the ranks of the current
+    count (room for every card), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
+    ``passes`` (goes said since), ``scores`` int64 (sides,) (player ``p`` scores for side ``p %
+    sides``), ``one_count`` the five-card play (it ends at the first go or 31). Points go to
+    ``scores`` and ``pegged`` (players,); the play stops the moment a side reaches ``target``.
+    Returns the winning side or -1. Greedy's key as in :func:`analyzer.play.search._greedy_rollout`
+    (whole numbers, the same order as :func:`analyzer.play.players._greedy_key`).
+    """
+    n_players, n_cards = kept.shape
+    n_sides = scores.shape[0]
+    total_left = np.int64(0)
+    for q in range(n_players):
+        total_left += left[q]
+    while total_left > 0:
+        p = turn
+        nxt = (p + 1) % n_players
+        choice = -1
+        if left[p] > 0:
+            last_card = total_left - left[p] == 0 and left[p] == 1
+            leading = nseq == 0
+            best_key = np.int64(-1) << 40
+            for i in range(n_cards):
+                if laid[p, i]:
+                    continue
+                v = _value(kept[p, i])
+                after = count + v
+                if after > rules.MAX_COUNT:
+                    continue
+                r = _rank(kept[p, i])
+                seq[nseq] = r
+                points = _peg_points_inline(seq, nseq + 1, after)
+                if last_card and after != rules.MAX_COUNT:
+                    points += rules.LAST_CARD_POINTS
+                if leading:
+                    tiebreak = 20 - v if v != 5 else 0
+                else:
+                    tiebreak = v
+                key = points * 100000 + tiebreak * 100 + r
+                if after == 5 or after == 21:
+                    key -= 10000
+                if key > best_key:
+                    best_key = key
+                    choice = i
+        if choice < 0:  # go (or no cards left)
+            passes += 1
+            if passes >= n_players:  # nobody can lay: the last to lay pegs the go
+                scores[last % n_sides] += rules.GO_POINTS
+                pegged[last] += rules.GO_POINTS
+                if scores[last % n_sides] >= target:
+                    return last % n_sides
+                if one_count:
+                    return -1
+                count = 0
+                nseq = 0
+                passes = 0
+                turn = (last + 1) % n_players
+            else:
+                turn = nxt
+            continue
+        card = kept[p, choice]
+        laid[p, choice] = True
+        left[p] -= 1
+        total_left -= 1
+        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        scores[p % n_sides] += points
+        pegged[p] += points
+        if scores[p % n_sides] >= target:
+            return p % n_sides
+        last = p
+        passes = 0
+        if count == rules.MAX_COUNT:
+            if one_count:
+                return -1
+            count = 0
+            nseq = 0
+        turn = nxt
+    return -1
+
+
+@njit(cache=True)
+def _finish_forms(shown, dealer, n_players, scores, target, odds, side):
+    """The probability that side ``side`` wins, from the end of a play nobody won (two sides):
+    the show in order (``shown`` int64 (players + 1,): the hands from the dealer's left round
+    to ``dealer``, then the crib, the dealer's side's), each to its side's score in ``scores``
+    (updated) until a side reaches ``target``; then ``odds`` for the next deal, dealt by the
+    player on the dealer's left, of the other side."""
+    for k in range(n_players + 1):
+        q = (dealer + 1 + k) % n_players if k < n_players else dealer
+        scores[q % 2] += shown[k]
+        if scores[q % 2] >= target:
+            return 1.0 if q % 2 == side else 0.0
+    nxt = (dealer + 1) % n_players % 2  # the side that deals next
+    p = odds[target - scores[nxt], target - scores[1 - nxt]]
+    return p if nxt == side else 1.0 - p
+
+
+@njit(cache=True)
+def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, scores, target,
+                  n_samples, st, ref, out, n_first, dealer, starter, table, hand_table, odds):
+    """Value every card of player ``p``'s hand by determinized rollouts (see the module).
+
+    ``kept0`` int64 (players, cards): row ``p`` the player's kept cards, every other row the
+    cards that player has laid in its first slots (the rest are drawn); ``laid0`` bool
+    (players, cards) marks the cards laid; ``seen`` bool (52,) the cards the player has seen
+    (its kept and thrown, the starter, every card laid); ``floor`` int64 (players,) the least
+    value each player's cards can have (its goes; 0 if none); ``seq[:nseq]`` the ranks of the
+    current count (``seq`` has room for every card and one more), ``count`` the count,
+    ``one_count`` the five-card play; ``scores`` int64 (sides,) as the game stands, ``target``
+    the game's. ``st`` the xoshiro256** state the samples are drawn from.
+
+    **Score-aware** when ``odds`` is the form's win-odds table (target + 1 square, two sides,
+    :func:`analyzer.keeping.winodds.win_table`) and the ``starter`` is known: a sample also
+    deals the crib cards the player has not seen (the others' throws and the pack's card; its
+    own throw is what it has seen besides its hand, the starter and the cards laid) from what
+    is left; each rollout stops the moment a side reaches ``target``;
+    otherwise the show is counted in order (the hands from the dealer's left round to
+    ``dealer``, three-card hands from ``hand_table``, four-card ones and the crib from the rank
+    ``table``) and, if nobody has won, the next deal's chance is read from ``odds`` (the deal
+    passes to the left: the other side deals). A card's value is then its probability of
+    winning. Otherwise (``odds`` any smaller array) it values points.
+
+    Stopping early as :func:`analyzer.play.search._search` (``n_first`` below ``n_samples`` and
+    ``ref`` a legal card: after ``n_first`` samples, if no card's mean paired difference from
+    ``ref``'s is above zero, the search stops).
+
+    Fills ``out`` float64 (cards, :data:`analyzer.play.search._N_OUT`) by hand index in the
+    columns of :func:`analyzer.play.search._search`: legal, points now, mean pegging for (the
+    side's) and against (the other sides', their mean) in the rest of the play, the standard
+    error of their difference, NaN for the probability of winning and its error, the paired
+    difference from ``ref`` and its error, and 1 if the card reaches the target now (with
+    ``odds``, the mean probability of winning and its error in place of the NaNs). Returns
+    the number of legal cards, or -1 if no deal of the unseen cards fits the goes.
+    """
+    kept0, laid0, seen, floor = _borrowed(kept0), _borrowed(laid0), _borrowed(seen), \
+        _borrowed(floor)
+    seq, scores, st, out = _borrowed(seq), _borrowed(scores), _borrowed(st), _borrowed(out)
+    table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
+    n_players, n_cards = kept0.shape
+    n_sides = scores.shape[0]
+    side = p % n_sides
+    ints_owner = np.empty(2 * 52 + 2 * n_players * n_cards + 4 * n_players + seq.shape[0]
+                          + n_sides + 3 * n_cards + 4 + n_players + 1, np.int64)
+    bools_owner = np.zeros(n_players * n_cards, np.bool_)
+    floats_owner = np.zeros(n_cards * 5 + n_samples * n_cards + n_cards)
+    ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
+    pool, o = ints[:52], 52
+    work, o = ints[o:o + 52], o + 52
+    hands0, o = ints[o:o + n_players * n_cards].reshape((n_players, n_cards)), \
+        o + n_players * n_cards
+    kept, o = ints[o:o + n_players * n_cards].reshape((n_players, n_cards)), \
+        o + n_players * n_cards
+    left0, o = ints[o:o + n_players], o + n_players
+    left, o = ints[o:o + n_players], o + n_players
+    order, o = ints[o:o + n_players], o + n_players
+    pegged, o = ints[o:o + n_players], o + n_players
+    seq2, o = ints[o:o + seq.shape[0]], o + seq.shape[0]
+    sc, o = ints[o:o + n_sides], o + n_sides
+    twin, o = ints[o:o + n_cards], o + n_cards
+    got_for, o = ints[o:o + n_cards], o + n_cards
+    got_against, o = ints[o:o + n_cards], o + n_cards
+    crib, o = ints[o:o + 4], o + 4  # the crib: the player's throw, then the cards drawn
+    shown = ints[o:o + n_players + 1]  # the show: the hands from the dealer's left, the crib
+    laid = bools[:n_players * n_cards].reshape((n_players, n_cards))
+    sums = floats[:n_cards * 5].reshape((n_cards, 5))  # for, against, net^2, win, win^2
+    vals = floats[n_cards * 5:n_cards * 5 + n_samples * n_cards].reshape((n_samples, n_cards))
+    got_win = floats[n_cards * 5 + n_samples * n_cards:]
+    aware = odds.shape[0] == target + 1 and n_sides == 2 and starter >= 0
+    stop = target if aware else _NO_TARGET
+    n_own = 0  # the player's throw, as far as known
+    for c in range(52):
+        if seen[c] and c != starter:
+            is_known = False
+            for q in range(n_players):
+                for i in range(n_cards):
+                    if (q == p or laid0[q, i]) and kept0[q, i] == c:
+                        is_known = True
+            if not is_known and n_own < 4:  # seen, not in play, not the starter: its throw
+                crib[n_own] = c
+                n_own += 1
+    n_crib = 4 - n_own
+    out[:, :] = 0.0
+    # the unseen cards, highest value first (a go's floor takes a prefix of them)
+    n_pool = np.int64(0)
+    for v in range(10, 0, -1):
+        for c in range(52):
+            if not seen[c] and _value(c) == v:
+                pool[n_pool] = c
+                n_pool += 1
+    # the others in order of their floors, highest first (ties in seat order)
+    n_order = 0
+    for q in range(n_players):
+        left0[q] = 0
+        for i in range(n_cards):
+            hands0[q, i] = kept0[q, i]
+            if not laid0[q, i]:
+                left0[q] += 1
+        if q == p or left0[q] == 0:
+            continue
+        k = n_order
+        while k > 0 and floor[order[k - 1]] < floor[q]:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = q
+        n_order += 1
+    # is there a deal at all? (nested floors: enough cards for the highest, then for the two
+    # highest together, ...)
+    need = 0
+    for k in range(n_order):
+        q = order[k]
+        need += left0[q]
+        n_elig = 0
+        for i in range(n_pool):
+            if _value(pool[i]) >= floor[q]:
+                n_elig += 1
+        if n_elig < need:
+            _keep_alive(ints_owner)
+            _keep_alive(bools_owner)
+            _keep_alive(floats_owner)
+            return -1
+    n_legal = 0
+    for i in range(n_cards):
+        if not laid0[p, i] and count + _value(kept0[p, i]) <= rules.MAX_COUNT:
+            out[i, _LEGAL] = 1.0
+            n_legal += 1
+    if n_legal == 0:
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
+        return 0
+    # cards of one rank lead to the same play (greedy sees ranks and lays the first of equals)
+    for i in range(n_cards):
+        twin[i] = -1
+        if out[i, _LEGAL] != 0.0:
+            for j in range(i):
+                if out[j, _LEGAL] != 0.0 and _rank(kept0[p, j]) == _rank(kept0[p, i]):
+                    twin[i] = j
+                    break
+    total0 = np.int64(0)
+    for q in range(n_players):
+        total0 += left0[q]
+    check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
+    n = n_samples
+    for s in range(n_samples):
+        if s == check and not _beats(vals, s, ref, out):
+            n = s  # no card is ahead of ref: it stands
+            break
+        # deal the others' cards: highest floor first, each from the unseen cards it may hold
+        # (``work`` keeps the values highest first while a floor above 1 reads it)
+        for i in range(n_pool):
+            work[i] = pool[i]
+        rest = n_pool
+        for k in range(n_order):
+            q = order[k]
+            slot = n_cards - left0[q]
+            if floor[q] > 1:
+                n_elig = 0
+                while n_elig < rest and _value(work[n_elig]) >= floor[q]:
+                    n_elig += 1
+                for _ in range(left0[q]):
+                    j = _randint(st, n_elig)
+                    hands0[q, slot] = work[j]
+                    slot += 1
+                    for i in range(j, rest - 1):
+                        work[i] = work[i + 1]
+                    rest -= 1
+                    n_elig -= 1
+            else:  # every card fits: the rest are dealt uniformly, order no longer matters
+                for _ in range(left0[q]):
+                    j = _randint(st, rest)
+                    hands0[q, slot] = work[j]
+                    slot += 1
+                    rest -= 1
+                    work[j] = work[rest]
+        if aware:  # the crib cards unseen, then the show: the same for every card searched
+            for i in range(n_crib):
+                j = _randint(st, rest)
+                crib[n_own + i] = work[j]
+                rest -= 1
+                work[j] = work[rest]
+            for k in range(n_players):
+                q = (dealer + 1 + k) % n_players
+                if n_cards == 3:
+                    shown[k] = _score_three_by_row(hands0[q, 0], hands0[q, 1], hands0[q, 2],
+                                                   starter, hand_table)
+                else:
+                    shown[k] = _score_one(hands0[q, 0], hands0[q, 1], hands0[q, 2],
+                                          hands0[q, 3], starter, False, table)
+            shown[n_players] = _score_one(crib[0], crib[1], crib[2], crib[3], starter, True,
+                                          table)
+        for i in range(n_cards):
+            if out[i, _LEGAL] == 0.0:
+                continue
+            j = twin[i]
+            if j >= 0:
+                out[i, _NOW] = out[j, _NOW]
+                out[i, _WINS_NOW] = out[j, _WINS_NOW]
+                net = got_for[j] - got_against[j] / (n_sides - 1)
+                sums[i, 0] += got_for[j]
+                sums[i, 1] += got_against[j] / (n_sides - 1)
+                sums[i, 2] += net * net
+                sums[i, 3] += got_win[j]
+                sums[i, 4] += got_win[j] * got_win[j]
+                vals[s, i] = vals[s, j]
+                continue
+            for q in range(n_players):  # loops, not slice assignments
+                left[q] = left0[q]
+                pegged[q] = 0
+                for k in range(n_cards):
+                    kept[q, k] = hands0[q, k]
+                    laid[q, k] = laid0[q, k]
+            for k in range(nseq):
+                seq2[k] = seq[k]
+            for k in range(n_sides):
+                sc[k] = scores[k]
+            laid[p, i] = True
+            left[p] -= 1
+            c2, n2, now = _lay(seq2, nseq, count, kept0[p, i], total0 - 1)
+            out[i, _NOW] = now
+            sc[side] += now
+            win = 0.0
+            w = np.int64(-1)
+            if sc[side] >= target:
+                out[i, _WINS_NOW] = 1.0
+                w = side
+            if c2 == rules.MAX_COUNT and not one_count:
+                c2 = 0
+                n2 = 0
+            if w < 0 and not (c2 == rules.MAX_COUNT and one_count):
+                w = _greedy_rollout_n(kept, laid, left, seq2, n2, c2, (p + 1) % n_players, p,
+                                      np.int64(0), sc, one_count, stop, pegged)
+            if aware:
+                if w >= 0:
+                    win = 1.0 if w == side else 0.0
+                else:
+                    win = _finish_forms(shown, dealer, n_players, sc, target, odds, side)
+            f = 0
+            a = 0
+            for q in range(n_players):
+                if q % n_sides == side:
+                    f += pegged[q]
+                else:
+                    a += pegged[q]
+            got_for[i] = f
+            got_against[i] = a
+            net = f - a / (n_sides - 1)
+            sums[i, 0] += f
+            sums[i, 1] += a / (n_sides - 1)
+            sums[i, 2] += net * net
+            sums[i, 3] += win
+            sums[i, 4] += win * win
+            got_win[i] = win
+            vals[s, i] = win if aware else now + net
+    for i in range(n_cards):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        m_for = sums[i, 0] / n
+        m_against = sums[i, 1] / n
+        out[i, _FOR] = m_for
+        out[i, _AGAINST] = m_against
+        m_net = m_for - m_against
+        if n > 1:
+            var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
+            out[i, _NET_SE] = np.sqrt(var / n)
+        if aware:
+            m_win = sums[i, 3] / n
+            out[i, _WIN] = m_win
+            if n > 1:
+                var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
+                out[i, _WIN_SE] = np.sqrt(var / n)
+        else:
+            out[i, _WIN] = np.nan
+            out[i, _WIN_SE] = np.nan
+        if ref >= 0 and out[ref, _LEGAL] != 0.0:
+            d_sum = 0.0
+            d_sq = 0.0
+            for s in range(n):
+                d = vals[s, i] - vals[s, ref]
+                d_sum += d
+                d_sq += d * d
+            m = d_sum / n
+            out[i, _DIFF] = m
+            if n > 1:
+                var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
+                out[i, _DIFF_SE] = np.sqrt(var / n)
+    _keep_alive(ints_owner)
+    _keep_alive(bools_owner)
+    _keep_alive(floats_owner)
+    return n_legal
+
+
+@njit(cache=True)
+def _pick_forms(out, aware):
+    """The hand index of the best legal card in :func:`_search_forms`'s ``out``: a card that
+    reaches the target now, then (``aware``) the highest probability of winning, then the most
+    points now plus pegging for minus against, then the first. -1 when none is legal."""
+    best = -1
+    for i in range(out.shape[0]):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        if best < 0:
+            best = i
+            continue
+        if out[i, _WINS_NOW] != out[best, _WINS_NOW]:
+            if out[i, _WINS_NOW] > out[best, _WINS_NOW]:
+                best = i
+            continue
+        if aware and out[i, _WIN] != out[best, _WIN]:
+            if out[i, _WIN] > out[best, _WIN]:
+                best = i
+            continue
+        v = out[i, _NOW] + out[i, _FOR] - out[i, _AGAINST]
+        vb = out[best, _NOW] + out[best, _FOR] - out[best, _AGAINST]
+        if v > vb:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
+                     scores, target, one_count, dealer, table, hand_table, odds, st):
+    """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
+    the index into ``kept[p]`` of the card to lay, or -1 for a go.
+
+    It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
+    each other seat has laid (taken in card order, not the order of its hand), how many each
+    holds and the least value they can have (``floor``, from their goes), and ``scores`` by
+    side. A forced move is laid without search. Otherwise the ``lookahead`` card (from
+    ``unseen_rank``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
+    values every card with up to :data:`analyzer.play.searchcommon.BEST_SAMPLES` samples from a
+    sub-stream seeded by ``st``, stopping after
+    :data:`analyzer.play.searchcommon.BEST_FIRST_SAMPLES` when no card is ahead of the reference.
+    A card that reaches the target now is laid; else the search's best card if it beats the
+    reference by more than :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their
+    paired difference, else the reference. Score-aware (the probability of winning) when
+    ``odds`` is the form's win-odds table (five-card, four-player), else points. Arguments as
+    :func:`analyzer.play.deal._play_choice`, ``one_count`` the five-card play, ``hand_table``
+    the three-card hand table in five-card.
+    """
+    n_players, n_cards = kept.shape
+    n_legal = 0
+    only = -1
+    for i in range(n_cards):
+        if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
+            n_legal += 1
+            only = i
+    if n_legal <= 1:
+        return only
+    view = np.zeros((n_players, n_cards), np.int64)
+    view_laid = np.zeros((n_players, n_cards), np.bool_)
+    seen = np.zeros(52, np.bool_)
+    floors = np.empty(n_players, np.int64)
+    for q in range(n_players):
+        floors[q] = floor[q]
+    for i in range(n_cards):
+        view[p, i] = kept[p, i]
+        view_laid[p, i] = laid[p, i]
+        seen[kept[p, i]] = True
+    for i in range(thrown.shape[1]):
+        seen[thrown[p, i]] = True
+    if starter >= 0:
+        seen[starter] = True
+    for q in range(n_players):
+        if q == p:
+            continue
+        k = 0
+        for i in range(n_cards):
+            if laid[q, i]:
+                c = kept[q, i]
+                seen[c] = True
+                j = k - 1  # in card order: the order the seat holds them in is not ours to see
+                while j >= 0 and view[q, j] > c:
+                    view[q, j + 1] = view[q, j]
+                    j -= 1
+                view[q, j + 1] = c
+                view_laid[q, k] = True
+                k += 1
+    nxt = (p + 1) % n_players
+    opp_left = np.int64(0)
+    for i in range(n_cards):
+        if not laid[nxt, i]:
+            opp_left += 1
+    # np.int64 and np.bool_, not literals: the versions search._best_play compiles
+    ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
+                       unseen_rank, opp_left, np.bool_(False), st)
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    seq_s = np.zeros(n_players * n_cards + 1, np.int64)
+    for i in range(nseq):
+        seq_s[i] = seq[i]
+    sc = np.empty(scores.shape[0], np.int64)
+    for k in range(scores.shape[0]):
+        sc[k] = scores[k]
+    n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
+                      target, np.int64(BEST_SAMPLES), local, ref, out,
+                      np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds)
+    if n < 0:  # cannot happen in a real game; lay as lookahead would
+        return ref
+    if out[ref, _WINS_NOW] != 0.0:
+        return ref
+    best = _pick_forms(out, odds.shape[0] == target + 1 and scores.shape[0] == 2
+                       and starter >= 0)
+    if best != ref and out[best, _WINS_NOW] == 0.0 \
+            and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
+        return ref
+    return best
+
+
+# --------------------------------------------------------------------------- advise_play_forms
+
+
+def _history(played) -> list[tuple[int, int]]:
+    """``played`` as ``[(seat, card id or -1 for a go), ...]``: pairs ``(seat, card or None or
+    "go")``, or text ``"1:5H 2:go 0:JC"``."""
+    from ..core.cards import as_cards
+
+    if isinstance(played, str):
+        items = []
+        for token in played.replace(",", " ").split():
+            who, sep, card = token.partition(":")
+            if not sep or not who.strip().isdigit():
+                raise ValueError(f"played: {token!r} is not SEAT:CARD or SEAT:go (e.g. 1:5H)")
+            items.append((int(who), card))
+    else:
+        items = list(played)
+    out = []
+    for k, event in enumerate(items):
+        try:
+            who, card = event
+        except (TypeError, ValueError):
+            raise ValueError(f"played[{k}]: a (seat, card) pair, card None or 'go' for a go, "
+                             f"got {event!r}") from None
+        if isinstance(who, bool) or not isinstance(who, int | np.integer):
+            raise ValueError(f"played[{k}]: the seat must be a whole number, got {who!r}")
+        if card is None or (isinstance(card, str) and card.strip().lower() == "go"):
+            out.append((int(who), -1))
+        else:
+            out.append((int(who), int(as_cards(card, n=1)[0])))
+    return out
+
+
+def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: set[int]):
+    """Go through the play's history from ``seat``'s view by the rules of
+    :func:`analyzer.play.deal._play_with`; return the position at ``seat``'s turn: ``(laid by
+    seat: list of card lists, count, ranks in the count, floors, scores pegged by seat)``.
+    Raises ValueError for a history the game cannot reach."""
+    from ..core.cards import format_card
+
+    n, n_cards = game.players, game.kept
+    laid: list[list[int]] = [[] for _ in range(n)]
+    left = [n_cards] * n
+    floor = [0] * n
+    pegged = [0] * n
+    count, ranks = 0, []
+    turn, last, passes = (dealer + 1) % n, -1, 0
+    over = False
+    e = 0
+
+    def value(c: int) -> int:
+        return min(c // 4 + 1, 10)
+
+    while True:
+        if over or sum(left) == 0:
+            raise ValueError("the play is over: nothing left to advise")
+        p = turn
+        card = -1
+        if left[p] > 0:
+            if e == len(history):
+                if p != seat:
+                    raise ValueError(f"it is seat {p}'s turn to lay or say go, not seat "
+                                     f"{seat}'s: add its card (or its go) to played")
+                return laid, count, ranks, floor, pegged
+            who, card = history[e]
+            if who != p:
+                raise ValueError(f"played[{e}]: it was seat {p}'s turn to lay or say go, not "
+                                 f"seat {who}'s")
+            name = format_card(card) if card >= 0 else "go"
+            if card >= 0:
+                if count + value(card) > 31:
+                    raise ValueError(f"played[{e}]: {name} takes the count past 31")
+                if p == seat and (card not in mine or card in laid[p]):
+                    raise ValueError(f"played[{e}]: {name} is not one of your kept cards, or "
+                                     "you laid it before")
+                if p != seat and card in seen:
+                    raise ValueError(f"played[{e}]: {name} is not in play (the starter, "
+                                     "yours, thrown, or laid before)")
+                if p != seat and value(card) < floor[p]:
+                    raise ValueError(f"played[{e}]: seat {p} said go earlier holding it, so "
+                                     f"it was worth {floor[p]} or more")
+                seen.add(card)
+            else:
+                fits = [c for c in mine if c not in laid[p] and count + value(c) <= 31]
+                if p == seat and fits:
+                    raise ValueError(f"played[{e}]: you said go with {format_card(fits[0])} "
+                                     "that fits")
+                floor[p] = max(floor[p], 32 - count)
+                if p != seat and floor[p] > 10:
+                    raise ValueError(f"played[{e}]: seat {p}, holding {left[p]} cards, "
+                                     f"cannot say go on count {count}")
+            e += 1
+        if card < 0:
+            passes += 1
+            if passes >= n:
+                pegged[last] += rules.GO_POINTS
+                if game.one_count:
+                    over = True
+                    continue
+                count, ranks, passes = 0, [], 0
+                turn = (last + 1) % n
+            else:
+                turn = (p + 1) % n
+            continue
+        laid[p].append(card)
+        left[p] -= 1
+        count += value(card)
+        ranks.append(card // 4)
+        points = int(_peg_points(np.array(ranks, np.int64), len(ranks), count))
+        if sum(left) == 0 and count != rules.MAX_COUNT:
+            points += rules.LAST_CARD_POINTS
+        pegged[p] += points
+        last, passes = p, 0
+        if count == 31:
+            if game.one_count:
+                over = True
+                continue
+            count, ranks = 0, []
+        turn = (p + 1) % n
+
+
+def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, variant: str,
+                      thrown=None, score=None, samples: int = ADVISE_SAMPLES, seed: int = 0):
+    """Which card to lay now in five-card, three-player or four-player cribbage, by
+    determinized rollouts (:func:`_search_forms`); :func:`analyzer.play.search.advise_play`
+    with ``variant=`` calls it.
+
+    Parameters
+    ----------
+    hand
+        The cards you kept (three in five-card, else four), those you have laid included.
+    played
+        The play so far in order, as the seat API takes it: ``(seat, card)`` for a card laid,
+        ``(seat, None)`` or ``(seat, "go")`` for a go; or text ``"1:5H 0:go"``. Seats are
+        numbered round the table; a seat with no cards left is passed over without an entry.
+    seat, dealer
+        Your seat and the dealer's (0 to players - 1); the seat on the dealer's left leads.
+    starter, thrown
+        The starter; your cards in the crib, if you give them (else they count as unseen).
+    score
+        Each side's score now, in side order (side ``s`` is seats ``s``, ``s + sides``, ...;
+        default zeros), before the cards of ``played`` (their points are added): a card that
+        reaches the target (61 in five-card, else 121) comes first; in five-card and
+        four-player each card's probability of winning is estimated too, from the form's
+        win-odds table (:func:`analyzer.keeping.winodds.win_table`), and chosen by.
+    samples, seed
+        Deals of the others' cards, 1 to 1,000,000, and their seed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per legal card, best first (a card that wins now, then ``p_win`` when
+        score-aware, then ``total``): ``card``, ``now``, ``rest_for`` (your side's mean pegging
+        in the rest of the play), ``rest_against`` (the other sides', their mean), ``rest``,
+        ``rest_se``, ``total``, ``wins_now``, and score-aware ``p_win``, ``p_win_se``.
+        ``attrs``: ``best`` (a card or ``"go"``), ``count``, ``samples``, ``score_aware``.
+
+    Examples
+    --------
+    Three players; seat 1 (on the dealer's left) led 7C and seat 2 laid 8D (15): you, the
+    dealer, pair the 8 with 8H:
+
+    >>> a = advise_play_forms("8H 2C KD QS", [(1, "7C"), (2, "8D")], seat=0, dealer=0,
+    ...                       starter="4S", variant="three-player", samples=200)
+    >>> a.attrs["best"], int(a.loc[0, "now"])
+    ('8H', 2)
+    """
+    import pandas as pd
+
+    from ..core.cards import as_cards, format_card
+    from ..core.choices import MAX_SEED, check_number, variant_game
+    from ..core.rng import chunk_states
+    from ..core.scoring import hand3_table, hand_table, rank_table
+    from ..keeping.winodds import ODDS_VARIANTS, win_table
+
+    game = variant_game(variant)
+    n = game.players
+    for name, v in (("seat", seat), ("dealer", dealer)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or not 0 <= v < n:
+            raise ValueError(f"{name}: a seat 0..{n - 1} in {game.name}, got {v!r}")
+    seat, dealer = int(seat), int(dealer)
+    mine = [int(c) for c in as_cards(hand, n=game.kept)]
+    start = int(as_cards(starter, n=1)[0])
+    own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=game.thrown)]
+    as_cards(mine + [start] + own_throw)  # all distinct, or a CardError naming the card
+    samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    sides = game.teams
+    if score is None:
+        scores = [0] * sides
+    else:
+        try:
+            scores = [check_number("score", v, low=0, high=game.target - 1, integer=True)
+                      for v in score]
+        except TypeError:
+            scores = []
+        if len(scores) != sides:
+            raise ValueError(f"score: {sides} numbers, one a side in side order, got {score!r}")
+    history = _history(played)
+    seen = set(mine) | {start} | set(own_throw)
+    laid, count, ranks, floor, pegged = _replay_seats(game, mine, seat, dealer, history, seen)
+    for q in range(n):
+        scores[q % sides] += pegged[q]
+    if max(scores) >= game.target:
+        raise ValueError("a side has reached the target in the play: the game is over")
+    kept = np.zeros((n, game.kept), np.int64)
+    laid_mask = np.zeros((n, game.kept), np.bool_)
+    kept[seat] = mine
+    laid_mask[seat] = [c in laid[seat] for c in mine]
+    for q in range(n):
+        if q != seat:
+            cards = sorted(laid[q])
+            kept[q, :len(cards)] = cards
+            laid_mask[q, :len(cards)] = True
+    seen_mask = np.zeros(52, np.bool_)
+    seen_mask[sorted(seen)] = True
+    seq = np.zeros(n * game.kept + 1, np.int64)
+    seq[:len(ranks)] = ranks
+    out = np.empty((game.kept, _N_OUT))
+    st = chunk_states(seed, 1)[0]
+    aware = score is not None and game.name in ODDS_VARIANTS
+    odds = np.array(win_table(game.name)) if aware else np.zeros((1, 1))
+    hands = hand3_table() if game.kept == 3 else hand_table()
+    got = _search_forms(kept, laid_mask, np.int64(seat), seen_mask, np.array(floor, np.int64),
+                        seq, np.int64(len(ranks)), np.int64(count), np.bool_(game.one_count),
+                        np.array(scores, np.int64), np.int64(game.target), np.int64(samples),
+                        st, np.int64(-1), out, np.int64(0), np.int64(dealer), np.int64(start),
+                        rank_table(), hands, odds)
+    if got < 0:
+        raise ValueError("the goes said leave too few unseen cards for the others' hands")
+    rows = []
+    for i in np.flatnonzero(out[:, _LEGAL]):
+        rows.append({"card": format_card(mine[i]), "now": int(out[i, _NOW]),
+                     "rest_for": out[i, _FOR], "rest_against": out[i, _AGAINST],
+                     "rest": out[i, _FOR] - out[i, _AGAINST], "rest_se": out[i, _NET_SE],
+                     "total": out[i, _NOW] + out[i, _FOR] - out[i, _AGAINST],
+                     "wins_now": bool(out[i, _WINS_NOW]),
+                     "p_win": out[i, _WIN], "p_win_se": out[i, _WIN_SE]})
+    columns = ["card", "now", "rest_for", "rest_against", "rest", "rest_se", "total",
+               "wins_now", "p_win", "p_win_se"]
+    frame = pd.DataFrame(rows, columns=columns)
+    if not aware:
+        frame = frame.drop(columns=["p_win", "p_win_se"])
+    if len(frame):
+        keys = ["wins_now", "p_win", "total"] if aware else ["wins_now", "total"]
+        frame = frame.sort_values(keys, ascending=False, kind="stable").reset_index(drop=True)
+    frame.attrs.update(best=frame.loc[0, "card"] if len(frame) else "go", count=count,
+                       samples=samples, score_aware=aware, variant=game.name)
+    return frame
