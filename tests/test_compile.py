@@ -94,6 +94,25 @@ def test_games_without_best_compile_neither_its_search_nor_its_samples_of_the_de
     assert searched == set() and sampled == set()
 
 
+@pytest.mark.slow
+def test_best_compiles_the_search_of_its_form_only(tmp_path):
+    # The other forms' best is given no pegging table (analyzer.play.reads): the play kernels
+    # search as six-card does with one and as the other forms do without, so a six-card
+    # decision compiles six-card's search only.
+    kernels = _kernels_compiled(tmp_path, "from analyzer.play.seat import lay\n"
+                                          "lay('best', '5H 6D JC QS', seat=1, dealer=0, "
+                                          "starter='2C', thrown='KH KD')\n")
+    assert "play.search._best_play" in kernels
+    assert {k for k in kernels if k.startswith("play.searchforms.")} == set()
+    # and a five-card decision the other forms' search only
+    (tmp_path / "five").mkdir()
+    kernels = _kernels_compiled(tmp_path / "five", "from analyzer.play.seat import lay\n"
+                                "lay('best', '5H 6D JC', seat=1, dealer=0, starter='2C', "
+                                "thrown='KH KD', variant='five-card')\n")
+    assert "play.searchforms._best_play_forms" in kernels
+    assert "play.search._best_play" not in kernels
+
+
 # ------------------------------------------------------------------ said before the wait
 
 

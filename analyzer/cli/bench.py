@@ -267,7 +267,8 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
         def run():
             for hand, seat, dealer, seats, cards, starter, own, scores in positions:
                 _seat_play(game, pol_p, hand, seat, dealer, seats, cards, starter, own, scores,
-                           t.rank_table, t.odds, t.crib_values, t.hand_table, state.copy(), out)
+                           t.rank_table, t.peg_values, t.odds, t.crib_values, t.hand_table,
+                           state.copy(), out)
         return run
 
     def discard_all():
@@ -346,7 +347,8 @@ def _seat_figures(add: Callable[..., None], repeats: int) -> None:
     def step_lays():
         for hand, seat, dealer, seats, cards, starter, own, scores, rng in prepared:
             _seat_play(game, pol_p, hand, seat, dealer, seats, cards, starter, own, scores,
-                       t.rank_table, t.odds, t.crib_values, t.hand_table, rng.copy(), out)
+                       t.rank_table, t.peg_values, t.odds, t.crib_values, t.hand_table,
+                       rng.copy(), out)
 
     with numba_threads(1):
         api, step = _interleaved_seconds([api_discards, step_discards], repeats)

@@ -14,7 +14,8 @@ them; :mod:`analyzer.play.winkeep` plays a deal's end for each keep of a hand.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
@@ -35,6 +36,39 @@ _PEG_GREEDY = PEGGING_POLICIES["greedy"]
 PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
 
 
+def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
+                   target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
+                   st):
+    """``best``'s card, by the search of the form: six-card's
+    (:func:`analyzer.play.search._best_play`) when a pegging table is given, the other forms'
+    (:func:`analyzer.play.searchforms._best_play_forms`) when ``peg_values`` is None. Chosen by
+    the argument's type as the caller is compiled (below), so that a kernel compiles only the
+    search it is given the tables of: numba removes a branch on ``x is None`` only when ``x``
+    is None, not when it is an array."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_searched_play)
+def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                               unseen_p, scores, target, one_count, dealer, table, peg_values,
+                               odds, crib_values, hand_table, st):
+    if isinstance(peg_values, types.NoneType):
+        def forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
+                  target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
+                  st):
+            return _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                                    unseen_p, scores, target, one_count, dealer, table,
+                                    hand_table, odds, st)
+        return forms
+
+    def six_card(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
+                 target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
+                 st):
+        return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p,
+                          scores, target, dealer, table, odds, crib_values, hand_table, st)
+    return six_card
+
+
 @njit(cache=True, inline="always")
 def _his_heels(starter):
     """What the dealer pegs for the starter: 2 for a Jack (his heels), else 0."""
@@ -43,7 +77,7 @@ def _his_heels(starter):
 
 @njit(cache=True)
 def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-          thrown, starter, table, odds, crib_values, hand_table):
+          thrown, starter, table, peg_values, odds, crib_values, hand_table):
     """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -59,13 +93,15 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     The ``best`` policy searches (:func:`analyzer.play.search._best_play` in the two-player
     six-card game, :func:`analyzer.play.searchforms._best_play_forms` in the others) and reads
     what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in the
-    crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the (122, 122) win-odds
-    table (any smaller array: it values pegging points, not wins; in the other forms always a
-    (1, 1) array, no odds table yet), and the ``crib_values`` and ``hand_table`` its model of
-    the opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
+    crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the form's win-odds
+    table (any smaller array: it values pegging points, not wins; a (1, 1) array in
+    three-player, which has none), and the ``crib_values`` and ``hand_table`` its model of the
+    opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
     player searches: ``best`` then lays as ``lookahead``, and numba compiles the play without
     the search (a branch on an argument that is ``None`` is removed before typing), which is
-    most of its compile time. (In the statistics' play-out past a winning moment, where
+    most of its compile time. ``peg_values``, the pegging table (any array), says which search:
+    six-card's when given, the other forms' when ``None``; so a run compiles only the one it
+    can use. (In the statistics' play-out past a winning moment, where
     ``target`` is out of reach, ``best`` values pegging points, so it may lay otherwise than in
     the game.) Laying and the last card follow :func:`analyzer.play.playstep._lay`.
     """
@@ -73,7 +109,7 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     laid = np.zeros((n_players, n_cards), np.bool_)
     ints = np.zeros(_play_ints(n_players, n_cards), np.int64)
     out = _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                     one_count, thrown, starter, table, odds, crib_values, hand_table,
+                     one_count, thrown, starter, table, peg_values, odds, crib_values, hand_table,
                      _borrowed(laid), _borrowed(ints))
     _keep_alive(laid)
     _keep_alive(ints)
@@ -88,7 +124,7 @@ def _play_ints(n_players, n_cards):
 
 @njit(cache=True)
 def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-               thrown, starter, table, odds, crib_values, hand_table, laid, ints):
+               thrown, starter, table, peg_values, odds, crib_values, hand_table, laid, ints):
     """:func:`_play` on a given workspace: ``laid`` bool (players, cards) and ``ints`` int64
     (:func:`_play_ints`), both zeroed (the engine passes borrowed ones,
     :mod:`analyzer.core.borrow`)."""
@@ -107,20 +143,15 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
     last = -1
     passes = 0
     n_plays = 0
-    searched = n_players == 2 and n_cards == 4 and not one_count
     while total_left > 0:
         p = turn
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            if odds is not None and searched and peg_pol[p] == _PEG_BEST:
-                choice = _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    unseen_rank[p], scores, target, dealer, table, odds,
-                                    crib_values, hand_table, st)
-            elif odds is not None and peg_pol[p] == _PEG_BEST:  # the other forms
-                choice = _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count,
-                                          floor, unseen_rank[p], scores, target, one_count,
-                                          dealer, table, hand_table, odds, st)
+            if odds is not None and peg_pol[p] == _PEG_BEST:
+                choice = _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                                        unseen_rank[p], scores, target, one_count, dealer,
+                                        table, peg_values, odds, crib_values, hand_table, st)
             elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
                 last_card = total_left - left[p] == 0 and left[p] == 1
                 choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
@@ -177,8 +208,8 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
 
 @njit(cache=True, inline="always")
 def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                 scores, target, dealer, table, odds, crib_values, hand_table, st, opp_left,
-                 last_card, searched, one_count):
+                 scores, target, dealer, table, peg_values, odds, crib_values, hand_table, st,
+                 opp_left, last_card, one_count):
     """The card player ``p`` lays by pegging policy ``pol``: its index into ``kept[p]``, or -1
     for a go: the choice :func:`_play_with` makes, for a game played at the table, where each
     card an AI lays is one call (:mod:`analyzer.table.tabletop`). The play writes the same branches
@@ -189,19 +220,14 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
     ``seq[:nseq]`` the ranks of the current count (room for one more), ``count`` the count,
     ``floor`` (players,) the least card value each player's goes leave it, ``unseen_rank``
     (players, 13), ``opp_left`` the cards the next player holds, ``last_card`` whether the
-    player's only card would be the last of the play, ``searched`` whether ``best`` searches
-    as the two-player six-card game does (two players, four cards each, two counts or more;
-    else it searches as the other forms do, :mod:`analyzer.play.searchforms`), ``one_count``
-    the five-card play; the other arguments as :func:`_play`.
+    player's only card would be the last of the play, ``one_count`` the five-card play; the
+    other arguments as :func:`_play` (``best`` searches as six-card does when ``peg_values``
+    is given, as the other forms do when it is None: :func:`_searched_play`).
     """
-    if odds is not None and searched and pol == _PEG_BEST:
-        return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                          unseen_rank[p], scores, target, dealer, table, odds, crib_values,
-                          hand_table, st)
-    if odds is not None and pol == _PEG_BEST:  # the other forms
-        return _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                unseen_rank[p], scores, target, one_count, dealer, table,
-                                hand_table, odds, st)
+    if odds is not None and pol == _PEG_BEST:
+        return _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                              unseen_rank[p], scores, target, one_count, dealer, table,
+                              peg_values, odds, crib_values, hand_table, st)
     if pol == _PEG_GREEDY:  # the commonest, without the policy dispatch
         return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
     return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,

@@ -5,13 +5,14 @@ Every game the engine plays, a game at the table and one seat's decision
 pair thrown, of one card thrown, the rank table, the kept-hand table (three cards in
 five-card), the pegging table and the win-odds table. The last two are read by the ``pegging``
 and ``best`` players of the two-player six-card game (``best``'s search of the play in the
-other forms is given stand-ins, :func:`score_tables`); ``None`` stands for a table nobody
-reads. The kernels are compiled for what they are given: with ``None`` numba removes the
-branches that read the table before typing them, so a run without ``pegging`` or ``best``
-compiles neither ``best``'s search of the play nor its samples of the deal's end (most of the
-engine's compile time) nor the pegging-table discard, and a run of ``pegging`` without
-``best`` not the first two. A run with ``best`` in it, in either half of a player, is given
-both tables.
+other forms reads the form's win-odds table and no pegging table, :func:`score_tables`);
+``None`` stands for a table nobody reads. The kernels are compiled for what they are given:
+with ``None`` numba removes the branches that read the table before typing them, so a run
+without ``pegging`` or ``best`` compiles neither ``best``'s search of the play nor its samples
+of the deal's end (most of the engine's compile time) nor the pegging-table discard, a run of
+``pegging`` without ``best`` not the first two, and a run in six-card not the other forms'
+search, nor theirs six-card's. A six-card run with ``best`` in it, in either half of a player,
+is given both tables.
 """
 
 from __future__ import annotations
@@ -59,23 +60,25 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     read the first, ``best`` (discard or pegging) the second, in the two-player six-card game;
     in the other forms ``best``'s pegging reads the form's win-odds table (five-card,
     four-player; a (1, 1) array in three-player, which has none: its search values points
-    there) and a (2, 1) pegging table nobody reads (the engine's types those of six-card
-    ``best``); ``None`` for a table no player reads. A game with ``best``
-    in it is given both (its pegging half alone reads no pegging table), so that it runs the
-    version ``best`` against anyone compiles, not one of its own."""
+    there) and no pegging table (None): the play kernels search as the six-card game does when
+    they are given a pegging table and as the other forms do when not, so that numba compiles
+    only the search a run can use (``best`` in six-card does not compile the other forms'
+    search, nor they six-card's); ``None`` for a table no player reads. A six-card game with
+    ``best`` in it is given both (its pegging half alone reads no pegging table), so that it
+    runs the version ``best`` against anyone compiles, not one of its own."""
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
         # best searches the play of the other forms (analyzer.play.searchforms) with the form's
         # win-odds table, or for points where there is none (three-player: a (1, 1) table);
-        # a (2, 1) pegging table nobody reads keeps the engine's types those of best in
-        # six-card (one compiled version of the game for every form)
+        # no pegging table: the engine's version for best in these forms compiles only their
+        # search, and six-card's version only six-card's
         if not any(g == PEGGING_POLICIES["best"] for _, g in codes):
             return None, None
         from ..keeping.winodds import ODDS_VARIANTS, win_table
 
         name = VARIANTS[variant].name
         odds_table = np.array(win_table(name)) if name in ODDS_VARIANTS else np.zeros((1, 1))
-        return np.zeros((2, 1)), odds_table
+        return None, odds_table
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
     peg_values = odds_table = None

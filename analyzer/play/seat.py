@@ -75,7 +75,7 @@ _PROBLEMS = {
 
 @njit(cache=True)
 def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown, scores, table,
-               odds, crib_values, hand_table, st, out):
+               peg_values, odds, crib_values, hand_table, st, out):
     """Replay the play's history from one seat's view and choose that seat's card.
 
     ``hand`` int64 (kept,) the seat's kept cards in its own order; ``ev_seat``, ``ev_card``
@@ -137,11 +137,10 @@ def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown,
                     out[1] = p
                     return
                 last_card = total_left - left[p] == 0 and left[p] == 1
-                searched = n_players == 2 and n_cards == 4 and not one_count
                 out[2] = _play_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
-                                      floor, unseen, sc, target, dealer, table, odds,
-                                      crib_values, hand_table, st, left[nxt], last_card,
-                                      searched, one_count)
+                                      floor, unseen, sc, target, dealer, table, peg_values,
+                                      odds, crib_values, hand_table, st, left[nxt], last_card,
+                                      one_count)
                 return
             if ev_seat[e] != p:
                 out[0] = _TURN
@@ -369,8 +368,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     t = _tables(game.name, player)
     out = np.zeros(3, np.int64)
     _seat_play(game_array, pol, held, seat, dealer, ev_seat, ev_card, starter_id,
-               thrown_ids, _scores(scores, game.teams), t.rank_table, t.odds, t.crib_values,
-               t.hand_table, _stream(rng, seed), out)
+               thrown_ids, _scores(scores, game.teams), t.rank_table, t.peg_values, t.odds,
+               t.crib_values, t.hand_table, _stream(rng, seed), out)
     problem, where, choice = (int(x) for x in out)
     if problem == _NOT_YOURS:
         raise SeatError(f"it is seat {where}'s turn, not seat {seat}'s")

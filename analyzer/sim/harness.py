@@ -552,8 +552,12 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     from ..keeping.crib import crib_values
 
     searches = bool((peg == PEGGING_POLICIES["best"]).any())
+    # best searches as in six-card with a pegging table (any array), as in the other forms
+    # without one (None): the kernel compiles only the search it is given the types of
+    six = game.name == "six-card"
     plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
                                   rank_table(), crib_values("table"), hand_table(),
+                                  np.zeros((1, 1)) if searches and six else None,
                                   np.zeros((1, 1)) if searches else None)
     who = _SEAT_NAMES[n]
     seat_name = [who[i] for i in order]
