@@ -378,16 +378,9 @@ def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int 
     ...     before, find_game(record, path) == added
     (None, True)
     """
-    path = default_path() if path is None else Path(path)
-    if not path.exists():
-        return None
     text = json.dumps(record, separators=(",", ":"))
-    with closing(connect(path, timeout=timeout)) as conn:
-        try:
-            row = conn.execute("SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
-                               (text,)).fetchone()
-        except sqlite3.Error as exc:
-            raise HistoryError(_reason(path, exc)) from None
+    row = _read_one(path, timeout, "SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
+                    (text,))
     return None if row is None else int(row[0])
 
 
@@ -407,15 +400,21 @@ def read_record(game_id: int, path=None, *, timeout: float = LOCK_TIMEOUT) -> di
     ...     read_record(added, path) == record, read_record(added + 1, path)
     (True, None)
     """
+    row = _read_one(path, timeout, "SELECT record FROM games WHERE id = ?", (int(game_id),))
+    return None if row is None else json.loads(row[0])
+
+
+def _read_one(path, timeout: float, sql: str, values) -> tuple | None:
+    """The first row ``sql`` selects from the history at ``path`` (default
+    :func:`default_path`), or None (and None for a missing file, which is not made)."""
     path = default_path() if path is None else Path(path)
     if not path.exists():
         return None
     with closing(connect(path, timeout=timeout)) as conn:
         try:
-            row = conn.execute("SELECT record FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            return conn.execute(sql, values).fetchone()
         except sqlite3.Error as exc:
             raise HistoryError(_reason(path, exc)) from None
-    return None if row is None else json.loads(row[0])
 
 
 def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> None:
