@@ -69,6 +69,7 @@ from .searchcommon import (
     _beats,
     _peg_points_inline,
     _substream,
+    _summarise,
 )
 
 __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_INFER",
@@ -593,38 +594,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
             sums[i, 3] += win
             sums[i, 4] += win * win
             vals[s, i] = win if aware else now + net
-    for i in range(n_hand):
-        if out[i, _LEGAL] == 0.0:
-            continue
-        m_for = sums[i, 0] / n
-        m_against = sums[i, 1] / n
-        out[i, _FOR] = m_for
-        out[i, _AGAINST] = m_against
-        m_net = m_for - m_against
-        if n > 1:
-            var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
-            out[i, _NET_SE] = np.sqrt(var / n)
-        if aware:
-            m_win = sums[i, 3] / n
-            out[i, _WIN] = m_win
-            if n > 1:
-                var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
-                out[i, _WIN_SE] = np.sqrt(var / n)
-        else:
-            out[i, _WIN] = np.nan
-            out[i, _WIN_SE] = np.nan
-        if ref >= 0 and out[ref, _LEGAL] != 0.0:
-            d_sum = 0.0
-            d_sq = 0.0
-            for s in range(n):
-                d = vals[s, i] - vals[s, ref]
-                d_sum += d
-                d_sq += d * d
-            m = d_sum / n
-            out[i, _DIFF] = m
-            if n > 1:
-                var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
-                out[i, _DIFF_SE] = np.sqrt(var / n)
+    _summarise(out, sums, vals, n, n_hand, ref, aware)
     _keep_alive(ints_owner)
     _keep_alive(bools_owner)
     _keep_alive(floats_owner)

@@ -3,7 +3,8 @@ game) and :mod:`analyzer.play.searchforms` (the other forms).
 
 The engine's ``best`` budget (:data:`BEST_SAMPLES`, :data:`BEST_FIRST_SAMPLES`,
 :data:`BEST_MARGIN`), the columns of a search's output, its early stop (:func:`_beats`), its
-sub-stream (:func:`_substream`) and the pegging scorer its greedy rollouts inline.
+sub-stream (:func:`_substream`), the summary of its samples (:func:`_summarise`) and the pegging
+scorer its greedy rollouts inline.
 """
 
 from __future__ import annotations
@@ -64,3 +65,43 @@ def _substream(st, local):
         local[k] = z ^ (z >> np.uint64(31))
     if local[0] == 0 and local[1] == 0 and local[2] == 0 and local[3] == 0:
         local[0] = 1
+
+
+@njit(cache=True)
+def _summarise(out, sums, vals, n, n_cards, ref, aware):
+    """Write each legal card's means and standard errors into a search's ``out`` from its
+    ``n`` samples: ``sums`` (cards, 5) the sums of pegging for, against, the squared net, the
+    win and the squared win; ``vals`` (samples, cards) each sample's value of each card, whose
+    mean paired difference from card ``ref``'s (``ref`` -1: none) goes to ``_DIFF``."""
+    for i in range(n_cards):
+        if out[i, _LEGAL] == 0.0:
+            continue
+        m_for = sums[i, 0] / n
+        m_against = sums[i, 1] / n
+        out[i, _FOR] = m_for
+        out[i, _AGAINST] = m_against
+        m_net = m_for - m_against
+        if n > 1:
+            var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
+            out[i, _NET_SE] = np.sqrt(var / n)
+        if aware:
+            m_win = sums[i, 3] / n
+            out[i, _WIN] = m_win
+            if n > 1:
+                var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
+                out[i, _WIN_SE] = np.sqrt(var / n)
+        else:
+            out[i, _WIN] = np.nan
+            out[i, _WIN_SE] = np.nan
+        if ref >= 0 and out[ref, _LEGAL] != 0.0:
+            d_sum = 0.0
+            d_sq = 0.0
+            for s in range(n):
+                d = vals[s, i] - vals[s, ref]
+                d_sum += d
+                d_sq += d * d
+            m = d_sum / n
+            out[i, _DIFF] = m
+            if n > 1:
+                var = max(d_sq / n - m * m, 0.0) * n / (n - 1)
+                out[i, _DIFF_SE] = np.sqrt(var / n)
