@@ -337,8 +337,9 @@ def test_bad_arguments_are_one_line_and_status_2(tmp_path, args, message):
 
 
 def test_a_whole_five_card_game_with_hints_through_a_terminal(tmp_path):
-    """--hints: the keeps before each discard, and in the five-card play the plain word that
-    there is no play advice; the game is the one the same decisions make at a table."""
+    """--hints: the keeps before each discard, and in the five-card play each card that fits
+    valued, with its P(win) (five-card has a win-odds table); the game is the one the same
+    decisions make at a table."""
     child = spawn("--variant", "five-card", "--seed", "12", "--first", "cut", "--hints",
                   "--opponent", OPPONENT, "--save", "five.jsonl", cwd=tmp_path)
     prompts = {THROW: 0, LAY: 0, GO: 0}
@@ -353,8 +354,13 @@ def test_a_whole_five_card_game_with_hints_through_a_terminal(tmp_path):
             assert "Throw two cards" in child.after
             child.sendline("1 2")
         elif k == LAY:
-            assert "No advice in the five-card play" in child.before
             cards, count = held(child.before)
+            assert "Advice by points (points now, the rest of the play" in child.before
+            rows = re.findall(r"\n    (\S\S): now \d+, rest [-+]\d+\.\d\d, total "
+                              r"[-+]\d+\.\d\d, P\(win\) \d+\.\d%",
+                              ANSI.sub("", child.before).replace("\r", ""))
+            fits = [c for c in cards if count + card_value(parse_card(c)) <= 31]
+            assert sorted(rows) == sorted(fits)
             child.sendline(first_fitting(cards, count))
         else:
             child.sendline("go")

@@ -32,6 +32,7 @@ from test_play import (
     spawn,
 )
 
+from analyzer.core.cards import card_value, parse_card
 from analyzer.sim.records import read_records
 from analyzer.table.history import read_games
 from analyzer.table.review import format_review, review_game
@@ -133,10 +134,15 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
     assert record["variant"] == "three-player" and len(record["scores"]) == 3
     assert f"three-player cribbage to 121, you against two AIs at {LEVEL} ({SPEC})" in flat
     assert "You sit South, West on your left and East on your right" in flat
-    # the advice: the keep advice for this form, and no play advice (none for it yet)
+    # the advice: the keep advice for this form, and at the first card each card that fits
+    # valued in points (three-player has no win-odds table: no P(win))
     assert "Advice (the analyzer's best keeps, by points: hand and crib):" in text
-    assert "Play advice is not available in three-player yet" in flat
-    assert "Advice (points now" not in text
+    assert "Advice by points (points now, the rest of the play for minus against):" in text
+    cards, count = held(text[:text.index("Advice by points")])
+    rows = re.findall(r"^    (\S\S): now \d+, rest [-+]\d+\.\d\d, total [-+]\d+\.\d\d$",
+                      text, re.MULTILINE)
+    assert sorted(rows) == sorted(c for c in cards if count + card_value(parse_card(c)) <= 31)
+    assert "Play advice is not available" not in flat and "P(win)" not in text
     _check_the_turns(text, record, 3)
     # the crib takes the top card of the pack: four cards, one of each player and the pack's
     assert text.count("the top card of the pack to the crib.") == len(record["deals"])
@@ -309,3 +315,53 @@ def test_why_in_a_group_form_shows_each_ais_discard(tmp_path):
         assert f"{name} kept {row['done']}, by points:" in lines
         assert " ".join(format_alternatives(row["alternatives"], "points").split()) in lines
     assert max(len(line) for line in text.split("\n")) <= 80
+
+
+def test_the_play_advice_in_four_player_through_a_terminal(tmp_path):
+    """``?`` at the first card to lay: each card that fits, by points with its P(win), the
+    numbers of :func:`analyzer.advise_play` asked directly with the position rebuilt by hand
+    from the saved game (the cards laid before, the goes by the rules)."""
+    from test_play_advice_forms import history_by_hand, next_turn_passes
+
+    from analyzer import advise_play
+    from analyzer.core.choices import ADVISE_SAMPLES
+
+    child = spawn("--variant", "four-player", "--level", LEVEL, "--seed", "23", "--save",
+                  "four.jsonl", "--no-history", cwd=tmp_path)
+    while (k := child.expect(PROMPTS)) == THROW:
+        child.sendline("1")
+    assert k == LAY, child.before
+    cards, count = held(ANSI.sub("", child.before))
+    child.sendline("?")
+    child.expect(r"Advice by points \(points now, the rest of the play for minus against\):")
+    assert child.expect(PROMPTS) == LAY  # the advice lines, then the prompt again
+    shown = ANSI.sub("", child.before).replace("\r", "")
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    (record,) = read_records(tmp_path / "four.jsonl")
+    deal = record["partial_deal"]
+    lays = [(seat, parse_card(card)) for seat, card, _ in deal["plays"]]
+    laid = sum(card_value(c) for _, c in lays)
+    reset_now = bool(lays) and count == 0 and laid != 31
+    history = history_by_hand(lays, deal["dealer"], 4, 4, reset_now)
+    if not reset_now:
+        next_turn_passes(history, lays, 0, deal["dealer"], 4, 4)
+    before = list(record["deals"][-1]["scores"] if record["deals"] else record["start"])
+    before[deal["dealer"] % 2] += deal["heels"]
+    kept = [c for c in deal["hands"][0] if c not in deal["discards"][0]]
+    direct = advise_play(kept, history, dealer=deal["dealer"], seat=0, starter=deal["starter"],
+                         thrown=deal["discards"][0], score=before, samples=ADVISE_SAMPLES,
+                         variant="four-player")
+    rows = [line.strip() for line in shown.split("\n") if line.strip()]
+    fits = [c for c in cards if count + card_value(parse_card(c)) <= 31]
+    assert sorted(row.split(":")[0] for row in rows) == sorted(fits) == sorted(direct["card"])
+    said = {f"{r.card}: now {r.now}, rest {r.rest:+.2f}, total {r.total:+.2f}, P(win) "
+            f"{r.p_win:.1%}" + (", wins the game" if r.wins_now else "")
+            for r in direct.itertuples(index=False)}
+    assert set(rows) == said
+    totals = [float(re.search(r"total ([-+]\d+\.\d+)", row).group(1)) for row in rows]
+    assert totals == sorted(totals, reverse=True)  # best first (no card wins the game here)
+    print("\n".join(rows))

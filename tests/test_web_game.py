@@ -181,6 +181,61 @@ def test_advice_on_request():
     assert "advice" not in get(seed=3, first="you").json()
 
 
+@pytest.mark.parametrize(("variant", "seed"), [("four-player", 3), ("three-player", 8),
+                                               ("five-card", 5)])
+def test_play_advice_on_request_in_the_other_forms(variant, seed):
+    """The advice for a card to lay: the cards that fit (recounted here), valued as
+    :func:`analyzer.advise_play` values them asked directly with the position rebuilt from the
+    answer's events by the rules; P(win) where the form has a win-odds table."""
+    from test_play_advice_forms import history_by_hand, next_turn_passes
+
+    from analyzer import advise_play
+    from analyzer.core.cards import card_value
+    from analyzer.core.choices import variant_game
+    from analyzer.web.game import _ADVICE_SAMPLES
+
+    game = variant_game(variant)
+    moves: list[str] = []
+    for _ in range(60):  # throw the first cards, lay the first that fits: to a choice after a go
+        answer = get(variant=variant, opponent="ev+greedy", seed=seed, moves=" ".join(moves),
+                     advice=True).json()
+        s = answer["state"]
+        count = sum(card_value(parse_card(c)) for c in s["count_cards"])
+        fits = [c for c in s["hand"] if count + card_value(parse_card(c)) <= 31]
+        events = answer["events"][max(k for k, e in enumerate(answer["events"])
+                                      if e["kind"] == "deal"):]  # this deal's
+        after_go = any(e["kind"] == "go" for e in events) or game.one_count  # five-card: one
+        if answer["ask"] == "lay" and len(fits) > 1 and after_go:
+            break
+        assert answer["ask"] != "over"
+        ask = answer["ask"]
+        moves.append("-".join(s["hand"][:game.thrown]) if ask == "throw" else
+                     s["legal"][0] if ask == "lay" else "go")
+    else:
+        pytest.fail("no card to choose after a go")
+    advice = answer["advice"]
+    assert sorted(r["card"] for r in advice) == sorted(fits) == sorted(s["legal"])
+    lays = [(e["seat"], parse_card(e["card"])) for e in events if e["kind"] == "lay"]
+    since = events[max(k for k, e in enumerate(events) if e["kind"] == "lay"):]
+    reset_now = any(e["kind"] == "new_count" for e in since) and since[0]["count"] != 31
+    dealer = s["dealer_seat"]
+    history = history_by_hand(lays, dealer, game.players, game.kept, reset_now)
+    if not reset_now:
+        next_turn_passes(history, lays, 0, dealer, game.players, game.kept)
+    mine = next(e for e in events if e["kind"] == "discard" and e["seat"] == 0)
+    before = next(e for e in events if e["kind"] == "starter")["scores"]
+    direct = advise_play(mine["kept"], history, dealer=dealer, seat=0, starter=s["starter"],
+                         thrown=mine["thrown"], score=before, samples=_ADVICE_SAMPLES,
+                         variant=variant).set_index("card")
+    for r in advice:
+        want = direct.loc[r["card"]]
+        assert (r["now"], r["total"], r["wins_now"]) == (want["now"], want["total"],
+                                                          want["wins_now"])
+        assert r["objective"] == "points"
+        assert r["p_win"] == (None if variant == "three-player" else want["p_win"])
+    assert [r["total"] for r in advice] == sorted((r["total"] for r in advice), reverse=True)
+
+
 def refused(response, words):
     assert response.status_code == 422, (response.status_code, response.text)
     body = response.json()

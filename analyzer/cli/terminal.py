@@ -17,10 +17,11 @@ Input, at each prompt:
   person: he is never asked to type it (a ``go`` typed while a card fits is refused);
 * with ``--muggins``, the points of your hand and of your crib: a number;
 * ``?`` shows the analyzer's advice (the top keeps with their values; in the play the value of
-  each card, six-card only: in the other forms it says there is none yet), under the objective
-  of the position (points, or P(win) near the end of the two-player six-card game; always
-  points in the other forms: :mod:`analyzer.table.objective`, as the review values it);
-  ``--hints`` shows it at every decision;
+  each card that fits, in every form), under the objective of the position (points, or P(win)
+  near the end of the two-player six-card game; always points in the other forms, a card that
+  reaches the target first, with each card's P(win) beside where the form has a win-odds
+  table: :mod:`analyzer.table.objective`, as the review values it); ``--hints`` shows it at
+  every decision;
 * ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid;
   in three- and four-player each AI's discard, the play not being valued there), each with its
   top alternatives and their values, as ``crib review --explain`` does;
@@ -240,7 +241,6 @@ class TerminalPlayer:
         self.table: Table | None = None
         self._in_show = False
         self._last = None  # the seat that laid the last card (who leads a new count)
-        self._said_no_play_advice = False  # --hints in a form with no play advice: said once
         self._seating: Seating | None = None
         self._pegs: list[list[int]] = []  # by side: [back, front], as the scores move
 
@@ -578,7 +578,7 @@ class TerminalPlayer:
         count = table.count
         laid = f" on {format_cards(table.count_cards)}" if table.count_cards else ""
         self.say(f"  Your cards: {self._held(hand)}   (count {count}{laid})")
-        if self.hints and not (self._said_no_play_advice and _no_play_advice(table)):
+        if self.hints:
             self.play_advice(table, seat)
         prompt = "  Lay a card> " if legal else "  No card fits: say go> "
         while True:
@@ -676,31 +676,23 @@ class TerminalPlayer:
             self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {said}", style="cyan")
 
     def play_advice(self, table: Table, seat: int) -> None:
+        """Each card that fits valued (:func:`analyzer.table.tabletop.play_advice`), best
+        first; P(win) shown where the form has it (six-card, five-card, four-player), and a
+        card that reaches the target (first in the other forms) said to win the game."""
         if not table.legal(seat):
             self.say("  Advice: no card fits, say go.", style="cyan")
             return
-        if _no_play_advice(table):
-            self._said_no_play_advice = True
-            self.say(f"  Play advice is not available in {table.game.name} yet: the "
-                     "analyzer's play search covers the two-player six-card game (? at the "
-                     "discard gives the keep advice).", style="cyan")
-            return
         frame = play_advice(table, seat, samples=ADVICE_SAMPLES)
-        if frame is None:
-            self.say(f"  No advice in the {table.game.name} play: the analyzer's play search "
-                     "covers the six-card game only.", style="cyan")
-            return
         self.say(f"  Advice by {frame.attrs['objective']} (points now, the rest of the play "
                  "for minus against):", style="cyan")
         for row in frame.itertuples(index=False):
-            self.say(f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
-                     f"{row.total:+.2f}, P(win) {row.p_win:.1%}", style="cyan")
-
-
-def _no_play_advice(table: Table) -> bool:
-    """The forms of more than two players have no play advice yet (:func:`play_advice` is
-    written for the two-player game): said once with ``--hints``, and at each ``?``."""
-    return table.game.players > 2
+            said = (f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
+                    f"{row.total:+.2f}")
+            if "p_win" in frame:
+                said += f", P(win) {row.p_win:.1%}"
+            if getattr(row, "wins_now", False):
+                said += ", wins the game"
+            self.say(said, style="cyan")
 
 
 # --------------------------------------------------------------------------- the command
@@ -748,6 +740,10 @@ def _prepare(opponent: str, variant: str, hints: bool) -> None:
         prepare(opponent, variant, end=False)
         if hints and variant == "six-card":
             advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
+        elif hints:
+            game = variant_game(variant)
+            advise_play([4 * k for k in range(game.kept)], seat=0, dealer=game.players - 1,
+                        starter=51, score=[0] * game.teams, samples=4, variant=game.name)
         Table([opponent] * variant_game(variant).players, variant=variant, seed=0).play()
     except Exception:  # noqa: BLE001 - the game asks again, and says what is wrong then
         pass
@@ -906,9 +902,6 @@ def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggi
         if parse_player(opponent)[1] == PEGGING_POLICIES["best"]:
             aim = "for points (no win-odds table)" if game.players == 3 else "to win"
             player.say(f"In {game.name}, best keeps as ev and searches the play {aim}.")
-        if player.hints:
-            player.say("Hints: the keep advice at each discard; play advice is not available "
-                       f"in {game.name} yet.")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; undo; help; quit.")
 
 

@@ -13,15 +13,25 @@ A decision (a keep, a card to lay, a muggins count) is valued in one of two ways
 
 **The rule.** P(win) when either side needs at most :data:`REACH` (30) points to reach 121 at
 the decision (before the deal for a keep, at the card for the play), in the two-player six-card
-game; points otherwise, and always in the other forms (the win-odds table and the P(win)
-estimators are the two-player six-card game's). Why 30: a side rarely scores more than 30
-points in one deal (the dealer averages about 17 with his crib, the pone about 10), so
-further from the end no single deal decides the game, the order in which points arrive does
+game; points otherwise, and always in the other forms (below). Why 30: a side rarely scores
+more than 30 points in one deal (the dealer averages about 17 with his crib, the pone about
+10), so further from the end no single deal decides the game, the order in which points arrive does
 not matter, and a deal's expected points are what moves P(win); within 30 a keep or a card
 can win or lose the game in this deal, and only P(win) sees that (a pone who needs 9 keeps a
 sure 8 and a peg over a hand worth 12 on average). It is the line at which the engine's
 ``best`` player starts keeping to win (:data:`analyzer.play.winkeep.BEST_DISCARD_REACH`), so the
 advice, the review and the analyzer's own player change objective at the same score.
+
+**The other forms** (five-card, three-player, four-player) value every decision in points: a
+keep by :func:`analyzer.keep` with the form's tables, a card by the forms' search
+(:func:`analyzer.play.searchforms.advise_play_forms`: the points it pegs now plus its side's
+pegging for minus against in the rest of the play, the other sides' their mean), except that
+a card that reaches the target now wins the game and is ranked first whatever its points. Not
+P(win): three-player has no win-odds table, and the keep advice of five-card and four-player
+has no P(win) estimator, so the points keep one objective for every decision of a deal. Where
+the form has a win-odds table (five-card, four-player) each card's ``p_win`` is shown beside
+its points, not ranked by. A card that wins now may be worth fewer points than another: the
+advice still puts it first, and a review of a card laid instead charges only the points.
 
 **One evaluation.** :func:`rank_keeps` and :func:`rank_cards` value every alternative of a
 decision under its objective, from the same samples for every alternative, best first, with
@@ -100,15 +110,30 @@ def rank_keeps(hand, dealer: bool, scores, variant: str = "six-card",
     return frame
 
 
-def rank_cards(hand, played, *, dealer: bool, starter, thrown, scores,
-               samples: int = ADVISE_SAMPLES, seed: int = 0):
-    """Every card the player may lay now valued under the objective at ``scores`` (now), best
-    first; the two-player six-card play only (:func:`analyzer.advise_play`'s arguments).
+def rank_cards(hand, played, *, dealer, starter, thrown, scores,
+               samples: int = ADVISE_SAMPLES, seed: int = 0, variant: str = "six-card",
+               seat: int | None = None):
+    """Every card the player may lay now valued under the objective, best first, in any form
+    (:func:`analyzer.advise_play`'s arguments).
 
-    The cards are valued once, with the score (so ``p_win`` is always there):
-    :func:`analyzer.advise_play`'s frame. Points: sorted by ``total`` (``value``); P(win): as
+    **Six-card** (``dealer`` True or False, ``played`` the cards laid with ``"go"`` where goes
+    ended a count, ``scores`` the player's and the opponent's now): the cards are valued once,
+    with the score (so ``p_win`` is always there): :func:`analyzer.advise_play`'s frame.
+    Points: sorted by ``total`` (``value``); P(win) (:func:`objective` at ``scores``): as
     ``advise_play`` sorts it (a card that wins now, then ``p_win``, then ``total``; ``value`` =
-    ``p_win``). ``attrs``: ``objective``, ``best`` (the first card, or ``"go"``), ``count``.
+    ``p_win``).
+
+    **Five-card, three-player, four-player** (``variant``; ``seat`` and ``dealer`` seat
+    numbers, ``played`` the seat API's history, ``(seat, card)`` and ``(seat, None)`` for each
+    go, ``scores`` each side's score before the play in side order, the cards of ``played``
+    adding their points): the objective is always points. The cards are valued once with the
+    score by :func:`analyzer.play.searchforms.advise_play_forms`; a card that reaches the
+    target now (``wins_now``) comes first, then the others by ``total`` (``value``: the points
+    it pegs now plus its side's pegging for minus against in the rest of the play). The
+    frame keeps ``p_win`` in five-card and four-player (their win-odds tables), shown beside
+    the points but not ranked by; three-player has none.
+
+    ``attrs``: ``objective``, ``best`` (the first card, or ``"go"``), ``count``.
 
     Examples
     --------
@@ -116,11 +141,31 @@ def rank_cards(hand, played, *, dealer: bool, starter, thrown, scores,
     ...                    scores=(0, 0), samples=500)
     >>> frame.attrs["objective"], frame.attrs["best"], int(frame.loc[0, "now"])
     ('points', '5H', 5)
+    >>> frame = rank_cards("8H 2C KD QS", [(1, "7C"), (2, "8D")], dealer=0, seat=0,
+    ...                    starter="4S", thrown="5D", scores=(0, 0, 0), samples=200,
+    ...                    variant="three-player")
+    >>> frame.attrs["objective"], frame.attrs["best"], int(frame.loc[0, "now"])
+    ('points', '8H', 2)
     """
     from ..core.cards import as_cards
     from ..play.search import advise_play
 
     hand = sorted(int(c) for c in as_cards(hand))  # one order: ties rank alike for every caller
+    game = variant_game(variant)
+    if game.name != "six-card":
+        frame = advise_play(hand, played, dealer=dealer, starter=starter, thrown=thrown,
+                            score=[int(s) for s in scores], samples=samples, seed=seed,
+                            variant=game.name, seat=seat)
+        attrs = dict(frame.attrs)
+        frame = frame.sort_values(["wins_now", "total"], ascending=False,
+                                  kind="stable").reset_index(drop=True)
+        frame["value"] = frame["total"]
+        attrs.update(objective=POINTS, best=frame.loc[0, "card"] if len(frame) else "go")
+        frame.attrs.update(attrs)
+        return frame
+    if seat is not None:
+        raise ValueError("seat: only in the other forms (variant=); in six-card say dealer="
+                         "True or False")
     scores = tuple(min(int(s), 120) for s in scores)
     goal = objective(scores)
     frame = advise_play(hand, played, dealer=bool(dealer), starter=starter, thrown=thrown,

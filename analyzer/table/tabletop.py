@@ -205,6 +205,13 @@ class Table:
         self.count = 0  #: the running count of the play
         self.count_cards: list[int] = []  #: the cards of the current count
         self.played: list[int] = []  #: every card laid this deal, in order
+        #: The play so far this deal as every seat sees it and the seat API takes it
+        #: (:func:`analyzer.play.seat.lay`): ``(seat, card)`` for a card laid, ``(seat, None)``
+        #: for each turn a seat holding cards could not lay (a go).
+        self.history: list[tuple[int, int | None]] = []
+        #: The scores by side before this deal's play (his heels in): what the seats are given
+        #: with :attr:`history`, whose cards' points the seat API adds itself.
+        self.play_scores: list[int] = [0] * game.teams
         self.winner: int | None = None
         self._go_reset = False  # the count was ended by goes and no card laid since
         self._deals: list[dict] = []  # deals played to the end of the crib count, or the last
@@ -356,6 +363,7 @@ class Table:
         self.starter = None
         self.crib = []
         self.count, self.count_cards, self.played = 0, [], []
+        self.history = []
         self._laid[:, :] = False
         self._tell({"kind": "deal", "number": len(self._deals) + 1, "dealer": dealer,
                     "scores": self.scores.tolist()})
@@ -411,8 +419,9 @@ class Table:
         dealer, kept, laid, plays = self.dealer, self._kept, self._laid, self._deal["plays"]
         left = [n_cards] * n
         self._seq[:] = 0
-        history = []  # what every seat sees: (seat, card) laid, (seat, None) a go said
+        history = self.history = []  # what every seat sees: (seat, card), (seat, None) a go
         start = self.scores.copy()  # the scores before the play (his heels in)
+        self.play_scores = start.tolist()
         total_left = n * n_cards
         nseq = count = passes = 0
         turn, last = (dealer + 1) % n, -1
@@ -637,16 +646,24 @@ def keep_advice(table: Table, seat: int, top: int = 3, samples: int = ADVISE_SAM
 
 def play_advice(table: Table, seat: int, samples: int = ADVISE_SAMPLES):
     """The analyzer's value of each card ``seat`` may lay now under the objective of the
-    position (:func:`analyzer.table.objective.rank_cards`: points far from the end, P(win) near
-    it, from the live scores), best first, with ``p_win`` always; None in the forms it does not
-    cover (it is written for the two-player six-card play, two counts of four cards each). The
-    advice draws from its own seeded samples, never from the game's state: with the same
-    ``samples`` it is the review's ranking of that card."""
+    position (:func:`analyzer.table.objective.rank_cards`), best first, in every form, from
+    what the seat knows: its kept cards, the play so far with the goes said, its throw, the
+    starter and the scores.
+
+    Six-card: points far from the end, P(win) near it, from the live scores, with ``p_win``
+    always. Five-card, three-player, four-player: points, a card that reaches the target now
+    first; the position as the AI seats are given it (:attr:`Table.history` and
+    :attr:`Table.play_scores`, :func:`analyzer.play.seat.lay`), ``p_win`` beside the points
+    in five-card and four-player. The advice draws from its own seeded samples, never from
+    the game's state: with the same ``samples`` it is the review's ranking of that card.
+    """
     from .objective import rank_cards
 
     game = table.game
     if game.name != "six-card":
-        return None
+        return rank_cards(table.kept(seat), list(table.history), dealer=table.dealer,
+                          seat=seat, starter=table.starter, thrown=table.thrown(seat),
+                          scores=table.play_scores, samples=samples, variant=game.name)
     played = [format_card(c) for c in table.played]
     if table._go_reset and played:
         played.append("go")  # the count was ended by goes: advise the lead of the new one

@@ -267,7 +267,8 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     since
         Give the events from this index on (the page asks for the new ones).
     advice
-        Add the analyzer's advice for the decision asked (keeps, or cards to lay).
+        Add the analyzer's advice for the decision asked (keeps, or cards to lay, in every
+        form: :func:`analyzer.table.tabletop.play_advice`).
     level
         A level of :mod:`analyzer.table.levels` (``"Beginner"`` ...): the AIs play as its
         player, in place of ``opponent``.
@@ -279,7 +280,10 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         ``ask`` (:data:`ASKS`) with ``ask_detail`` (a count's cards), ``state`` (``hand``,
         ``legal``, ``count``, ``count_cards``, ``played``, ``scores`` [you, AI], ``starter``,
         ``dealer`` and ``crib`` as ``"you"``/``"ai"``, ``target``, ``skunk_lines``, ``winner``),
-        and with ``advice`` an ``advice`` list.
+        and with ``advice`` an ``advice`` list: for a throw the best keeps (``keep``,
+        ``discard``, ``net``, ``hand``, ``crib``, ``peg``), for a card each card that fits, best
+        first (``card``, ``now``, ``rest``, ``total``, ``p_win``: None in three-player, which
+        has no win-odds table; ``wins_now``: it reaches the target; ``objective``).
 
     Examples
     --------
@@ -336,10 +340,12 @@ def _advice(table, ask: str) -> list[dict] | None:
         return []
     if ask == "lay":
         frame = play_advice(table, 0, samples=_ADVICE_SAMPLES)
-        if frame is None:
-            return None
+        has_p_win = "p_win" in frame
         return [{"card": str(r.card), "now": int(r.now), "rest": float(r.rest),
-                 "total": float(r.total), "p_win": float(r.p_win)}
+                 "total": float(r.total),
+                 "p_win": float(r.p_win) if has_p_win else None,
+                 "wins_now": bool(getattr(r, "wins_now", False)),
+                 "objective": frame.attrs["objective"]}
                 for r in frame.itertuples(index=False)]
     return None
 

@@ -518,8 +518,7 @@ async function hint() {
   const rows = result.data.advice;
   if (result.data.ask === "go") box.textContent = "No card fits: say go.";
   else if (result.data.ask === "count") box.textContent = "Count it yourself: that is muggins.";
-  else if (!rows) box.textContent = "No advice for the play of this form: the analyzer's play " +
-    "search covers the two-player six-card game.";
+  else if (!rows) box.textContent = "No advice for this decision.";
   else if (result.data.ask === "throw") {
     box.append("The analyzer's best keeps (expected points: net, hand, crib, play):");
     const ol = document.createElement("ol");
@@ -529,11 +528,17 @@ async function hint() {
     }
     box.append(ol);
   } else {
-    box.append("Each card you may lay (points now, the rest of the play, P(win)):");
+    const withWin = rows.some((r) => r.p_win !== null);
+    const goal = rows.length ? rows[0].objective : "points";
+    const six = answer.game.variant === "six-card";
+    box.append(`Each card you may lay, best first by ${goal} (points now, the rest of the play` +
+               (six ? "" : ` for your side minus against; a card reaching ${answer.state.target} first`) +
+               (withWin ? ", P(win)" : "") + "):");
     const ol = document.createElement("ol");
     for (const r of rows) {
-      ol.append(li([`${r.card}: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}, ` +
-                    `P(win) ${(100 * r.p_win).toFixed(1)}%`]));
+      ol.append(li([`${r.card}: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}` +
+                    (r.p_win !== null ? `, P(win) ${(100 * r.p_win).toFixed(1)}%` : "") +
+                    (r.wins_now ? ", wins the game" : "")]));
     }
     box.append(ol);
   }
