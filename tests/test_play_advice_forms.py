@@ -133,12 +133,11 @@ def advised(request):
     person = Asker()
     table = Table([person] + ["ev+greedy"] * (game.players - 1), variant=variant, seed=7,
                   emit=person.emit)
-    table.play()
-    return variant, person
+    return variant, person, table.play()
 
 
 def test_the_advice_values_exactly_the_cards_that_fit(advised):
-    variant, person = advised
+    variant, person, _ = advised
     assert len(person.asked) > 5
     # positions after goes, and (with more than two) after a count ended by goes
     assert any(None in [c for _, c in h] for h, _ in person.positions)
@@ -151,7 +150,7 @@ def test_the_advice_values_exactly_the_cards_that_fit(advised):
 
 
 def test_the_advice_is_the_search_asked_directly_with_the_history_by_hand(advised):
-    variant, person = advised
+    variant, person, _ = advised
     for _, frame, direct in person.asked:
         by_card = direct.set_index("card")
         for row in frame.to_dict("records"):
@@ -166,6 +165,26 @@ def test_the_advice_is_the_search_asked_directly_with_the_history_by_hand(advise
         # best first: a card that wins now, then the most points
         keys = list(zip(frame["wins_now"], frame["total"], strict=True))
         assert keys == sorted(keys, reverse=True)
+
+
+def test_the_hint_and_the_review_rank_each_card_alike(advised):
+    """The review of the game, with the hints' samples, ranks each card the person laid with a
+    choice as the hint did before it: the same best card, values and top three."""
+    from analyzer.table.review import review_game
+
+    variant, person, record = advised
+    review = review_game(record, samples=SAMPLES)
+    rows = review.decisions[review.decisions["kind"] == "play"].to_dict("records")
+    asked = [(legal, frame) for legal, frame, _ in person.asked if len(legal) > 1]
+    assert len(rows) == len(asked) > 3
+    for row, (legal, frame) in zip(rows, asked, strict=True):
+        value = dict(zip(frame["card"], frame["value"], strict=True))
+        assert row["done"] == format_card(legal[0])
+        assert (row["advised"], row["value_advised"]) == (frame.loc[0, "card"],
+                                                          frame.loc[0, "value"])
+        assert row["value_done"] == value[row["done"]]
+        assert row["alternatives"] == [[c, v] for c, v in zip(frame["card"][:3],
+                                                              frame["value"][:3], strict=True)]
 
 
 def test_a_card_that_reaches_the_target_is_ranked_first():
@@ -185,3 +204,57 @@ def test_a_card_that_reaches_the_target_is_ranked_first():
     with pytest.raises(ValueError, match="seat: only in the other forms"):
         rank_cards("4C 5H 9S KD", "4C 6D", dealer=False, starter="2S", thrown=None,
                    scores=(0, 0), seat=0)
+
+
+def check_play_rows(record: dict, rows, samples: int, seed: int = 0) -> int:
+    """Each review row of a card laid (``rows``: dicts of :data:`analyzer.table.review.COLUMNS`
+    with ``kind`` "play", of one seat) against :func:`analyzer.advise_play` asked directly: the
+    position rebuilt by hand from the record (the cards laid before it, the goes by the rules,
+    the scores before the play). Returns how many were checked."""
+    from analyzer.core.cards import parse_card
+
+    game = variant_game(record.get("variant", "six-card"))
+    checked = 0
+    for row in rows:
+        deal = record["deals"][row["deal"] - 1]
+        lays = [(seat, parse_card(card)) for seat, card, _ in deal["plays"]]
+        k = next(i for i, (_, c) in enumerate(lays) if c == parse_card(row["done"]))
+        seat = lays[k][0]
+        # the card itself shows whether the count had started again: the history up to it
+        history = history_by_hand(lays[:k + 1], deal["dealer"], game.players, game.kept)[:-1]
+        before = list(record["deals"][row["deal"] - 2]["scores"] if row["deal"] > 1
+                      else record.get("start", [0] * game.teams))
+        before[deal["dealer"] % game.teams] += deal["heels"]
+        kept = [c for c in deal["hands"][seat] if c not in deal["discards"][seat]]
+        direct = advise_play(kept, history, dealer=deal["dealer"], seat=seat,
+                             starter=deal["starter"], thrown=deal["discards"][seat],
+                             score=before, samples=samples, seed=seed, variant=game.name)
+        total = dict(zip(direct["card"], direct["total"], strict=True))
+        winning = direct[direct["wins_now"]]
+        top = (winning if len(winning) else direct)["total"].max()
+        assert row["objective"] == POINTS
+        assert row["value_done"] == total[row["done"]]
+        assert row["value_advised"] == top and total[row["advised"]] == top
+        assert row["lost"] == pytest.approx(max(top - total[row["done"]], 0))
+        assert row["alternatives"][0] == [row["advised"], top]
+        assert all(v == total[c] for c, v in row["alternatives"])
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_the_review_values_each_card_laid_as_the_search_asked_directly(variant):
+    from analyzer import simulate
+    from analyzer.table.review import review_game
+
+    game = variant_game(variant)
+    players = ["ev+greedy", *["random+greedy"] * (game.players - 1)]
+    record = simulate(1, seed=19, players=players, record_games=1, variant=variant).records[0]
+    review = review_game({**record, "seats": ["you", *players[1:]]}, samples=SAMPLES)
+    assert review.plays_reviewed and review.notes == ()
+    d = review.decisions
+    plays = d[d["kind"] == "play"].to_dict("records")
+    laid = sum(p == 0 for deal in record["deals"] for p, _, _ in deal["plays"])
+    assert len(plays) + review.forced == laid and len(plays) > 3
+    assert check_play_rows(record, plays, SAMPLES) == len(plays)
+    assert review.play_lost == pytest.approx(sum(r["lost"] for r in plays))

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import pexpect
+import pytest
 from test_play import (
     ANSI,
     END,
@@ -156,7 +157,7 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
     losers = ", ".join(f"{NAMES[3][s]} {record['scores'][s]}" for s in range(3) if s != winner)
     said = "You win" if winner == 0 else f"{NAMES[3][winner]} wins"
     assert f"{said} with {record['scores'][winner]}: {losers}" in flat
-    # the review of the person's discards (the play is not reviewed in this form)
+    # the review of the person's discards and cards laid
     assert "Your decisions, reviewed" in text
     said = [line.strip() for line in text.split("\n")]
     for line in format_review(review_game(record)).splitlines():
@@ -171,7 +172,9 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
                             str(history)], capture_output=True, text=True, check=True)
     assert "three-player (three sides: an even game wins 1 in 3):" in stats.stdout
     assert "points per deal, three-player" in stats.stdout
-    assert row["review_discard_lost"] >= 0 and row["review_play_lost"] == 0
+    review = review_game(record)
+    assert row["review_discard_lost"] == pytest.approx(review.discard_lost, abs=1e-9)
+    assert row["review_play_lost"] == pytest.approx(review.play_lost, abs=1e-9)
     # crib review prints the same review of the saved game
     review = subprocess.run([sys.executable, "-m", "analyzer", "review", "three.jsonl"],
                             capture_output=True, text=True, cwd=tmp_path)
@@ -306,14 +309,18 @@ def test_why_in_a_group_form_shows_each_ais_discard(tmp_path):
     child.close()
     (record,) = read_records(tmp_path / "w.jsonl")
     flat = " ".join(text.split())
-    assert ("Why: the AIs' discards in deal 1 (the play is not valued in three-player), each "
-            "with its top 3:") in flat
+    assert "Why: the AIs' choices in deal 1, each with its top 3:" in flat
     lines = [" ".join(line.split()) for line in text.split("\n")]
     for seat, name in ((1, "West"), (2, "East")):
-        (row,) = explain_deal(record, 1, seat)
-        assert row["kind"] == "discard" and row["objective"] == "points"
-        assert f"{name} kept {row['done']}, by points:" in lines
-        assert " ".join(format_alternatives(row["alternatives"], "points").split()) in lines
+        rows = explain_deal(record, 1, seat)
+        assert rows[0]["kind"] == "discard" and {r["kind"] for r in rows[1:]} <= {"play"}
+        assert len(rows) > 1  # a card laid with a choice, valued as the review values it
+        for row in rows:
+            did = (f"kept {row['done']}" if row["kind"] == "discard" else
+                   f"led {row['done']}" if row["position"] == "lead" else
+                   f"laid {row['done']} {row['position']}")
+            assert row["objective"] == "points" and f"{name} {did}, by points:" in lines
+            assert " ".join(format_alternatives(row["alternatives"], "points").split()) in lines
     assert max(len(line) for line in text.split("\n")) <= 80
 
 

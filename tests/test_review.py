@@ -319,19 +319,22 @@ def test_an_unfinished_game_reviews_its_complete_deals():
     assert "none lost points" in format_review(empty)
 
 
-def test_five_card_reviews_the_discards_only():
-    # the five-card ev player keeps the best by keep(variant="five-card"): it loses nothing
+def test_five_card_reviews_the_discards_and_the_play():
+    # the five-card ev player keeps the best by keep(variant="five-card"): it loses nothing;
+    # its cards are valued as the forms' search values them (test_play_advice_forms checks
+    # each against advise_play asked directly)
     for record in games(15, "ev+lookahead", n=2, variant="five-card"):
-        review = review_game(with_seats(record, ("you", "ev+lookahead")))
+        review = review_game(with_seats(record, ("you", "ev+lookahead")), samples=SAMPLES)
         d = review.decisions
-        assert not review.plays_reviewed and review.forced == 0
-        assert set(d["kind"]) == {"discard"} and len(d) == len(record["deals"])
-        assert (d["lost"] < 1e-9).all()
-        assert all(len(k.split()) == 3 for k in d["done"])
+        assert review.plays_reviewed and review.notes == ()
+        discards = d[d["kind"] == "discard"]
+        assert set(d["kind"]) <= {"discard", "play"} and len(discards) == len(record["deals"])
+        assert (discards["lost"] < 1e-9).all()
+        assert all(len(k.split()) == 3 for k in discards["done"])
         assert (d["objective"] == "points").all()
-        assert any("not reviewed" in note for note in review.notes)
+        assert len(d) - len(discards) + review.forced == cards_laid(record, 0)
         text = format_review(review)
-        assert "note: the play is not reviewed" in text
+        assert "note:" not in text and "values by objective: points (a card reaching 61" in text
         assert all(len(line) <= 80 for line in text.splitlines()), text
 
 
@@ -363,23 +366,24 @@ def test_which_seat_and_bad_records():
 @pytest.mark.parametrize("variant", ["three-player", "four-player"])
 def test_a_group_game_has_its_discards_reviewed_and_the_measures_own_lose_nothing(variant):
     """In the group forms the discards are reviewed (one card thrown of five), the crib valued
-    for the dealer's side, and the play is not: ``ev`` throws the card ``keep`` ranks first in
-    the form, so an ``ev`` seat loses nothing, and a ``random`` one does."""
+    for the dealer's side, and the cards laid: ``ev`` throws the card ``keep`` ranks first in
+    the form, so an ``ev`` seat loses nothing by its discards, and a ``random`` one does."""
     players = 3 if variant == "three-player" else 4
     record = games(17, ("ev+greedy", *["random+greedy"] * (players - 1)), n=1,
                    variant=variant)[0]
     seats = ["you", *["random+greedy"] * (players - 1)]
     review = review_game({**record, "seats": seats}, samples=SAMPLES)
     d = review.decisions
-    assert list(d["kind"].unique()) == ["discard"] and len(d) == len(record["deals"])
-    assert (d["lost"] < 1e-9).all() and review.play_lost == 0
-    assert (d["objective"] == "points").all()  # P(win) is the two-player six-card game's
-    assert review.notes == ("the discards only (the play advice is the two-player six-card "
-                            "game's)",)
+    plays = d[d["kind"] == "play"]
+    d = d[d["kind"] == "discard"]
+    assert len(d) == len(record["deals"]) and len(plays) + review.forced == cards_laid(record, 0)
+    assert (d["lost"] < 1e-9).all() and review.play_lost == pytest.approx(plays["lost"].sum())
+    assert (review.decisions["objective"] == "points").all()  # P(win): two-player six-card
+    assert review.notes == ()
     other = review_game(record, seat=1, samples=SAMPLES)
     assert other.discard_lost > 0
     roles = {"dealer": 0, "pone": 0, "partner": 0}
-    for deal, role in zip(record["deals"], d["role"], strict=True):
+    for deal, role in zip(record["deals"], d["role"], strict=True):  # the discards
         dealer = deal["dealer"]
         expected = ("dealer" if dealer == 0 else
                     "partner" if players == 4 and dealer == 2 else "pone")

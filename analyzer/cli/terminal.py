@@ -22,9 +22,9 @@ Input, at each prompt:
   reaches the target first, with each card's P(win) beside where the form has a win-odds
   table: :mod:`analyzer.table.objective`, as the review values it); ``--hints`` shows it at
   every decision;
-* ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid;
-  in three- and four-player each AI's discard, the play not being valued there), each with its
-  top alternatives and their values, as ``crib review --explain`` does;
+* ``why`` shows the AI's choices in the last deal shown (its discard and the cards it laid
+  with a choice; in three- and four-player each AI's), each with its top alternatives and their
+  values, as ``crib review --explain`` does;
 * ``undo`` takes back the last decision (a discard, a card laid, a muggins count), unless the
   AI's answer or the deal has shown cards since (:meth:`analyzer.table.tabletop.Table.undo_refused`
   says why, in one line);
@@ -39,7 +39,7 @@ to ``--save FILE`` or to ``crib-game-DATE-TIME.jsonl`` in the current folder, as
 ``crib stats``); a game stopped keeps its deal in progress, and ``crib play --resume FILE`` goes
 on with it where it stopped (:class:`analyzer.table.session.Session`). After a finished game
 :func:`end_of_game_review` prints the review of the person's decisions (``crib review``; the
-discards only in the five-card and the group forms), and its totals join the game's row in the
+discards and the cards laid in every form), and its totals join the game's row in the
 history. A history that cannot be written (a damaged
 file, one locked by another program) is one line on stderr; the game is saved all the same.
 """
@@ -629,8 +629,8 @@ class TerminalPlayer:
     def why(self) -> None:
         """The AI's choices in the last deal shown, each with its top alternatives
         (:func:`analyzer.table.review.explain_deal`): its cards are all seen by then. In the
-        forms of three and four players, every AI seat's discard (the play is not valued
-        there), each named (West, your partner, East)."""
+        forms of three and four players, every AI seat's discard and cards laid, each named
+        (West, your partner, East)."""
         from ..table.objective import format_alternatives
         from ..table.review import explain_deal
 
@@ -643,12 +643,8 @@ class TerminalPlayer:
                      "show", style="cyan")
             return
         number = len(record["deals"])
-        if group:
-            self.say(f"  Why: the AIs' discards in deal {number} (the play is not valued in "
-                     f"{table.game.name}), each with its top 3:", style="cyan")
-        else:
-            self.say(f"  Why: the AI's choices in deal {number}, each with its top 3:",
-                     style="cyan")
+        whose = "the AIs'" if group else "the AI's"
+        self.say(f"  Why: {whose} choices in deal {number}, each with its top 3:", style="cyan")
         for seat in (p for p, ai in enumerate(table.ai) if ai):
             who = f"{seating.subject(seat)} " if group else ""
             for row in explain_deal(record, number, seat, samples=ADVICE_SAMPLES):

@@ -27,16 +27,18 @@ each keep's probability of winning from the scores before the deal
 keep is the one of highest P(win) on those samples. The loss is the advised keep's value minus
 the value of the keep made, never negative.
 
-**The play** (the two-player six-card game). For each card the person laid, the position is
-rebuilt from the record: the four cards they kept (those laid marked), the cards laid so far in
-the deal by both players with the counts ended by goes marked, the starter, the person's two
-cards in the crib and the scores at that moment. :func:`analyzer.advise_play` values every card
-they could lay by determinized rollouts (``samples`` deals of the opponent's unseen cards,
-``seed``: the same review every run): its points now plus the mean pegging for minus against
-in the rest of the play (points), or its probability of winning (P(win)). A card laid when no
-other could be (one legal card) is not a decision: it is counted in :attr:`Review.forced` and
-has no row. ``advise_play`` covers the two-player six-card play only: in five-card records the
-play is not reviewed (:attr:`Review.notes` says so), nor in the three- and four-player games.
+**The play**, in every form. For each card the person laid, the position is rebuilt from the
+record: the cards they kept (those laid marked), the cards laid so far in the deal by every
+player with the goes (in six-card the counts ended by goes marked; in the other forms the
+play as the seat API sees it, :func:`analyzer.sim.records.decisions`, which is what the table
+gives its hints), the starter, the person's cards in the crib and the scores.
+:func:`analyzer.advise_play` values every card they could lay by determinized rollouts
+(``samples`` deals of the others' unseen cards, ``seed``: the same review every run): its
+points now plus the mean pegging for minus against in the rest of the play (points; in the
+other forms the side's pegging for minus the other sides', a card that reaches the target
+ranked first), or its probability of winning (P(win), six-card near the end). A card laid when
+no other could be (one legal card) is not a decision: it is counted in :attr:`Review.forced`
+and has no row.
 
 **Muggins counts.** In a game played with muggins (``"claims"`` in each deal) each count the
 person claimed is a decision (kind ``"count"``): a count too low gives the difference to the
@@ -130,7 +132,8 @@ class Review:
     forced
         Cards the player laid with no choice (one legal card): not decisions, no rows.
     plays_reviewed
-        Whether the cards laid are reviewed (the six-card game only).
+        Whether the cards laid are reviewed: always, in every form since issue 25 (kept for
+        the readers of older reviews, where five-card and the group forms had False).
     notes
         What the review leaves out, in words (empty when nothing).
     samples, seed
@@ -262,7 +265,6 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     import pandas as pd
 
     from ..core.choices import MAX_SEED, check_number
-    from ..core.game import STANDARD
     from ..sim.records import _record_game, validate_record
 
     if not isinstance(record, dict):
@@ -272,24 +274,20 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     seat = _person_seat(record, seat, game.players)
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
-    six_card = game == STANDARD
     seats = (seat, *(p for p in range(game.players) if p != seat)) if explain else (seat,)
     scores = list(record.get("start", [0] * game.teams))  # by side
     rows: list[dict] = []
     forced = 0
+    views = _lay_views(record)
     for number, deal in enumerate(record["deals"], start=1):
-        made, n_forced = _deal_rows(number, deal, seats, scores, game, samples, seed)
+        made, n_forced = _deal_rows(number, deal, seats, scores, game, samples, seed,
+                                    views.get(number - 1, []))
         rows.extend(made)
         forced += n_forced
         scores = list(deal["scores"])
     _add_best(rows, record, seed)
     rows.sort(key=lambda r: (r["deal"], r["_step"], r["_seat"]))
-    notes = () if six_card else ("the play is not reviewed (the play advice is the six-card "
-                                 "game's)",)
-    if game.players > 2:
-        counted = any(r["kind"] == "count" and r["_seat"] == seat for r in rows)
-        notes = (f"the discards{' and the muggins counts' if counted else ''} only (the play "
-                 "advice is the two-player six-card game's)",)
+    notes = ()
     mine = _frame(pd, [r for r in rows if r["_seat"] == seat])
     others = _frame(pd, [r for r in rows if r["_seat"] != seat]) if explain else None
     order, seen = [], {True: 0, False: 0}  # each row's index in decisions, or in others
@@ -311,33 +309,41 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
                   game=record["game"], seat=seat, variant=game.name,
                   seats=None if names is None else tuple(names),
                   unfinished=bool(record.get("unfinished", False)),
-                  deals=len(record["deals"]), forced=forced, plays_reviewed=six_card,
+                  deals=len(record["deals"]), forced=forced, plays_reviewed=True,
                   notes=notes, samples=samples, seed=seed,
                   muggins_lost=float(mine["given"].sum()),
                   p_win_lost=float(in_p_win["lost"].sum()), others=others, _order=tuple(order))
 
 
-def _deal_rows(number, deal, seats, scores, game, samples, seed) -> tuple[list[dict], int]:
+def _deal_rows(number, deal, seats, scores, game, samples, seed,
+               views) -> tuple[list[dict], int]:
     """The rows of one deal's decisions by ``seats`` (the reviewed seat first), from the
-    scores before it (by side), and how many cards the first seat laid with no choice."""
-    from ..core.game import STANDARD
-
+    scores before it (by side), and how many cards the first seat laid with no choice.
+    ``views``: each card laid in the deal, the seat API's view of it (:func:`_lay_views`)."""
     sides = game.teams
     rows = []
     for p in seats:
         rows.append(_review_discard(number, p, deal, game, _side_scores(scores, p % sides),
                                     samples, seed))
-    forced = 0
-    if game == STANDARD:
-        played, forced, after_play = _review_plays(number, deal, seats, scores, samples, seed)
-        rows.extend(played)
-    else:
-        after_play = list(scores)
-        after_play[deal["dealer"] % sides] += deal["heels"]
-        for p, _, points in deal["plays"]:
-            after_play[p % sides] += points
+    played, forced, after_play = _review_plays(number, deal, seats, scores, game, samples,
+                                               seed, views)
+    rows.extend(played)
     rows.extend(_review_counts(number, deal, seats, after_play, game))
     return rows, forced
+
+
+def _lay_views(record: dict) -> dict[int, list[dict]]:
+    """Each card laid in the record, by deal index, in order: the seat API's view of it (what
+    the seat knew: its kept cards, the play so far with the goes, the starter, its throw, the
+    scores before the play; :func:`analyzer.sim.records.decisions`), as the table gives it to
+    the seat and its hints."""
+    from ..sim.records import decisions
+
+    views: dict[int, list[dict]] = {}
+    for d in decisions(record):
+        if d["kind"] == "lay" and d["answer"] is not None:
+            views.setdefault(d["deal"], []).append(d["view"])
+    return views
 
 
 def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_SAMPLES,
@@ -355,7 +361,8 @@ def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_
         raise ValueError(f"no deal {number}: the record has {len(deals)} complete deals")
     scores = list(deals[number - 2]["scores"] if number > 1
                   else record.get("start", [0] * game.teams))
-    rows, _ = _deal_rows(number, deals[number - 1], (seat,), scores, game, samples, seed)
+    rows, _ = _deal_rows(number, deals[number - 1], (seat,), scores, game, samples, seed,
+                         _lay_views(record).get(number - 1, []))
     rows.sort(key=lambda r: r["_step"])
     return [{k: r[k] for k in COLUMNS if k != "best"} for r in rows]
 
@@ -449,17 +456,20 @@ def _review_discard(number, seat, deal, game, score, samples, seed) -> dict:
                 zip(frame["keep"][:TOP], frame["value"][:TOP], strict=True))
 
 
-def _review_plays(number, deal, seats, scores_before, samples, seed):
-    """The rows of the cards ``seats`` laid in one deal of the six-card game, how many the
-    first of them laid with no choice, and the scores after the play. Each position is rebuilt
-    from the record and ranked by :func:`analyzer.table.objective.rank_cards`."""
+def _review_plays(number, deal, seats, scores_before, game, samples, seed, views):
+    """The rows of the cards ``seats`` laid in one deal, how many the first of them laid with
+    no choice, and the scores after the play (by side). Each position is rebuilt from the
+    record (six-card: the cards laid with the goes that ended a count; the other forms: the
+    seat API's view, ``views``) and ranked by :func:`analyzer.table.objective.rank_cards`."""
     from ..core.cards import card_value, parse_card
+    from ..core.game import STANDARD
 
-    kept = [[c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in (0, 1)]
+    sides, n = game.teams, game.players
+    kept = [[c for c in deal["hands"][p] if c not in deal["discards"][p]] for p in range(n)]
     left = [list(k) for k in kept]
     scores = list(scores_before)
-    scores[deal["dealer"]] += deal["heels"]
-    sequence: list[str] = []  # the cards laid, "go" where a count ended by goes
+    scores[deal["dealer"] % sides] += deal["heels"]
+    sequence: list[str] = []  # six-card: the cards laid, "go" where a count ended by goes
     count = 0
     rows = []
     forced = 0
@@ -471,10 +481,15 @@ def _review_plays(number, deal, seats, scores_before, samples, seed):
         if player in seats:
             legal = [c for c in left[player] if count + card_value(parse_card(c)) <= _MAX_COUNT]
             if len(legal) > 1:
-                mine = (scores[player], scores[1 - player])
+                mine = _side_scores(scores, player % sides)
                 position = "lead" if count == 0 else f"on {count}"
-                rows.append(_review_card(number, player, deal, kept[player], sequence, card,
-                                         mine, position, samples, seed, step))
+                if game == STANDARD:
+                    rows.append(_review_card(number, player, deal, kept[player], sequence,
+                                             card, mine, position, samples, seed, step))
+                else:
+                    rows.append(_review_card_forms(number, player, deal, views[step - 1],
+                                                   card, mine, position, game, samples, seed,
+                                                   step))
             elif player == seats[0]:
                 forced += 1
             left[player].remove(card)
@@ -482,7 +497,7 @@ def _review_plays(number, deal, seats, scores_before, samples, seed):
         count += value
         if count == _MAX_COUNT:
             count = 0
-        scores[player] += points
+        scores[player % sides] += points
     return rows, forced, scores
 
 
@@ -498,6 +513,24 @@ def _review_card(number, seat, deal, hand, sequence, card, score, position, samp
     value = dict(zip(frame["card"], frame["value"], strict=True))
     best = frame.attrs["best"]
     return _row(number, seat, _role(deal, seat, 2), "play", score, position,
+                frame.attrs["objective"], card, best, value[card], value[best], step,
+                zip(frame["card"][:TOP], frame["value"][:TOP], strict=True))
+
+
+def _review_card_forms(number, seat, deal, view, card, score, position, game, samples, seed,
+                       step) -> dict:
+    """The row of one card laid in five-card, three- or four-player: the cards it could have
+    been ranked as the table's hint ranks them (:func:`analyzer.table.objective.rank_cards`
+    with the seat's ``view``, the play as the seat API saw it); ``score`` the live scores
+    (the seat's side's, the best other side's) for the row."""
+    from .objective import rank_cards
+
+    frame = rank_cards(view["hand"], view["played"], dealer=view["dealer"], seat=view["seat"],
+                       starter=view["starter"], thrown=view["thrown"], scores=view["scores"],
+                       samples=samples, seed=seed, variant=game.name)
+    value = dict(zip(frame["card"], frame["value"], strict=True))
+    best = frame.attrs["best"]
+    return _row(number, seat, _role(deal, seat, game.teams), "play", score, position,
                 frame.attrs["objective"], card, best, value[card], value[best], step,
                 zip(frame["card"][:TOP], frame["value"][:TOP], strict=True))
 
@@ -627,9 +660,10 @@ def format_review(review: Review) -> str:
     lines.append(f"{review.deals} deals, {said}")
     if review.variant == "six-card":
         lines.append("values by objective: points, or P(win) once a player needs 30 or fewer")
-        lines.append(f"simulated: {review.samples:,} samples, seed {review.seed}")
     else:
-        lines.append("values by objective: points")
+        lines.append(f"values by objective: points (a card reaching {game.target} advised "
+                     "first)")
+    lines.append(f"simulated: {review.samples:,} samples, seed {review.seed}")
     for note in review.notes:
         lines.extend(_wrapped(f"note: {note}"))
     role = _role_width(review.decisions)
