@@ -346,6 +346,27 @@ def test_why_explains_the_ais_last_deal(site):
         assert f"by {explained['objective']}: 1. {best} " in row.text
 
 
+def test_a_hint_in_the_four_player_play(site):
+    """Hint at the first card to lay in four-player: each card that fits, with its points and
+    P(win), as /api/game's advice (test_web_game checks that against advise_play)."""
+    from analyzer.web.game import game_answer
+
+    url, driver = site
+    open_game(driver, url, "seed=4&level=Club&variant=four-player")
+    play(driver, stop=["lay"])
+    assert data(driver, "ask") == "lay"
+    moves = page_moves(driver)
+    fits = sorted(c.get_attribute("data-card") for c in by(driver, "#hand .card.pick"))
+    one(driver, "#hint").click()
+    rows = wait_for(lambda: by(driver, "#advice li"))
+    want = game_answer("four-player", "ev+greedy", 4, moves=moves, advice=True)["advice"]
+    assert sorted(r["card"] for r in want) == fits and len(rows) == len(fits)
+    assert "best first by points" in one(driver, "#advice").text
+    for row, r in zip(rows, want, strict=True):
+        assert row.text.startswith(f"{r['card']}: now {r['now']}, rest ")
+        assert f"P(win) {100 * r['p_win']:.1f}%" in row.text
+
+
 # ------------------------------------------------------------------------ review and history
 
 
