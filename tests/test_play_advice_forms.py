@@ -1,6 +1,7 @@
 """The play advice at the table in five-card, three-player and four-player (issue 25): the
 hints and the web's advice value exactly the cards the seat may lay, by the forms' search
-called with what the seat knows.
+called with what the seat knows; the review (and so ``why``) values each card laid as the hint
+did, and as the search asked directly.
 
 The truth is rebuilt here by hand, not read from the advice's code: which cards fit (the count
 summed from the cards of the count shown, the hand less the cards the seat laid), and the play
