@@ -15,28 +15,11 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import CardError
-from analyzer.core.scoring import rank_table, rank_table4, score_hands
+from analyzer.core.scoring import score_hands
 from analyzer.keeping.discard import evaluate_discards
-from analyzer.keeping.tablekeep import COLUMNS, _rank_points, _show_scores, table_discards
+from analyzer.keeping.tablekeep import COLUMNS, _show_scores, table_discards
 
 FORMS = (("six-card", 6), ("three-player", 5), ("four-player", 5), ("five-card", 5))
-
-
-def test_rank_points_equal_the_rank_tables_on_every_multiset():
-    table, table4 = rank_table(), rank_table4()
-    fives = np.array([r for r in itertools.combinations_with_replacement(range(13), 5)
-                      if r[0] != r[4]], np.int64)  # five of a rank cannot be dealt
-    index = np.zeros(len(fives), np.int64)
-    for j in range(5):
-        index = index * 13 + fives[:, j]
-    assert np.array_equal(_rank_points(fives), table[index].astype(np.int64))
-    fours = np.array(list(itertools.combinations_with_replacement(range(13), 4)), np.int64)
-    index4 = ((fours[:, 0] * 13 + fours[:, 1]) * 13 + fours[:, 2]) * 13 + fours[:, 3]
-    assert np.array_equal(_rank_points(fours), table4[index4].astype(np.int64))
-    # any order of the ranks
-    rng = np.random.default_rng(3)
-    shuffled = np.take_along_axis(fives, rng.random(fives.shape).argsort(axis=1), axis=1)
-    assert np.array_equal(_rank_points(shuffled), _rank_points(fives))
 
 
 @pytest.mark.parametrize("crib", [False, True])

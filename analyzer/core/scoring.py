@@ -7,8 +7,8 @@ The show score splits in two:
 
 * the **suit-blind part** (15s, pairs, runs) depends only on the five ranks. It is read from
   :func:`rank_table`, a ``uint8`` table of ``13**5`` entries indexed by the five ranks *sorted*
-  (``r0 <= r1 <= ... <= r4``, index ``((((r0*13 + r1)*13 + r2)*13 + r3)*13 + r4``), built once by a
-  compiled builder and passed into every kernel as an argument;
+  (``r0 <= r1 <= ... <= r4``, index ``((((r0*13 + r1)*13 + r2)*13 + r3)*13 + r4``), built once from
+  the rules with numpy and passed into every kernel as an argument;
 * the **suit part** (flush, nobs) comes from a few integer tests on the suits.
 
 Five-card cribbage keeps three cards, so its hands are shown as four cards (three and the starter):
@@ -24,8 +24,6 @@ wrappers check and convert their input and accept cards as text or ids.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numba import njit, prange
 
@@ -33,6 +31,7 @@ from . import cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT
 from .counting import ScoreItem, _hand_and_starter, _shown, count_hand, say_count
+from .ranktables import hand3_table, hand_table, rank_table, rank_table4
 
 __all__ = [
     "ScoreItem",
@@ -48,8 +47,6 @@ __all__ = [
     "show_census",
 ]
 
-_TABLE_SIZE = 13**5
-_TABLE4_SIZE = 13**4
 
 # Compiled twins of the card rules of :mod:`analyzer.core.cards` (defined there, once), for kernels.
 _rank = njit(cache=True, inline="always")(cards.card_rank)
@@ -59,159 +56,6 @@ _rank_value = njit(cache=True, inline="always")(cards.rank_value)
 _throw_key = njit(cache=True, inline="always")(cards.throw_key)
 
 
-# --------------------------------------------------------------------------- table builder
-
-
-@njit(cache=True)
-def _rank_points(ranks):
-    """Suit-blind show points (15s, pairs, runs) of four or five ranks 0..12, by direct
-    enumeration.
-
-    ``ranks``: int64 array of shape (5,) (a hand and its starter) or (4,) (a five-card cribbage
-    hand of three and its starter). Used only to build the tables.
-    """
-    n = ranks.shape[0]
-    pts = 0
-    for mask in range(1, 1 << n):
-        total = 0
-        for i in range(n):
-            if mask & (1 << i):
-                total += _rank_value(ranks[i])
-        if total == rules.FIFTEEN:
-            pts += rules.FIFTEEN_POINTS
-    counts = np.zeros(13, np.int64)
-    for i in range(n):
-        counts[ranks[i]] += 1
-    for r in range(13):
-        pts += rules.PAIR_POINTS * counts[r] * (counts[r] - 1) // 2
-    # Runs: with four or five cards at most one maximal stretch of 3+ consecutive ranks exists; it
-    # scores its length once for every way of choosing one card of each rank in it.
-    r = 0
-    while r < 13:
-        if counts[r] == 0:
-            r += 1
-            continue
-        start = r
-        ways = 1
-        while r < 13 and counts[r] > 0:
-            ways *= counts[r]
-            r += 1
-        length = r - start
-        if length >= 3:
-            pts += length * ways
-    return pts
-
-
-@njit(cache=True)
-def _build_rank_table():
-    """``uint8[13**5]`` of suit-blind points at every sorted index with no rank over 4 times."""
-    table = np.zeros(_TABLE_SIZE, np.uint8)
-    ranks = np.zeros(5, np.int64)
-    for a in range(13):
-        for b in range(a, 13):
-            for c in range(b, 13):
-                for d in range(c, 13):
-                    for e in range(d, 13):
-                        if a == e:  # five of one rank cannot be dealt
-                            continue
-                        ranks[0], ranks[1], ranks[2], ranks[3], ranks[4] = a, b, c, d, e
-                        index = (((a * 13 + b) * 13 + c) * 13 + d) * 13 + e
-                        table[index] = _rank_points(ranks)
-    return table
-
-
-@lru_cache(maxsize=1)
-def rank_table() -> np.ndarray:
-    """The suit-blind score table (15s, pairs, runs), ``uint8[13**5]`` over sorted ranks.
-
-    Built once per process by a cached compiled builder (well under a millisecond warm) and then
-    passed into the kernels. Read-only.
-    """
-    table = _build_rank_table()
-    table.setflags(write=False)
-    return table
-
-
-@njit(cache=True)
-def _build_rank_table4():
-    """``uint8[13**4]`` of suit-blind points of four ranks at every sorted index."""
-    table = np.zeros(_TABLE4_SIZE, np.uint8)
-    ranks = np.zeros(4, np.int64)
-    for a in range(13):
-        for b in range(a, 13):
-            for c in range(b, 13):
-                for d in range(c, 13):
-                    ranks[0], ranks[1], ranks[2], ranks[3] = a, b, c, d
-                    table[((a * 13 + b) * 13 + c) * 13 + d] = _rank_points(ranks)
-    return table
-
-
-@lru_cache(maxsize=1)
-def rank_table4() -> np.ndarray:
-    """The suit-blind score table of a three-card hand and its starter, ``uint8[13**4]``.
-
-    Indexed by the four ranks sorted, ``((r0 * 13 + r1) * 13 + r2) * 13 + r3``; built once per
-    process by a cached compiled builder and passed into the kernels of five-card cribbage, the
-    way :func:`rank_table` is for four-card hands. Read-only.
-    """
-    table = _build_rank_table4()
-    table.setflags(write=False)
-    return table
-
-
-@njit(cache=True)
-def _build_hand3_table(table4):
-    """``uint8[13**3, 13]``: row ``a..c`` (three sorted ranks) holds the suit-blind points of those
-    three ranks with a starter of each rank ``r`` (five-card cribbage)."""
-    out = np.zeros((13**3, 13), np.uint8)
-    for a in range(13):
-        for b in range(a, 13):
-            for c in range(b, 13):
-                row = (a * 13 + b) * 13 + c
-                for r in range(13):
-                    out[row, r] = table4[_sort4_index(a, b, c, r)]
-    return out
-
-
-@lru_cache(maxsize=1)
-def hand3_table() -> np.ndarray:
-    """:func:`rank_table4` grouped by kept hand, for five-card cribbage: ``uint8[13**3, 13]``.
-
-    Row ``(a * 13 + b) * 13 + c`` (ranks ``a <= b <= c``) holds, for each starter rank, the
-    suit-blind points of the four: a three-card hand's 13 possible values side by side, read by
-    the engine's players and its show. Read-only.
-    """
-    out = _build_hand3_table(rank_table4())
-    out.setflags(write=False)
-    return out
-
-
-@njit(cache=True)
-def _build_hand_table(table):
-    """``uint8[13**4, 13]``: row ``a..d`` (four sorted ranks) holds the suit-blind points of those
-    four ranks with a starter of each rank ``r`` (0 where five of a rank would be needed)."""
-    out = np.zeros((13**4, 13), np.uint8)
-    for a in range(13):
-        for b in range(a, 13):
-            for c in range(b, 13):
-                for d in range(c, 13):
-                    row = ((a * 13 + b) * 13 + c) * 13 + d
-                    for r in range(13):
-                        out[row, r] = table[_sort5_index(a, b, c, d, r)]
-    return out
-
-
-@lru_cache(maxsize=1)
-def hand_table() -> np.ndarray:
-    """The rank table regrouped by kept hand: ``uint8[13**4, 13]``, read-only.
-
-    Row ``((a * 13 + b) * 13 + c) * 13 + d`` (ranks ``a <= b <= c <= d``) holds, for each starter
-    rank, the suit-blind points of the five: a kept hand's 13 possible values side by side, so
-    valuing a hand over every starter reads one short row instead of 13 scattered entries.
-    """
-    out = _build_hand_table(rank_table())
-    out.setflags(write=False)
-    return out
 
 
 # --------------------------------------------------------------------------- show kernels

@@ -14,8 +14,9 @@ the same stable ranking (the tests compare every field over thousands of hands, 
 The exact crib modes (``"uniform"``, ``"weighted"``) enumerate cribs and stay compiled, in
 :mod:`analyzer.keeping.discard`; so does :func:`analyzer.keep`, which builds a DataFrame and is
 faster per hand once the kernels are loaded. The show scores come from :func:`_show_scores`, the
-numpy twin of the compiled scorer of :mod:`analyzer.core.scoring` (tested equal on every rank
-multiset of its tables and on seeded batches of hands).
+numpy twin of the compiled scorer of :mod:`analyzer.core.scoring` (tested equal on seeded batches
+of hands): its fifteens, pairs and runs are counted by the function that fills the rank tables
+(:mod:`analyzer.core.ranktables`, tested entry by entry against the naive scorer).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from ..core import rules
 from ..core.cards import CardError, as_cards, format_card
 from ..core.choices import DEFAULT_VARIANT, variant_game
+from ..core.ranktables import _rank_points
 
 __all__ = ["COLUMNS", "table_discards"]
 
@@ -58,36 +60,6 @@ def _ways(dealt: int, kept: int) -> tuple[np.ndarray, np.ndarray]:
     for a in out:
         a.setflags(write=False)
     return out
-
-
-@cache
-def _subsets(k: int) -> np.ndarray:
-    """Every non-empty subset of ``k`` cards as a row of 0/1, int64 (2**k - 1, k)."""
-    return np.array([[(mask >> i) & 1 for i in range(k)] for mask in range(1, 1 << k)],
-                    np.int64)
-
-
-def _rank_points(ranks: np.ndarray) -> np.ndarray:
-    """Suit-blind show points (15s, pairs, runs) of each row of ``ranks`` int64 (n, k), k = 4
-    or 5 ranks 0..12 in any order: int64 (n,). The numpy twin of
-    :func:`analyzer.core.scoring._rank_points`, which fills the rank tables."""
-    n, k = ranks.shape
-    values = np.minimum(ranks + 1, 10)  # the counting value of a rank (cards.rank_value)
-    fifteens = (values @ _subsets(k).T == rules.FIFTEEN).sum(axis=1)
-    pts = rules.FIFTEEN_POINTS * fifteens
-    for i, j in itertools.combinations(range(k), 2):
-        pts = pts + rules.PAIR_POINTS * (ranks[:, i] == ranks[:, j])
-    # Runs: at most one maximal stretch of 3+ consecutive ranks in four or five cards; it scores
-    # its length for every way of choosing one card of each rank in it.
-    counts = np.zeros((n, 15), np.int64)  # ranks 0..12 at 1..13, a zero either side
-    counts[:, 1:14] = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
-    for length in range(3, k + 1):
-        for start in range(1, 15 - length):
-            window = counts[:, start:start + length]
-            maximal = (window > 0).all(axis=1) & (counts[:, start - 1] == 0) & (
-                counts[:, start + length] == 0)
-            pts = pts + length * window.prod(axis=1) * maximal
-    return pts
 
 
 def _show_scores(hands: np.ndarray, starters: np.ndarray, crib: bool = False) -> np.ndarray:
