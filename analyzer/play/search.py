@@ -41,7 +41,8 @@ are its crib cards. Early in the play nearly every draw fits; a draw that fits i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
@@ -77,7 +78,9 @@ __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_IN
 
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
-_BEST_CONT = PEGGING_POLICIES[BEST_CONTINUATION]
+# ... as _search takes it: None is greedy, and compiles no policy rollout (_play_on)
+_BEST_CONT = (None if BEST_CONTINUATION == "greedy" else
+              np.int64(PEGGING_POLICIES[BEST_CONTINUATION]))
 #: Whether the search draws the opponent's hand as its discard suggests (the posterior given
 #: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
 #: :func:`_search`.
@@ -223,6 +226,46 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
     return -1
 
 
+def _continuation(policy):
+    """The rollouts' policy as a number: ``greedy`` when ``policy`` is None (see
+    :func:`_play_on`)."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_continuation)
+def _continuation_of(policy):
+    if isinstance(policy, types.NoneType):
+        return lambda policy: np.int64(_PEG_GREEDY)
+    return lambda policy: policy
+
+
+def _play_on(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
+             pegged):
+    """:func:`_rollout` from a searched card (the opponent to lay), for a ``policy`` other than
+    ``greedy`` (which :func:`_greedy_rollout` plays). Chosen by the type of ``policy`` as
+    :func:`_search` is compiled: None (the engine's ``best``, whose continuation is greedy)
+    compiles no call of :func:`_rollout` and none of the policies it dispatches to, so that
+    ``best`` and ``crib peg`` do not compile them; an int64 policy (``advise_play``'s
+    ``continuation="lookahead"``) compiles the call."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_play_on)
+def _play_on_by(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
+                pegged):
+    if isinstance(policy, types.NoneType):
+        def never(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
+                  pegged):
+            return np.int64(-1)  # not reached: a None policy is greedy
+        return never
+
+    def rollout(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
+                pegged):
+        return _rollout(kept, laid, left, seq, nseq, count, np.int64(1), np.int64(0),
+                        np.int64(0), unseen, pols, scores, target, st, pegged)
+    return rollout
+
+
 @njit(cache=True)
 def _finish(shown, dealer, scores, target, odds):
     """The probability that player 0 wins, from the end of a play nobody won: the show in order
@@ -352,7 +395,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     0 if none); ``seq[:nseq]`` the ranks of the current count (``seq`` has room for 9),
     ``count`` the count. Scores and ``target`` as the game stands; ``table`` the rank table;
     ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
-    ``st`` the xoshiro256** state the samples are drawn from.
+    ``st`` the xoshiro256** state the samples are drawn from. ``policy`` the continuation
+    of the rollouts, both players: a pegging-policy code, or None for ``greedy`` (the
+    engine's and ``advise_play``'s default), which compiles only :func:`_greedy_rollout`.
 
     With ``infer`` the samples follow what the opponent's discard says about its cards: each
     sample deals the opponent six cards (the cards it has laid and others from the unseen),
@@ -458,8 +503,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     # Cards of one rank lead to the same play (the policies see ranks; of equal cards they lay
     # the first) and the same show: a card of a rank searched already takes its values, when
     # the rollouts draw nothing from the stream (greedy, lookahead).
-    same = policy == _PEG_GREEDY or policy == _PEG_LOOKAHEAD
-    greedy = policy == _PEG_GREEDY
+    pol = _continuation(policy)
+    same = pol == _PEG_GREEDY or pol == _PEG_LOOKAHEAD
+    greedy = pol == _PEG_GREEDY
     for i in range(n_hand):
         twin[i] = -1
         if out[i, _LEGAL] != 0.0 and same:
@@ -467,8 +513,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if out[j, _LEGAL] != 0.0 and _rank(hand[j]) == _rank(hand[i]):
                     twin[i] = j
                     break
-    pols[0] = policy
-    pols[1] = policy
+    pols[0] = pol
+    pols[1] = pol
     if aware:  # the player's own hand at the show: the same in every sample
         shown[0] = _score_one(hand[0], hand[1], hand[2], hand[3], starter, False, table)
     n_opp_laid = opp_laid.shape[0]
@@ -577,8 +623,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                     w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
                                         np.int64(0), np.int64(0), scores, stop, pegged)
                 else:
-                    w = _rollout(kept, laid, left, seq2, n2, c2, np.int64(1), np.int64(0),
-                                 np.int64(0), unseen, pols, scores, stop, st, pegged)
+                    w = _play_on(policy, kept, laid, left, seq2, n2, c2, unseen, pols,
+                                 scores, stop, st, pegged)
                 if aware:
                     if w >= 0:
                         win = 1.0 if w == 0 else 0.0
@@ -685,7 +731,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
         seq9[i] = seq[i]
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
-                np.int64(BEST_SAMPLES), np.int64(_BEST_CONT), local, ref, out, crib_values,
+                np.int64(BEST_SAMPLES), _BEST_CONT, local, ref, out, crib_values,
                 hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES))
     if n < 0:  # cannot happen in a real game; lay as lookahead would
         return ref
@@ -1038,7 +1084,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     n = _search(np.array(mine, np.int64), laid_mine, np.array(own_throw, np.int64), start,
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
-                PEGGING_POLICIES[continuation], st, -1, out, crib_values("table"), hand_table(),
+                None if continuation == "greedy" else PEGGING_POLICIES[continuation], st, -1,
+                out, crib_values("table"), hand_table(),
                 bool(infer), 0)
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "

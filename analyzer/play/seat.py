@@ -8,7 +8,7 @@ analyzer's players (``"best"``, ``"ev+lookahead"``, ...) in any form of the game
   far in order with the goes said, the starter, the cards thrown and the scores.
 
 Each is the choice the engine's player makes in the same position, exactly: the same compiled
-steps (:func:`analyzer.play.engine._discard_one`, :func:`analyzer.play.deal._play_choice`) on
+steps (:func:`analyzer.play.engine._discard_one`, :func:`analyzer.play.deal._seat_choice`) on
 the same tables (:func:`analyzer.play.reads.player_tables`), with the position rebuilt from the
 seat's view alone. The other hands are never given: where the engine's arrays hold them, the
 seat's view holds only the cards they have laid (the ``best`` search draws the rest from what
@@ -46,7 +46,7 @@ from ..core.game import GAME
 from ..core.rng import chunk_states
 from ..core.scoring import _rank, _value
 from ..keeping.discard import _DISCARD_TABLE
-from .deal import _play_choice
+from .deal import _seat_choice
 from .engine import _discard_one
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
@@ -137,7 +137,7 @@ def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown,
                     out[1] = p
                     return
                 last_card = total_left - left[p] == 0 and left[p] == 1
-                out[2] = _play_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
+                out[2] = _seat_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
                                       floor, unseen, sc, target, dealer, table, peg_values,
                                       odds, crib_values, hand_table, st, left[nxt], last_card,
                                       one_count)
