@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from analyzer import keep_to_win
+from analyzer import format_cards, keep_to_win
+from analyzer.core.cards import as_cards
 from analyzer.core.choices import FORM_POSITIONS
 from analyzer.keeping.winodds import win_probability
 from analyzer.play.engine import POSITIONS
@@ -39,7 +40,7 @@ def test_the_others_keep_as_the_engines_ev_discard_step(variant):
         own = bool(rng.integers(2))
         kept, thrown, kept2, thrown2 = (np.empty(m, np.int64) for m in (k, n, k, n))
         _discard_one(st, game.as_array(), hand, own, np.int64(DISCARD_POLICIES["ev"]),
-                     np.zeros(2, np.int64), 0, t.crib_values, t.card_values, t.hand_table,
+                     np.zeros(2, np.int64), 0, 0, t.crib_values, t.card_values, t.hand_table,
                      t.rank_table, None, None, kept, thrown)
         _ev_keep(hand, own, t.crib_values, t.card_values, t.hand_table, st, kept2, thrown2)
         assert kept.tolist() == kept2.tolist() and thrown.tolist() == thrown2.tolist()
@@ -177,3 +178,107 @@ def test_cli_keep_score_in_the_other_forms(capsys):
         assert main(["keep", *cards, "--dealer", *score, *bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and says in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- best's discard
+
+
+def _threshold_odds(me, points):
+    """Five-card odds for the pone (the next dealer) at ``me``: it wins the game exactly when it
+    scores ``points`` or more in the deal (nobody reaches 61 from 10 in one)."""
+    odds = np.zeros((62, 62))
+    for need in range(1, 62):
+        odds[need, :] = 1.0 if 61 - need - me >= points else 0.0
+    odds[0, :], odds[:, 0] = 1.0, 0.0
+    return odds
+
+
+def _best_forms(variant, hand, place, score, odds, reach, samples=64, seed=2):
+    from analyzer.core.game import VARIANTS
+    from analyzer.core.rng import chunk_states
+    from analyzer.play.reads import player_tables
+    from analyzer.play.winkeepforms import _best_discard_forms, _ev_way, _ways
+
+    game = VARIANTS[variant]
+    t = player_tables(variant, ("best",) * game.players)
+    cards = np.array([int(c) for c in as_cards(hand)], np.int64)
+    st = chunk_states(seed, 1)[0].copy()
+    d = _best_discard_forms(game.as_array(), cards, np.int64(place), np.int64(score[0]),
+                            np.int64(score[1]), st, t.crib_values, t.card_values, t.rank_table,
+                            t.hand_table, np.array(odds, np.float64), np.int64(samples),
+                            np.int64(reach), np.int64(16), 2.0)
+    ev = _ev_way(cards, place % 2 == 0, game.thrown, t.crib_values, t.card_values, t.hand_table,
+                 st)
+    keeps = _ways(game.thrown)[0]
+    return format_cards(sorted(cards[keeps[d]])), format_cards(sorted(cards[keeps[ev]]))
+
+
+def test_best_leaves_the_ev_keep_for_one_that_surely_wins():
+    # The pone wins exactly when it scores 4 in the deal: 3C 3D 9H holds a fifteen and a pair
+    # (4 whatever comes); ev keeps the 7s (2 sure) and wins less than half the time.
+    hand = "3C 3D 7C 7S 9H"
+    chosen, ev = _best_forms("five-card", hand, 1, (10, 10), _threshold_odds(10, 4), reach=200)
+    assert ev == "3D 7C 7S" and chosen == "3C 3D 9H"
+    # out of reach of the target (the default reach) it does not sample: the ev keep
+    chosen, _ = _best_forms("five-card", hand, 1, (10, 10), _threshold_odds(10, 4), reach=30)
+    assert chosen == ev
+
+
+@pytest.mark.parametrize(("variant", "place"), [("five-card", 0), ("five-card", 1),
+                                                ("four-player", 0), ("four-player", 3)])
+def test_best_keeps_the_ev_keep_when_every_keep_wins_alike(variant, place):
+    # a flat table and scores nobody can win from in the deal: every keep is worth the same in
+    # every sample, so nothing is ahead of the ev keep
+    target = 61 if variant == "five-card" else 121
+    for hand in ("5H 5S 6D JC KH", "AC 2D 3H 9S KC", "4H 4S 5C JD QH"):
+        chosen, ev = _best_forms(variant, hand, place, (3, 0), _flat_odds(target, 0.4),
+                                 reach=400)
+        assert chosen == ev
+
+
+def _form_decisions(records):
+    from analyzer.sim.records import decisions
+
+    for record in records:
+        for d in decisions(record):
+            if d["kind"] == "discard":
+                yield d
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("five-card", ("best", "ev+lookahead")),
+    ("four-player", ("ev+lookahead", "best", "ev+lookahead", "best")),
+])
+def test_the_engines_best_discard_is_ev_until_the_game_can_end(variant, players):
+    from analyzer import simulate
+    from analyzer.play.seat import discard
+    from analyzer.play.winkeep import BEST_DISCARD_REACH
+
+    target = 61 if variant == "five-card" else 121
+    records = simulate(60, seed=21, players=players, variant=variant, record_games=60,
+                       workers=1).records
+    far = near = switched = 0
+    for d in _form_decisions(records):
+        if players[d["seat"]] != "best":
+            continue
+        view = {k: v for k, v in d["view"].items()}
+        ev = discard("ev+lookahead", **view)
+        me, opp = view["scores"]
+        if target - me > BEST_DISCARD_REACH and target - opp > BEST_DISCARD_REACH:
+            assert sorted(d["answer"]) == sorted(ev)
+            far += 1
+        else:
+            near += 1
+            switched += sorted(d["answer"]) != sorted(ev)
+    assert far > 50 and near > 50 and 0 < switched < near
+
+
+def test_three_player_best_discards_as_ev():
+    from analyzer import simulate
+    from analyzer.play.seat import discard
+
+    records = simulate(20, seed=5, players=("best", "ev+lookahead", "ev+greedy"),
+                       variant="three-player", record_games=20, workers=1).records
+    for d in _form_decisions(records):
+        if d["seat"] == 0:
+            assert sorted(d["answer"]) == sorted(discard("ev+lookahead", **d["view"]))

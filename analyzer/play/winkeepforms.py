@@ -28,6 +28,10 @@ dealer's right). In five-card the pone's three for last is pegged before the fir
 given is the score at the deal, those three included, so one side has at least 3.
 
 Three-player has no win-odds table (its state is three needs): it is refused.
+
+The engine's ``best`` discard policy in these forms is :func:`_best_discard_forms` (reached from
+:func:`analyzer.play.engine._discard_one`): the ``ev`` keep, left for a keep that wins more often
+by enough standard errors of the same samples, drawn only when the game can end in the deal.
 """
 
 from __future__ import annotations
@@ -49,14 +53,30 @@ _GREEDY = PEGGING_POLICIES["greedy"]
 
 
 @njit(cache=True)
+def _ev_way(hand, own, n_thrown, crib_values, card_values, hand_table, st):
+    """The ``ev`` discard of a five-card hand ``hand`` int64 (5,), by the players' kernels the
+    engine's step (:func:`analyzer.play.engine._discard_one`) calls: the index of the way in
+    :func:`_ways` order (the card thrown with ``n_thrown`` 1, four-player; the pair thrown of
+    :data:`analyzer.play.players._THROW_TWO_OF_FIVE` with 2, five-card). ``own``: the crib is
+    the player's side's."""
+    if n_thrown == 1:
+        return _choose_throw(np.int64(_EV), hand, own, card_values, hand_table, st)
+    return _choose_keep3(np.int64(_EV), hand, own, crib_values, hand_table, st)
+
+
+@njit(cache=True)
 def _ev_keep(hand, own, crib_values, card_values, hand_table, st, kept, thrown):
-    """The ``ev`` discard of a five-card hand ``hand`` int64 (5,) in five-card (keep three) or
-    four-player (keep four), by the players' kernels the engine's step
-    (:func:`analyzer.play.engine._discard_one`) calls, written into ``kept`` and ``thrown`` in
-    the order of the hand as that step writes them (a test holds them equal). ``own``: the
-    crib is the player's side's."""
+    """The ``ev`` discard (:func:`_ev_way`) written into ``kept`` and ``thrown`` in the order
+    of the hand, as the engine's step writes them (a test holds them equal)."""
+    d = _ev_way(hand, own, thrown.shape[0], crib_values, card_values, hand_table, st)
+    _take_way(hand, d, kept, thrown)
+
+
+@njit(cache=True, inline="always")
+def _take_way(hand, d, kept, thrown):
+    """Way ``d`` (:func:`_ways` order) of the five cards ``hand``: the cards kept and thrown, in
+    the order of the hand."""
     if thrown.shape[0] == 1:
-        d = _choose_throw(np.int64(_EV), hand, own, card_values, hand_table, st)
         j = 0
         for i in range(hand.shape[0]):
             if i == d:
@@ -65,11 +85,87 @@ def _ev_keep(hand, own, crib_values, card_values, hand_table, st, kept, thrown):
                 kept[j] = hand[i]
                 j += 1
     else:
-        d = _choose_keep3(np.int64(_EV), hand, own, crib_values, hand_table, st)
         for i in range(3):
             kept[i] = hand[_KEEP_THREE_OF_FIVE[d][i]]
         for i in range(2):
             thrown[i] = hand[_THROW_TWO_OF_FIVE[d][i]]
+
+
+@njit(cache=True)
+def _ways(n_thrown):
+    """The ways to keep of five cards, as index arrays ``keeps`` int64 (ways, kept) and
+    ``throws`` int64 (ways, thrown): with ``n_thrown`` 1 the card ``d`` thrown (five ways),
+    with 2 the pairs of :data:`analyzer.play.players._THROW_TWO_OF_FIVE` (ten): the order of
+    the players' kernels and of :func:`analyzer.keeping.discard._form_discards`."""
+    n_ways = 5 if n_thrown == 1 else 10
+    keeps = np.empty((n_ways, 5 - n_thrown), np.int64)
+    throws = np.empty((n_ways, n_thrown), np.int64)
+    for d in range(n_ways):
+        if n_thrown == 1:
+            throws[d, 0] = d
+            j = 0
+            for i in range(5):
+                if i != d:
+                    keeps[d, j] = i
+                    j += 1
+        else:
+            for i in range(3):
+                keeps[d, i] = _KEEP_THREE_OF_FIVE[d][i]
+            for i in range(2):
+                throws[d, i] = _THROW_TWO_OF_FIVE[d][i]
+    return keeps, throws
+
+
+@njit(cache=True)
+def _best_discard_forms(game, hand, place, me, opp, st, crib_values, card_values, table,
+                        hand_table, odds, samples, reach, first, z):
+    """The engine's ``best`` discard in five-card and four-player: the way (:func:`_ways`
+    order) to keep of ``hand`` int64 (5,), in the order of the hand.
+
+    The ``ev`` keep (:func:`_ev_way`) unless the game can end in this deal (a side needs at
+    most ``reach`` points) and ``samples`` samples of the rest of the deal
+    (:func:`_forms_win_samples`: the others keep by ev, everyone pegs greedy, the form's
+    win-odds table ``odds`` after the deal) find a way more likely to win by at least ``z``
+    standard errors of the paired difference. After ``first`` samples it stops, with the ev
+    keep, if no way is ahead of it. ``place`` the player's seat counted from the dealer,
+    ``me``, ``opp`` its side's and the other side's scores; the rest as
+    :func:`_forms_win_samples` (``st`` is advanced by the samples only). The six-card game's
+    :func:`analyzer.play.winkeep._best_discard` decides the same way (its candidates there are
+    the points keep's rivals; here every way is one: ten or five).
+    """
+    n_thrown, target = game[GAME.thrown], game[GAME.target]
+    ref = _ev_way(hand, place % 2 == 0, n_thrown, crib_values, card_values, hand_table, st)
+    if samples <= 1 or (target - me > reach and target - opp > reach):
+        return ref
+    keeps, throws = _ways(n_thrown)
+    m = keeps.shape[0]
+    out = np.empty((1, m), np.float64)
+    s1 = np.zeros(m, np.float64)
+    s2 = np.zeros(m, np.float64)
+    for k in range(samples):
+        if k == first:  # stop when no way is ahead of the ev keep
+            ahead = False
+            for j in range(m):
+                ahead = ahead or s1[j] > 0.0
+            if not ahead:
+                return ref
+        _forms_win_samples(game, hand, place, me, opp, st, keeps, throws, crib_values,
+                           card_values, table, hand_table, odds, out)
+        for j in range(m):
+            x = out[0, j] - out[0, ref]
+            s1[j] += x
+            s2[j] += x * x
+    top = ref
+    for j in range(m):
+        if s1[j] > s1[top]:
+            top = j
+    if top == ref:
+        return ref
+    mean = s1[top] / samples
+    var = (s2[top] - samples * mean * mean) / (samples - 1)
+    if mean > 0 and mean * mean * samples >= z * z * max(var, 0.0):
+        return top
+    return ref
 
 
 @njit(cache=True, nogil=True)
