@@ -92,6 +92,19 @@ def test_games_without_best_compile_neither_its_search_nor_its_samples_of_the_de
     searched = {k for k in kernels if k.startswith("play.search.")}
     sampled = {k for k in kernels if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal")}
     assert searched == set() and sampled == set()
+    # nor the other forms' score-aware discard (analyzer.play.winkeepforms)
+    assert {k for k in kernels if k.startswith("play.winkeepforms.")} == set()
+
+
+@pytest.mark.slow
+def test_six_cards_best_discard_compiles_none_of_the_other_forms_discard(tmp_path):
+    # best's discard in five-card and four-player is reached through an overload that six-card's
+    # tables (a pegging table given) compile as a constant: no sample of their deals
+    kernels = _kernels_compiled(tmp_path, "from analyzer.play.seat import discard\n"
+                                          "discard('best', '5H 5S 6D JC QS KH', own_crib=True, "
+                                          "scores=(110, 115))\n")
+    assert "play.winkeep._best_discard" in kernels
+    assert {k for k in kernels if k.startswith("play.winkeepforms.")} == set()
 
 
 @pytest.mark.slow

@@ -169,8 +169,8 @@ def test_cli_keep_score(capsys):
     text = capsys.readouterr().out
     assert "points keep: 5H 5S JC QS" in text and "score-aware keep: the points keep" in text
     for argv in (["--score", "121", "0"], ["--score", "5"], ["--score", "1", "2", "--variant",
-                                                             "five-card"]):
-        cards = ["5H", "5S", "6D", "JC", "QS"] + ([] if "five-card" in argv else ["KH"])
+                                                             "three-player"]):
+        cards = ["5H", "5S", "6D", "JC", "QS"] + ([] if "three-player" in argv else ["KH"])
         assert main(["keep", *cards, "--dealer", *argv]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err

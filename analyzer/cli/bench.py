@@ -273,9 +273,9 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
 
     def discard_all():
         for hand, own, scores in discards:
-            _discard_one(state.copy(), game, hand, own, pol_d, scores, 0, t.crib_values,
-                         t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept,
-                         thrown)
+            _discard_one(state.copy(), game, hand, own, pol_d, scores, 0, 0 if own else 1,
+                         t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values,
+                         t.odds, kept, thrown)
 
     with numba_threads(1):
         t_searched, t_other, t_discards = _interleaved_seconds(
@@ -326,9 +326,9 @@ def _seat_figures(add: Callable[..., None], repeats: int) -> None:
 
     def step_discards():
         for hand, own, scores, rng in ready:
-            _discard_one(rng.copy(), game, hand, own, pol_d, scores, 0, t.crib_values,
-                         t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept,
-                         thrown)
+            _discard_one(rng.copy(), game, hand, own, pol_d, scores, 0, 0 if own else 1,
+                         t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values,
+                         t.odds, kept, thrown)
 
     prepared = []
     for d in lays:

@@ -22,6 +22,7 @@ from ..core.choices import (
     DEFAULT_SAMPLES,
     DEFAULT_VARIANT,
     DISCARD_POLICY_NAMES,
+    FORM_POSITIONS,
     MAX_DEALS,
     MAX_GAMES,
     MAX_ITERATIONS,
@@ -253,11 +254,13 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
     """``crib keep --score ME OPP``: the keeps ranked by the probability of winning."""
     from ..play.winkeep import keep_to_win
 
-    if args.variant != DEFAULT_VARIANT:
-        raise UsageError(f"crib keep: --score is for the six-card game, not {args.variant}")
+    four = args.variant == "four-player"
+    if args.position is not None and not four:
+        raise UsageError(f"crib keep: --position is for four-player, not {args.variant}")
     try:
         df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
-                         samples=args.samples, seed=args.seed, crib=crib, pegging=pegging)
+                         samples=args.samples, seed=args.seed, crib=crib, pegging=pegging,
+                         variant=args.variant, position=args.position)
     except ValueError as exc:
         raise UsageError(f"crib keep: --score: {exc}") from None
     a = df.attrs
@@ -273,11 +276,18 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
             "points_keep": a["points_keep"], "win_keep": a["win_keep"],
             "rival_keep": a["rival_keep"],
             "gain": a["gain"], "gain_se": a["gain_se"], "rows": rows,
+            "variant": a["variant"], **({"position": a["position"]} if four else {}),
         }))
         return 0
     me, opp = a["score"]
-    print(f"hand {a['hand']} as {a['role']}, you {me}, opponent {opp}: P(win) from "
-          f"{a['samples']:,} samples of the rest of the deal (seed {a['seed']})")
+    if four:
+        who = (f"{a['position']} (your side {'deals' if args.dealer else 'is pone'}), "
+               f"four-player, your side {me}, the other side {opp}")
+    else:
+        form = "" if args.variant == DEFAULT_VARIANT else f", {args.variant}"
+        who = f"{a['role']}{form}, you {me}, opponent {opp}"
+    print(f"hand {a['hand']} as {who}: P(win) from {a['samples']:,} samples of the rest of "
+          f"the deal (seed {a['seed']})")
     print(f"    {'keep':<12} {'discard':<7} {'net':>7} {'P(win)':>7} {'±se':>7}")
     for row in rows:
         mark = "*" if row["keep"] == a["win_keep"] else " "
@@ -1145,8 +1155,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "minus against, from the self-play pegging table (six-card only; the "
                    "default there; refused in the other forms, which have no such table)")
     p.add_argument("--score", nargs=2, type=_score, metavar=("ME", "OPP"),
-                   help="rank by the probability of winning from this score (each 0 to 120), "
-                   "simulating the rest of the deal (six-card)")
+                   help="rank by the probability of winning from this score (each 0 to 120; "
+                   "0 to 60 in five-card, the pone's three for last in it; four-player: your "
+                   "side's and the other side's), simulating the rest of the deal (six-card, "
+                   "five-card, four-player; three-player has no win-odds table)")
+    p.add_argument("--position", choices=FORM_POSITIONS, default=None,
+                   help="with --score, four-player: where you sit from the dealer round to the "
+                   "left: dealer, first (his left: you lead), second (his partner), third (his "
+                   "right); default dealer with --dealer, first with --pone")
     p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True),
                    default=DEFAULT_SAMPLES, metavar="N",
                    help=f"with --score: samples of the rest of the deal (default "

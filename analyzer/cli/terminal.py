@@ -896,8 +896,12 @@ def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggi
     if game.players > 2:
         player.say(player.seating.seats_said())
         if parse_player(opponent)[1] == PEGGING_POLICIES["best"]:
-            aim = "for points (no win-odds table)" if game.players == 3 else "to win"
-            player.say(f"In {game.name}, best keeps as ev and searches the play {aim}.")
+            if game.players == 3:
+                player.say(f"In {game.name}, best keeps as ev and searches the play for points "
+                           "(no win-odds table).")
+            else:
+                player.say(f"In {game.name}, best keeps as ev until the game can end in the "
+                           "deal, then to win, and searches the play to win.")
     player.say("Type cards (5H JC) or their positions (1 4); ? for advice; undo; help; quit.")
 
 

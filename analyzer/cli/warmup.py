@@ -65,9 +65,11 @@ def _play() -> None:
 def _forms() -> None:
     from ..keeping.discard import keep
     from ..play.search import advise_play
+    from ..play.winkeep import keep_to_win
     from ..sim.harness import simulate
     from ..table.tabletop import Table
 
+    keep_to_win("5H 5S 6D JC QS", True, (30, 30), samples=4, variant="five-card")
     for variant in ("five-card", "three-player", "four-player"):
         simulate(4, seed=0, workers=1, variant=variant, record_games=4)
         keep("5H 5S 6D JC QS", dealer=True, variant=variant)

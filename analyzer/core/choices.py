@@ -34,6 +34,7 @@ __all__ = [
     "CRIB_MODES",
     "DEFAULT_VARIANT",
     "FORM_CRIB_MODES",
+    "FORM_POSITIONS",
     "VARIANT_NAMES",
     "CRIB_TABLE_DEALS",
     "CRIB_TABLE_MAX_ITERATIONS",
@@ -117,6 +118,9 @@ MAX_ITERATIONS = 10_000
 #: default, and how many standard errors of gain in P(win) it needs to leave the points keep.
 DEFAULT_SAMPLES = 4000
 SWITCH_Z = 3.0
+#: Where a player sits in four-player, counted round to the left from the dealer (the places
+#: of the engine's statistics): the score-aware keep's ``position`` (``crib keep --position``).
+FORM_POSITIONS = ("dealer", "first", "second", "third")
 #: Samples :func:`analyzer.advise_play` (``crib peg``) draws by default.
 ADVISE_SAMPLES = 4000
 

@@ -11,7 +11,8 @@ each a kernel of its own:
 * :func:`_deal`: shuffle, deal each player's cards, turn the starter;
 * :func:`_discards` (:func:`_discard_one`: one seat's, for the seat API,
   :mod:`analyzer.play.seat`): each player keeps some cards and throws the rest to the crib
-  (discard policy; ``best`` keeps to win near the end, :mod:`analyzer.play.winkeep`);
+  (discard policy; ``best`` keeps to win near the end, :mod:`analyzer.play.winkeep`, and in
+  five-card and four-player :mod:`analyzer.play.winkeepforms`);
 * his heels, the play and the show (:mod:`analyzer.play.deal`, shared with the simulations of a
   deal's end): a Jack turned pegs 2 to the dealer; the play round the table from the dealer's
   left with go, 31 and last card (pegging policy); the hands round the table, then the crib;
@@ -48,7 +49,8 @@ play (:func:`analyzer.play.players._choose_play_inline`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import DISCARD_POLICIES
@@ -66,10 +68,13 @@ from .players import (
 )
 from .winkeep import (
     BEST_DISCARD_CANDIDATES,
+    BEST_DISCARD_FIRST,
     BEST_DISCARD_REACH,
     BEST_DISCARD_SAMPLES,
+    ENGINE_SWITCH_Z,
     _best_discard,
 )
+from .winkeepforms import _best_discard_forms, _take_way
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
@@ -225,8 +230,8 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
     n = 0
     for p in range(n_players):
         own = p % n_sides == dealer % n_sides  # the crib is this player's side's
-        _discard_one(st, game, hands[p], own, dpol[p], scores, p, crib_values, card_values,
-                     hand_table, table, peg_values, odds, kept[p], thrown[p])
+        _discard_one(st, game, hands[p], own, dpol[p], scores, p, dealer, crib_values,
+                     card_values, hand_table, table, peg_values, odds, kept[p], thrown[p])
         for i in range(n_thrown):
             crib[n] = thrown[p, i]
             n += 1
@@ -240,17 +245,64 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         unseen_rank[p, _rank(starter)] -= 1
 
 
+def _forms_discard(game, hand, place, pol, me, opp, st, crib_values, card_values, table,
+                   hand_table, peg_values, odds):
+    """``best``'s discard in five-card and four-player
+    (:func:`analyzer.play.winkeepforms._best_discard_forms`), or -1 where it does not apply
+    (another policy, three-player, no win-odds table): the way to keep, in the order of
+    :func:`analyzer.play.winkeepforms._ways`. Chosen by the types of the tables as the caller
+    is compiled (as :func:`analyzer.play.deal._searched_play`): only the forms' ``best``
+    (``peg_values`` None, ``odds`` an array: :func:`analyzer.play.reads.score_tables`) compiles
+    it; six-card and runs without ``best`` compile a constant -1."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_forms_discard)
+def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, st, crib_values, card_values,
+                                 table, hand_table, peg_values, odds):
+    if isinstance(peg_values, types.NoneType) and isinstance(odds, types.Array):
+        def searched(game, hand, place, pol, me, opp, st, crib_values, card_values, table,
+                     hand_table, peg_values, odds):
+            if (pol != _DISCARD_BEST or game[GAME.teams] != 2
+                    or odds.shape[0] != game[GAME.target] + 1):
+                return -1
+            return _best_discard_forms(game, hand, place, me, opp, st, crib_values,
+                                       card_values, table, hand_table, odds,
+                                       np.int64(BEST_DISCARD_SAMPLES),
+                                       np.int64(BEST_DISCARD_REACH),
+                                       np.int64(BEST_DISCARD_FIRST), ENGINE_SWITCH_Z)
+        return searched
+
+    def none(game, hand, place, pol, me, opp, st, crib_values, card_values, table, hand_table,
+             peg_values, odds):
+        return -1
+    return none
+
+
 @njit(cache=True)
-def _discard_one(st, game, hand, own, pol, scores, p, crib_values, card_values, hand_table,
-                 table, peg_values, odds, kept, thrown):
+def _discard_one(st, game, hand, own, pol, scores, p, dealer, crib_values, card_values,
+                 hand_table, table, peg_values, odds, kept, thrown):
     """One player's discard (:func:`_discards` makes each in seat order): from ``hand`` int64
     (dealt,), by discard policy ``pol``, write the cards kept into ``kept`` (kept,) and those
     thrown into ``thrown`` (thrown,), each in the order of the hand. ``own``: the crib is the
-    player's side's; ``scores`` (by side) and ``p``, the player's seat, are what ``best`` reads
-    (with two players, side and seat are one). Draws from ``st`` only as the policy does."""
+    player's side's; ``scores`` (by side), ``p``, the player's seat, and ``dealer``, the
+    dealer's, are what ``best`` reads (with two players, side and seat are one; in four-player
+    the player's side is ``p % 2``). Draws from ``st`` only as the policy does.
+
+    ``best`` keeps to win near the end: in six-card by
+    :func:`analyzer.play.winkeep._best_discard`, in five-card and four-player by
+    :func:`analyzer.play.winkeepforms._best_discard_forms` (when given the form's win-odds
+    table), else (three-player) as ``ev``; ``pegging`` is ``ev`` outside six-card."""
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
     if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
+        side = p % 2
+        d = _forms_discard(game, hand, (p - dealer + n_players) % n_players, pol, scores[side],
+                           scores[1 - side], st, crib_values, card_values, table, hand_table,
+                           peg_values, odds)
+        if d >= 0:
+            _take_way(hand, d, kept, thrown)
+            return
         pol = _DISCARD_EV  # the pegging table and the search are the six-card game's
     if peg_values is not None and pol >= _DISCARD_PEGGING:
         samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0

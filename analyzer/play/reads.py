@@ -58,25 +58,30 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     copies (:func:`analyzer.keeping.pegtable.peg_table`,
     :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
     read the first, ``best`` (discard or pegging) the second, in the two-player six-card game;
-    in the other forms ``best``'s pegging reads the form's win-odds table (five-card,
-    four-player; a (1, 1) array in three-player, which has none: its search values points
-    there) and no pegging table (None): the play kernels search as the six-card game does when
-    they are given a pegging table and as the other forms do when not, so that numba compiles
-    only the search a run can use (``best`` in six-card does not compile the other forms'
-    search, nor they six-card's); ``None`` for a table no player reads. A six-card game with
-    ``best`` in it is given both (its pegging half alone reads no pegging table), so that it
-    runs the version ``best`` against anyone compiles, not one of its own."""
+    in the other forms ``best`` (its pegging; its discard in five-card and four-player) reads
+    the form's win-odds table (a (1, 1) array in three-player, which has none: its search
+    values points there, and its discard is ``ev``) and no pegging table (None): the play
+    kernels search as the six-card game does when they are given a pegging table and as the
+    other forms do when not, so that numba compiles only the search a run can use (``best`` in
+    six-card does not compile the other forms' search, nor they six-card's); ``None`` for a
+    table no player reads. A six-card game with ``best`` in it is given both (its pegging half
+    alone reads no pegging table), so that it runs the version ``best`` against anyone compiles,
+    not one of its own.
+    """
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
         # best searches the play of the other forms (analyzer.play.searchforms) with the form's
-        # win-odds table, or for points where there is none (three-player: a (1, 1) table);
-        # no pegging table: the engine's version for best in these forms compiles only their
-        # search, and six-card's version only six-card's
-        if not any(g == PEGGING_POLICIES["best"] for _, g in codes):
-            return None, None
+        # win-odds table, or for points where there is none (three-player: a (1, 1) table),
+        # and keeps to win near the end with it (analyzer.play.winkeepforms; five-card and
+        # four-player); no pegging table: the engine's version for best in these forms
+        # compiles only their search and discard, and six-card's version only six-card's
         from ..keeping.winodds import ODDS_VARIANTS, win_table
 
         name = VARIANTS[variant].name
+        searches = any(g == PEGGING_POLICIES["best"] for _, g in codes)
+        keeps = name in ODDS_VARIANTS and any(d == DISCARD_POLICIES["best"] for d, _ in codes)
+        if not (searches or keeps):
+            return None, None
         odds_table = np.array(win_table(name)) if name in ODDS_VARIANTS else np.zeros((1, 1))
         return None, odds_table
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)

@@ -392,14 +392,16 @@ def _card_text(card: int) -> str:
 
 
 def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = "six-card",
-            rng=None, seed: int = 0) -> list[int]:
+            rng=None, seed: int = 0, position: int | None = None) -> list[int]:
     """The cards ``player`` throws to the crib from ``hand`` (the cards dealt, text or ids, in
     the order held), as card ids in the order of the hand.
 
     ``own_crib``: the crib is the seat's side's. ``scores``: (the seat's side's, the other
-    side's) before the deal, which ``best`` reads in the two-player six-card game (it keeps to
-    win when the game can end in the deal); the other players and forms ignore them. ``rng`` or
-    ``seed``: as :func:`lay`.
+    side's) before the deal, which ``best`` reads in six-card, five-card and four-player (it
+    keeps to win when the game can end in the deal); the other players and three-player ignore
+    them. ``position``: the seat's place counted round to the left from the dealer (0 the
+    dealer; by default 0 with ``own_crib``, 1 without), which ``best`` reads in four-player
+    (who leads, who counts first). ``rng`` or ``seed``: as :func:`lay`.
     """
     game, game_array = _game(variant)
     pol = _policies(player)[0]
@@ -414,8 +416,17 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
         d = _points_values(cards, bool(own_crib), t.crib_values, t.peg_values, t.hand_table,
                            values)
         return [int(cards[i]) for i in _DISCARD_TABLE[d]]
-    _discard_one(st, game_array, cards, bool(own_crib), pol, own, 0, t.crib_values,
-                 t.card_values, t.hand_table, t.rank_table, t.peg_values, t.odds, kept, thrown)
+    n = game.players
+    if position is None:
+        position = 0 if own_crib else 1
+    if isinstance(position, bool) or not isinstance(position, int | np.integer) \
+            or not 0 <= position < n or (position % game.teams == 0) != bool(own_crib):
+        raise SeatError(f"position: the seat's place from the dealer, 0 to {n - 1}, on the "
+                         f"dealer's side (even) exactly when own_crib, got {position!r}")
+    # the seat is 0 (its scores first) and the dealer sits position places to its right
+    _discard_one(st, game_array, cards, bool(own_crib), pol, own, 0,
+                 np.int64((n - int(position)) % n), t.crib_values, t.card_values, t.hand_table,
+                 t.rank_table, t.peg_values, t.odds, kept, thrown)
     return [int(c) for c in thrown]
 
 
@@ -446,8 +457,8 @@ def prepare(player: str = "best", variant: str = "six-card", end: bool = True) -
     your first hand. (Numba compiles one kernel at a time: a decision asked meanwhile waits for
     the compile to end, then runs.) It compiles in the order a game needs them: the discard
     of a game's start, the play, then ``best``'s discard near the end of a game (its samples
-    of the deal, the longest compile, needed only once a side is within reach of 121; not
-    with ``end=False``).
+    of the deal, the longest compile, needed only once a side is within reach of the target;
+    not with ``end=False``).
 
     >>> prepare("ev+greedy")
     """
@@ -457,7 +468,7 @@ def prepare(player: str = "best", variant: str = "six-card", end: bool = True) -
     lay(player, dealt[:game.kept], (), seat=1, dealer=0, starter=dealt[7],
         thrown=dealt[game.kept:game.kept + game.thrown], variant=variant)
     if end:
-        near = rules.GAME_POINTS - 1
+        near = game.target - 1
         discard(player, dealt[:game.dealt], own_crib=True, scores=(near, near), variant=variant)
 
 
@@ -494,7 +505,7 @@ class Seat:
         other = by_side[(mine + 1) % game.teams]
         return discard(self.player, hand, own_crib=mine == dealer % game.teams,
                        scores=(int(by_side[mine]), int(other)), variant=self.variant,
-                       rng=self.rng)
+                       rng=self.rng, position=(seat - dealer) % game.players)
 
     def lay(self, hand, played: Iterable = (), *, dealer: int, starter, thrown, seat: int = 0,
             scores: Sequence[int] | None = None) -> int | None:

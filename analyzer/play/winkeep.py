@@ -288,26 +288,42 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
 
 
 def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                crib: str | None = None, pegging: bool = True, odds=None):
-    """Rank the 15 keeps of a six-card hand by the probability of winning from ``score``.
+                crib: str | None = None, pegging: bool = True, odds=None, *,
+                variant: str = "six-card", position: str | None = None):
+    """Rank the keeps of a hand by the probability of winning from ``score``: the 15 of a
+    six-card hand, or (``variant=``) the 10 of a five-card hand, the 5 of a four-player one.
 
     Parameters
     ----------
     cards
-        The six cards dealt, as text or ids.
+        The cards dealt, as text or ids: six, five in five-card and four-player.
     dealer
-        True when the player deals this deal (the crib is his).
+        True when the player deals this deal (the crib is his; in four-player, his side's).
     score
-        ``(me, opponent)``: the scores before the deal, each 0..120.
+        ``(me, opponent)``: the scores before the deal, each 0..120 (0..60 in five-card, where
+        the pone's three for last, pegged before the first deal, is in them: one side has at
+        least 3). In four-player, by side: ``(my side, the other side)``.
     samples
-        Samples of the rest of the deal (the opponent's cards and the starter), shared by all
-        15 keeps; rounded up to a multiple of 64.
+        Samples of the rest of the deal (the others' cards and the starter), shared by all
+        the keeps; rounded up to a multiple of 64.
     seed
         Seed of the samples: the same seed gives the same answer on any number of threads.
     crib, pegging
-        How the points keep is valued (as :func:`analyzer.keep`).
+        How the points keep is valued (as :func:`analyzer.keep`; ``pegging`` is the six-card
+        game's only).
     odds
-        The win-odds table (:func:`analyzer.research.odds.win_table`); the shipped one by default.
+        The form's win-odds table (:func:`analyzer.keeping.winodds.win_table`); the shipped one
+        by default.
+    variant
+        ``"six-card"`` (the default), ``"five-card"`` or ``"four-player"``
+        (:mod:`analyzer.play.winkeepforms`: the others keep by ``ev`` and everyone pegs
+        ``greedy`` in the samples). Three-player has no win-odds table: ``ValueError``.
+    position
+        Four-player: where the player sits, counted round to the left from the dealer:
+        ``"dealer"``, ``"first"`` (on his left: leads, counts first), ``"second"`` (his
+        partner) or ``"third"`` (on his right). By default ``"dealer"`` when ``dealer`` and
+        ``"first"`` when not; it must agree with ``dealer`` (dealer and second are the dealing
+        side). The two-player forms take ``dealer`` alone.
 
     Returns
     -------
@@ -319,14 +335,28 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
         chosen: the rival when its gain is positive and at least
         :data:`~analyzer.core.choices.SWITCH_Z` standard errors, else the points keep), ``score``,
-        ``samples``, ``seed``.
+        ``samples``, ``seed``, ``variant`` (and in the other forms ``position``).
 
     Examples
     --------
     >>> df = keep_to_win("5H 5S 6D JC QS KH", dealer=True, score=(0, 0), samples=256)
     >>> df.attrs["win_keep"] == df.attrs["points_keep"]
     True
+    >>> df = keep_to_win("9H 9S KD 2C AS", dealer=False, score=(59, 41), samples=64,
+    ...                  variant="five-card")
+    >>> float(df["p_win"].iloc[0]), df.attrs["win_keep"]  # the pone counts the 9s first
+    (1.0, '2C 9H 9S')
     """
+    if variant != "six-card":
+        from .winkeepforms import win_samples_forms
+
+        points, keep_text, out, me, opp, seed, where = win_samples_forms(
+            cards, dealer, score, samples, seed, crib, variant, position, odds)
+        df = _rank_by_win(points, keep_text, out, me, opp, seed)
+        df.attrs.update(position=where)
+        return df
+    if position is not None:
+        raise ValueError("position: for four-player; in six-card say dealer=True or False")
     from ..core.rng import chunk_states
     from ..core.scoring import hand_table, rank_table
     from ..keeping.crib import crib_values as crib_value_table
@@ -354,17 +384,20 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
                           odds, out[b * per_block:(b + 1) * per_block])
 
     on_threads(run, blocks, numba.get_num_threads())
-    return _rank_by_win(points, six, out, me, opp, seed)
-
-
-def _rank_by_win(points, six, out, me, opp, seed):
-    """The points frame with ``p_win`` columns, re-sorted, and the choice in ``attrs``."""
     from ..core.cards import format_card
 
     names = [format_card(c) for c in six]
     keep_text = [" ".join(names[k] for k in row) for row in _KEEP_TABLE]  # six is in id order
+    return _rank_by_win(points, keep_text, out, me, opp, seed)
+
+
+def _rank_by_win(points, keep_text, out, me, opp, seed):
+    """The points frame with ``p_win`` columns, re-sorted, and the choice in ``attrs``.
+    ``keep_text[d]`` is the keep of column ``d`` of ``out`` (samples, ways), as the frame
+    writes it."""
     index = {frozenset(text.split()): d for d, text in enumerate(keep_text)}
     n = out.shape[0]
+    ways = len(keep_text)
     order = [index[frozenset(k.split())] for k in points["keep"]]
     p = out.mean(axis=0)
     se = out.std(axis=0, ddof=1) / np.sqrt(n)
@@ -372,7 +405,7 @@ def _rank_by_win(points, six, out, me, opp, seed):
     df["p_win"] = p[order]
     df["p_win_se"] = se[order]
     best_points = order[0]
-    others = [d for d in range(15) if d != best_points]
+    others = [d for d in range(ways) if d != best_points]
     rival = others[int(np.argmax(p[others]))]  # the best keep but the points keep
     diff = out[:, rival] - out[:, best_points]
     gain = float(diff.mean())

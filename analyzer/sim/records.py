@@ -211,7 +211,7 @@ def decisions(record: dict):
             yield {"kind": "discard", "deal": number, "seat": p, "answer": thrown[p],
                    "view": {"hand": hands[p], "own_crib": mine == dealer % sides,
                             "scores": (before[mine], before[(mine + 1) % sides]),
-                            "variant": game.name}}
+                            "position": (p - dealer) % n, "variant": game.name}}
         kept = [[c for c in hands[p] if c not in thrown[p]] for p in range(n)]
         starter = parse_card(deal["starter"])
         start = list(before)

@@ -18,7 +18,8 @@ ordered in strength, each beating the one below it in both forms ``crib play`` o
 
 ``ev+lookahead`` (the simulations' default) is between Club and Expert but is no level: in the
 five-card game ``best`` played as ``ev+lookahead`` when the levels were chosen (it now searches
-the play there, :mod:`analyzer.play.searchforms`, and keeps as ``ev``). ``hand+greedy`` would
+the play there, :mod:`analyzer.play.searchforms`, and keeps as ``ev`` until the game can end in
+the deal, :mod:`analyzer.play.winkeepforms`). ``hand+greedy`` would
 be no beginner: it beats ``baseline`` (57.5% of 20,000 duels).
 
 The upper level's share of wins, each step (seed 20261130; six-card: ``crib duel``, each player

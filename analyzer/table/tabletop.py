@@ -372,7 +372,7 @@ class Table:
             if self.ai[p]:
                 thrown = seat_discard(self.seats[p], self._hands[p], own_crib=own,
                                       scores=self._scores_of(p), variant=game.name,
-                                      rng=self._st)
+                                      rng=self._st, position=(p - dealer) % n)
                 self._kept[p] = [c for c in self._hands[p].tolist() if c not in thrown]
                 self._thrown[p] = thrown
             else:
