@@ -68,7 +68,7 @@ from .searchcommon import (
     BEST_MARGIN,
     BEST_SAMPLES,
     _beats,
-    _peg_points_inline,
+    _greedy_card,
     _substream,
     _summarise,
 )
@@ -156,44 +156,18 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
     same play, card for card, at half the cost (no policy dispatch, no unseen ranks, which
     greedy does not read, and the key as an integer).
 
-    Greedy's key (:func:`analyzer.play.players._greedy_key`) is ``1000 * points + tiebreak +
-    rank / 100``, less 100 if the count after is 5 or 21, the tiebreak ``20 - value`` (0 for a
-    5) on a lead, else the value; here it is that times 100, all whole numbers, so the order of
-    the cards and the first of equals are the same. Arguments as :func:`_rollout` without
-    ``unseen``, ``pol`` and ``st``.
+    Greedy's card is :func:`analyzer.play.searchcommon._greedy_card` (its key in whole numbers,
+    the same order of the cards and the same first of equals). Arguments as :func:`_rollout`
+    without ``unseen``, ``pol`` and ``st``.
     """
-    n_cards = kept.shape[1]
     total_left = left[0] + left[1]
     while total_left > 0:
         p = turn
         nxt = 1 - p
         choice = -1
         if left[p] > 0:
-            last_card = left[nxt] == 0 and left[p] == 1
-            leading = nseq == 0
-            best_key = np.int64(-1) << 40
-            for i in range(n_cards):
-                if laid[p, i]:
-                    continue
-                v = _value(kept[p, i])
-                after = count + v
-                if after > rules.MAX_COUNT:
-                    continue
-                r = _rank(kept[p, i])
-                seq[nseq] = r
-                points = _peg_points_inline(seq, nseq + 1, after)
-                if last_card and after != rules.MAX_COUNT:
-                    points += rules.LAST_CARD_POINTS
-                if leading:
-                    tiebreak = 20 - v if v != 5 else 0
-                else:
-                    tiebreak = v
-                key = points * 100000 + tiebreak * 100 + r
-                if after == 5 or after == 21:
-                    key -= 10000
-                if key > best_key:
-                    best_key = key
-                    choice = i
+            choice = _greedy_card(kept, laid, p, seq, nseq, count,
+                                  left[nxt] == 0 and left[p] == 1)
         if choice < 0:  # go
             passes += 1
             if passes >= 2:

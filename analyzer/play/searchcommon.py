@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core import rules
 from ..core.rng import _next
-from ..core.scoring import _peg_points
+from ..core.scoring import _peg_points, _rank, _value
 
 __all__ = ["BEST_FIRST_SAMPLES", "BEST_MARGIN", "BEST_SAMPLES"]
 
@@ -35,6 +36,42 @@ _LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW
 #: :func:`analyzer.core.scoring._peg_points` compiled again to be inlined into the greedy
 #: rollout, where it runs for every card a player could lay.
 _peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
+
+
+@njit(cache=True, inline="always")
+def _greedy_card(kept, laid, p, seq, nseq, count, last_card):
+    """The card player ``p`` lays as ``greedy`` in a rollout (both searches'): its index into
+    ``kept[p]``, or -1 for a go. ``seq[:nseq]`` the ranks of the count (room for one more),
+    ``last_card`` whether the card would be the last of the play. Greedy's key
+    (:func:`analyzer.play.players._greedy_key`, ``1000 * points + tiebreak + rank / 100``, less
+    100 at a count of 5 or 21) times 100, in whole numbers: the same order of the cards and the
+    same first of equals, at less cost."""
+    choice = -1
+    leading = nseq == 0
+    best_key = np.int64(-1) << 40
+    for i in range(kept.shape[1]):
+        if laid[p, i]:
+            continue
+        v = _value(kept[p, i])
+        after = count + v
+        if after > rules.MAX_COUNT:
+            continue
+        r = _rank(kept[p, i])
+        seq[nseq] = r
+        points = _peg_points_inline(seq, nseq + 1, after)
+        if last_card and after != rules.MAX_COUNT:
+            points += rules.LAST_CARD_POINTS
+        if leading:
+            tiebreak = 20 - v if v != 5 else 0
+        else:
+            tiebreak = v
+        key = points * 100000 + tiebreak * 100 + r
+        if after == 5 or after == 21:
+            key -= 10000
+        if key > best_key:
+            best_key = key
+            choice = i
+    return choice
 
 
 @njit(cache=True)

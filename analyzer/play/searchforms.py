@@ -60,7 +60,7 @@ from .searchcommon import (
     BEST_MARGIN,
     BEST_SAMPLES,
     _beats,
-    _peg_points_inline,
+    _greedy_card,
     _substream,
     _summarise,
 )
@@ -84,10 +84,11 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
     ``passes`` (goes said since), ``scores`` int64 (sides,) (player ``p`` scores for side ``p %
     sides``), ``one_count`` the five-card play (it ends at the first go or 31). Points go to
     ``scores`` and ``pegged`` (players,); the play stops the moment a side reaches ``target``.
-    Returns the winning side or -1. Greedy's key as in :func:`analyzer.play.search._greedy_rollout`
-    (whole numbers, the same order as :func:`analyzer.play.players._greedy_key`).
+    Returns the winning side or -1. Greedy's card is
+    :func:`analyzer.play.searchcommon._greedy_card`, as in
+    :func:`analyzer.play.search._greedy_rollout`.
     """
-    n_players, n_cards = kept.shape
+    n_players = kept.shape[0]
     n_sides = scores.shape[0]
     total_left = np.int64(0)
     for q in range(n_players):
@@ -97,31 +98,8 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            last_card = total_left - left[p] == 0 and left[p] == 1
-            leading = nseq == 0
-            best_key = np.int64(-1) << 40
-            for i in range(n_cards):
-                if laid[p, i]:
-                    continue
-                v = _value(kept[p, i])
-                after = count + v
-                if after > rules.MAX_COUNT:
-                    continue
-                r = _rank(kept[p, i])
-                seq[nseq] = r
-                points = _peg_points_inline(seq, nseq + 1, after)
-                if last_card and after != rules.MAX_COUNT:
-                    points += rules.LAST_CARD_POINTS
-                if leading:
-                    tiebreak = 20 - v if v != 5 else 0
-                else:
-                    tiebreak = v
-                key = points * 100000 + tiebreak * 100 + r
-                if after == 5 or after == 21:
-                    key -= 10000
-                if key > best_key:
-                    best_key = key
-                    choice = i
+            choice = _greedy_card(kept, laid, p, seq, nseq, count,
+                                  total_left - left[p] == 0 and left[p] == 1)
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:  # nobody can lay: the last to lay pegs the go
