@@ -2,6 +2,7 @@
 that is never the user's own, and the tests marked slow started first."""
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -13,6 +14,14 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A shell without job control starts a background job (`make test &`) with SIGINT ignored, and
+# an ignored signal stays ignored in every process started from it: the games the suite stops
+# with Ctrl-C would not stop, and their tests would wait for their hang guard. Ctrl-C is
+# restored to Python's usual KeyboardInterrupt here, in the pytest process and in each worker,
+# so every program the suite starts receives it as a user's terminal sends it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")
