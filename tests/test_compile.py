@@ -68,62 +68,62 @@ def test_the_clock_counts_each_kernels_versions_and_its_own_time_without_inner_o
 # ------------------------------------------------------------------ compiled only when used
 
 
-def _kernels_compiled(tmp_path, code: str) -> set[str]:
-    """The kernels a new process running ``code`` compiles, from an empty numba cache."""
+def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
+    """The kernels each of ``steps`` (Python code, run in turn by one new process from an
+    empty numba cache) compiles that the steps before it had not: one process, so the kernels
+    all steps share are compiled once."""
     report = tmp_path / "report.json"
-    code = ("import atexit\nfrom analyzer.cli.compiletime import CompileClock, report_to_file\n"
-            "clock = CompileClock().install()\n"
-            f"atexit.register(report_to_file, clock, {str(report)!r})\n{code}")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    code = ["import json\nfrom analyzer.cli.compiletime import CompileClock\n"
+            "clock = CompileClock().install()\nafter = []\n"]
+    for step in steps:
+        code.append(f"{step}\nafter.append([r['kernel'] for r in clock.rows()])\n")
+    code.append(f"open({str(report)!r}, 'w').write(json.dumps(after))\n")
+    done = subprocess.run([sys.executable, "-c", "".join(code)], capture_output=True, text=True,
                           timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert done.returncode == 0, done.stderr
-    return {k["kernel"] for k in json.loads(report.read_text())["kernels"]}
+    after = [set(names) for names in json.loads(report.read_text())]
+    return [names - (after[k - 1] if k else set()) for k, names in enumerate(after)]
 
 
 @pytest.mark.slow
-def test_games_without_best_compile_neither_its_search_nor_its_samples_of_the_deal(tmp_path):
+def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
+    """Rarely used paths are compiled only when used (issue 22), one new process from an empty
+    cache taking the steps in turn."""
+    games, discard6, lay5, lay6 = _kernels_compiled_by_step(tmp_path, [
+        # games without best
+        "from analyzer import simulate\n"
+        "simulate(4, seed=1, players=('ev+lookahead', 'pegging+greedy'), workers=1)",
+        # best's six-card discard near the end of a game
+        "from analyzer.play.seat import discard, lay\n"
+        "discard('best', '5H 5S 6D JC QS KH', own_crib=True, scores=(110, 115))",
+        # best's card in five-card, then in six-card
+        "lay('best', '5H 6D JC', seat=1, dealer=0, starter='2C', thrown='KH KD', "
+        "variant='five-card')",
+        "lay('best', '5H 6D JC QS', seat=1, dealer=0, starter='2C', thrown='KH KD')",
+    ])
     # The tables only best reads are None for other players (analyzer.play.reads): numba
-    # removes the branches that read them before typing, so their kernels are never compiled.
-    kernels = _kernels_compiled(tmp_path, "from analyzer import simulate\n"
-                                          "simulate(4, seed=1, players=('ev+lookahead', "
-                                          "'pegging+greedy'), workers=1)\n")
-    assert "play.engine._run_chunk" in kernels
-    assert "play.winkeep._points_values" in kernels  # the pegging discard: points only
-    searched = {k for k in kernels if k.startswith("play.search.")}
-    sampled = {k for k in kernels if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal")}
-    assert searched == set() and sampled == set()
-    # nor the other forms' score-aware discard (analyzer.play.winkeepforms)
-    assert {k for k in kernels if k.startswith("play.winkeepforms.")} == set()
-
-
-@pytest.mark.slow
-def test_six_cards_best_discard_compiles_none_of_the_other_forms_discard(tmp_path):
-    # best's discard in five-card and four-player is reached through an overload that six-card's
-    # tables (a pegging table given) compile as a constant: no sample of their deals
-    kernels = _kernels_compiled(tmp_path, "from analyzer.play.seat import discard\n"
-                                          "discard('best', '5H 5S 6D JC QS KH', own_crib=True, "
-                                          "scores=(110, 115))\n")
-    assert "play.winkeep._best_discard" in kernels
-    assert {k for k in kernels if k.startswith("play.winkeepforms.")} == set()
-
-
-@pytest.mark.slow
-def test_best_compiles_the_search_of_its_form_only(tmp_path):
-    # The other forms' best is given no pegging table (analyzer.play.reads): the play kernels
-    # search as six-card does with one and as the other forms do without, so a six-card
-    # decision compiles six-card's search only.
-    kernels = _kernels_compiled(tmp_path, "from analyzer.play.seat import lay\n"
-                                          "lay('best', '5H 6D JC QS', seat=1, dealer=0, "
-                                          "starter='2C', thrown='KH KD')\n")
-    assert "play.search._best_play" in kernels
-    assert {k for k in kernels if k.startswith("play.searchforms.")} == set()
-    # and a five-card decision the other forms' search only
-    (tmp_path / "five").mkdir()
-    kernels = _kernels_compiled(tmp_path / "five", "from analyzer.play.seat import lay\n"
-                                "lay('best', '5H 6D JC', seat=1, dealer=0, starter='2C', "
-                                "thrown='KH KD', variant='five-card')\n")
-    assert "play.searchforms._best_play_forms" in kernels
-    assert "play.search._best_play" not in kernels
+    # removes the branches that read them before typing, so their kernels are never compiled;
+    # nor the other forms' score-aware discard (analyzer.play.winkeepforms).
+    assert "play.engine._run_chunk" in games
+    assert "play.winkeep._points_values" in games  # the pegging discard: points only
+    assert {k for k in games if k.startswith(("play.search.", "play.searchforms.",
+                                              "play.winkeepforms."))} == set()
+    assert {k for k in games if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal")} == set()
+    # best's discard in five-card and four-player is reached through an overload that
+    # six-card's tables (a pegging table given) compile as a constant: no sample of their deals
+    assert {k.split(".")[-1] for k in discard6} >= {"_sample_keeps", "_rest_of_deal"}
+    assert {k for k in discard6 if k.startswith("play.winkeepforms.")} == set()
+    # The other forms' best is given no pegging table (analyzer.play.reads): a five-card
+    # decision compiles the other forms' search only, and a six-card one six-card's only.
+    assert "play.searchforms._search_forms" in lay5
+    assert {k for k in lay5 if k.startswith("play.search.")} == set()
+    assert "play.search._search" in lay6
+    assert {k for k in lay6 if k.startswith("play.searchforms.")} == set()
+    # The seat asks the search itself, as advise_play does: no compiled caller (the engine's
+    # _best_play, a seat's kernel) compiles the search again inside it (about a second each).
+    assert "play.search._best_play" not in lay6
+    assert "play.searchforms._best_play_forms" not in lay5
+    assert {k for k in lay5 | lay6 if k.startswith("play.seat.")} == set()
 
 
 # ------------------------------------------------------------------ said before the wait

@@ -217,25 +217,19 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
 
 def _best_figures(add: Callable[..., None], repeats: int) -> None:
     """What ``best`` costs a decision: every decision of ``best`` in 8 recorded games against
-    ``ev+lookahead`` (:func:`analyzer.sim.records.decisions`), each made again by the compiled
-    step with its arrays ready (the seat's play replayed and ``_play_choice``; ``_discard_one``),
-    one thread: the searched cards (two legal or more) alone, and the mean over all its
-    decisions (discards, searched and forced cards, goes)."""
-    from ..core.choices import parse_player, variant_game
+    ``ev+lookahead`` (:func:`analyzer.sim.records.decisions`), each made again through the seat
+    API (:func:`analyzer.lay`, :func:`analyzer.discard`: the engine's compiled steps, with the
+    seat's view replayed), one thread: the searched cards (two legal or more) alone, and the
+    mean over all its decisions (discards, searched and forced cards, goes)."""
     from ..core.rng import chunk_states
-    from ..play.engine import _discard_one
-    from ..play.seat import _seat_play, _tables
+    from ..play.seat import discard, lay
     from ..sim.harness import simulate
     from ..sim.records import decisions
 
     games = 8
     records = simulate(games, seed=0, players=("best", "ev+lookahead"), record_games=games,
                        workers=1).records
-    game = variant_game("six-card").as_array()
-    pol_d, pol_p = parse_player("best")
-    t = _tables("six-card", "best")
     state = chunk_states(0, 1)[0]
-    kept, thrown, out = np.zeros(4, np.int64), np.zeros(2, np.int64), np.zeros(3, np.int64)
     discards, searched, other = [], [], []
     for record in records:
         for d in decisions(record):
@@ -243,8 +237,7 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
                 continue
             v = d["view"]
             if d["kind"] == "discard":
-                discards.append((np.array(v["hand"], np.int64), v["own_crib"],
-                                 np.array(v["scores"], np.int64)))
+                discards.append(v)
                 continue
             count, passes = 0, 0
             for _, card in v["played"]:  # the count the seat lays on
@@ -256,26 +249,20 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
                 count = 0 if count == 31 else count
             laid = {c for _, c in v["played"]}
             legal = sum(c not in laid and count + min(c // 4 + 1, 10) <= 31 for c in v["hand"])
-            (searched if legal >= 2 else other).append((
-                np.array(v["hand"], np.int64), v["seat"], v["dealer"],
-                np.array([s for s, _ in v["played"]], np.int64),
-                np.array([-1 if c is None else c for _, c in v["played"]], np.int64),
-                int(v["starter"]), np.asarray(v["thrown"], np.int64),
-                np.asarray(v["scores"], np.int64)))
+            (searched if legal >= 2 else other).append(v)
 
-    def lays(positions):
+    def lays(views):
         def run():
-            for hand, seat, dealer, seats, cards, starter, own, scores in positions:
-                _seat_play(game, pol_p, hand, seat, dealer, seats, cards, starter, own, scores,
-                           t.rank_table, t.peg_values, t.odds, t.crib_values, t.hand_table,
-                           state.copy(), out)
+            for v in views:
+                lay("best", v["hand"], v["played"], seat=v["seat"], dealer=v["dealer"],
+                    starter=v["starter"], thrown=v["thrown"], scores=v["scores"],
+                    rng=state.copy())
         return run
 
     def discard_all():
-        for hand, own, scores in discards:
-            _discard_one(state.copy(), game, hand, own, pol_d, scores, 0, 0 if own else 1,
-                         t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values,
-                         t.odds, kept, thrown)
+        for v in discards:
+            discard("best", v["hand"], own_crib=v["own_crib"], scores=v["scores"],
+                    rng=state.copy())
 
     with numba_threads(1):
         t_searched, t_other, t_discards = _interleaved_seconds(
@@ -283,7 +270,7 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
     per = statistics.median(t_searched) / len(searched)
     add("best's card searched, 1 thread", per * 1e6, "us a decision",
         f"{len(searched)} searched cards of {games} games against ev+lookahead "
-        f"({len(searched) / games:.1f} a game), the compiled step with arrays ready")
+        f"({len(searched) / games:.1f} a game), through the seat API")
     total = sum(statistics.median(x) for x in (t_searched, t_other, t_discards))
     n = len(searched) + len(other) + len(discards)
     add("best's decision, mean, 1 thread", total / n * 1e6, "us a decision",
@@ -293,13 +280,11 @@ def _best_figures(add: Callable[..., None], repeats: int) -> None:
 
 
 def _seat_figures(add: Callable[..., None], repeats: int) -> None:
-    """The public seat API (:mod:`analyzer.play.seat`) against the compiled step it calls, on
-    every decision of a recorded game of ``best`` against ``best``
-    (:func:`analyzer.sim.records.decisions`), one thread, in turn."""
-    from ..core.choices import parse_player, variant_game
+    """The public seat API (:mod:`analyzer.play.seat`) on every decision of a recorded game of
+    ``best`` against ``best`` (:func:`analyzer.sim.records.decisions`), one thread: the time a
+    program that seats ``best`` waits for a discard and for a card."""
     from ..core.rng import chunk_states
-    from ..play.engine import _discard_one
-    from ..play.seat import _seat_play, _tables, discard, lay
+    from ..play.seat import discard, lay
     from ..sim.harness import simulate
     from ..sim.records import decisions
 
@@ -310,33 +295,11 @@ def _seat_figures(add: Callable[..., None], repeats: int) -> None:
         view = {**d["view"], "player": "best", "rng": state}
         view["hand"] = np.array(view["hand"], np.int64)
         (discards if d["kind"] == "discard" else lays).append(view)
-    game = variant_game("six-card").as_array()
-    pol_d, pol_p = parse_player("best")
-    t = _tables("six-card", "best")
-    kept, thrown = np.zeros(4, np.int64), np.zeros(2, np.int64)
-    out = np.zeros(3, np.int64)
 
     def api_discards():
         for d in discards:
             discard(d["player"], d["hand"], own_crib=d["own_crib"], scores=d["scores"],
                     rng=d["rng"].copy())
-
-    ready = [(d["hand"], d["own_crib"], np.array(d["scores"], np.int64), d["rng"])
-             for d in discards]
-
-    def step_discards():
-        for hand, own, scores, rng in ready:
-            _discard_one(rng.copy(), game, hand, own, pol_d, scores, 0, 0 if own else 1,
-                         t.crib_values, t.card_values, t.hand_table, t.rank_table, t.peg_values,
-                         t.odds, kept, thrown)
-
-    prepared = []
-    for d in lays:
-        seats = np.array([s for s, _ in d["played"]], np.int64)
-        cards = np.array([-1 if c is None else c for _, c in d["played"]], np.int64)
-        prepared.append((d["hand"], d["seat"], d["dealer"], seats, cards,
-                         int(d["starter"]), np.asarray(d["thrown"], np.int64),
-                         np.asarray(d["scores"], np.int64), d["rng"]))
 
     def api_lays():
         for d in lays:
@@ -344,23 +307,12 @@ def _seat_figures(add: Callable[..., None], repeats: int) -> None:
                 starter=d["starter"], thrown=d["thrown"], scores=d["scores"],
                 rng=d["rng"].copy())
 
-    def step_lays():
-        for hand, seat, dealer, seats, cards, starter, own, scores, rng in prepared:
-            _seat_play(game, pol_p, hand, seat, dealer, seats, cards, starter, own, scores,
-                       t.rank_table, t.peg_values, t.odds, t.crib_values, t.hand_table,
-                       rng.copy(), out)
-
     with numba_threads(1):
-        api, step = _interleaved_seconds([api_discards, step_discards], repeats)
-        a, s = statistics.median(api) / len(discards), statistics.median(step) / len(discards)
-        add("seat API, best's discard, 1 thread", a * 1e3, "ms a decision",
-            f"{len(discards)} discards of a game; the engine's step alone (_discard_one, "
-            f"arrays ready) {s * 1e3:.3g} ms: {a / s:.2f} times")
-        api, step = _interleaved_seconds([api_lays, step_lays], repeats)
-        a, s = statistics.median(api) / len(lays), statistics.median(step) / len(lays)
-        add("seat API, best's card, 1 thread", a * 1e3, "ms a decision",
-            f"{len(lays)} cards and goes of a game; the compiled step alone (the play "
-            f"replayed and _play_choice, arrays ready) {s * 1e3:.3g} ms: {a / s:.2f} times")
+        t_discards, t_lays = _interleaved_seconds([api_discards, api_lays], repeats)
+    add("seat API, best's discard, 1 thread", statistics.median(t_discards) / len(discards) * 1e3,
+        "ms a decision", f"{len(discards)} discards of a game of best against best")
+    add("seat API, best's card, 1 thread", statistics.median(t_lays) / len(lays) * 1e3,
+        "ms a decision", f"{len(lays)} cards and goes of a game of best against best")
 
 
 def _web_figures(add: Callable[..., None], say: Callable[[str], None]) -> None:

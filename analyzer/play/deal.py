@@ -22,7 +22,7 @@ from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import PEGGING_POLICIES
 from ..core.game import layout
 from ..core.scoring import _rank, _score_one, _score_three_by_row
-from .players import _choose_play, _choose_play_inline, _greedy_choice
+from .players import _choose_play_inline, _greedy_choice
 from .playstep import _go_floor, _lay
 from .search import _best_play
 from .searchforms import _best_play_forms
@@ -232,23 +232,6 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
         return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
     return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,
                                unseen_rank[p], opp_left, last_card, st)
-
-
-@njit(cache=True, inline="always")
-def _seat_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                 scores, target, dealer, table, peg_values, odds, crib_values, hand_table, st,
-                 opp_left, last_card, one_count):
-    """:func:`_play_choice` for one decision of one seat (:func:`analyzer.play.seat._seat_play`,
-    a call a card): the same card, with the policies reached through
-    :func:`~analyzer.play.players._choose_play`, compiled once and shared with ``best``'s
-    search, rather than written out again in each version of the seat's kernel (the engine's
-    games write them out for speed)."""
-    if odds is not None and pol == _PEG_BEST:
-        return _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                              unseen_rank[p], scores, target, one_count, dealer, table,
-                              peg_values, odds, crib_values, hand_table, st)
-    return _choose_play(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count, unseen_rank[p],
-                        opp_left, last_card, st)
 
 
 @njit(cache=True)

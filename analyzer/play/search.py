@@ -647,6 +647,64 @@ def _pick(out, aware):
     return best
 
 
+_SEARCH = -2  # _best_inputs: more than one card is legal, the search decides
+
+
+@njit(cache=True)
+def _best_inputs(kept, laid, p, seq, nseq, count):
+    """What :func:`_best_play` knows before it searches: ``(forced, opp_laid, seq9)``.
+
+    ``forced`` is the card to lay without search (its index into ``kept[p]``, or -1 for a go)
+    when at most one card is legal, else ``_SEARCH``; ``opp_laid`` the opponent's laid cards
+    in card order (the order it holds them in is not the player's to see); ``seq9`` the ranks
+    of the count, in an array with room for the rest of the play."""
+    n_cards = kept.shape[1]
+    n_legal = 0
+    forced = -1
+    for i in range(n_cards):
+        if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
+            n_legal += 1
+            forced = i
+    if n_legal > 1:
+        forced = _SEARCH
+    q = 1 - p
+    n_opp_laid = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            n_opp_laid += 1
+    opp_laid = np.empty(n_opp_laid, np.int64)
+    k = 0
+    for i in range(n_cards):
+        if laid[q, i]:
+            opp_laid[k] = kept[q, i]
+            k += 1
+    for i in range(1, n_opp_laid):
+        c = opp_laid[i]
+        j = i - 1
+        while j >= 0 and opp_laid[j] > c:
+            opp_laid[j + 1] = opp_laid[j]
+            j -= 1
+        opp_laid[j + 1] = c
+    seq9 = np.empty(2 * n_cards + 1, np.int64)
+    for i in range(nseq):
+        seq9[i] = seq[i]
+    return forced, opp_laid, seq9
+
+
+@njit(cache=True)
+def _best_verdict(out, n, ref, aware):
+    """The card :func:`_best_play` lays after its search: the search's best card (``aware``:
+    by the probability of winning) if it beats the reference ``ref`` by more than
+    :data:`BEST_MARGIN` standard errors of their paired difference, else ``ref`` (also when the
+    search found no sample, ``n < 0``, which a real game cannot reach)."""
+    if n < 0:
+        return ref
+    best = _pick(out, aware)
+    if best != ref and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
+        return ref
+    return best
+
+
 @njit(cache=True)
 def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank, scores,
                target, dealer, table, odds, crib_values, hand_table, st):
@@ -666,53 +724,54 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     standard errors of their paired difference, else the reference: the search overrules the
     one-ply policy only where its samples say so clearly.
     """
+    forced, opp_laid, seq9 = _best_inputs(kept, laid, p, seq, nseq, count)
+    if forced != _SEARCH:
+        return forced
     n_cards = kept.shape[1]
-    n_legal = 0
-    only = -1
-    for i in range(n_cards):
-        if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
-            n_legal += 1
-            only = i
-    if n_legal <= 1:
-        return only
     q = 1 - p
-    n_opp_laid = 0
-    for i in range(n_cards):
-        if laid[q, i]:
-            n_opp_laid += 1
-    opp_laid = np.empty(n_opp_laid, np.int64)
-    k = 0
-    for i in range(n_cards):
-        if laid[q, i]:
-            opp_laid[k] = kept[q, i]
-            k += 1
-    # in card order: the order the opponent holds them in is not the player's to see
-    for i in range(1, n_opp_laid):
-        c = opp_laid[i]
-        j = i - 1
-        while j >= 0 and opp_laid[j] > c:
-            opp_laid[j + 1] = opp_laid[j]
-            j -= 1
-        opp_laid[j + 1] = c
+    n_opp_left = n_cards - opp_laid.shape[0]
     # np.int64 and np.bool_, not literals: the kernels called are the versions advise_play's
     ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
-                       unseen_rank, n_cards - n_opp_laid, np.bool_(False), st)
+                       unseen_rank, n_opp_left, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
     out = np.empty((n_cards, _N_OUT))
-    seq9 = np.empty(2 * n_cards + 1, np.int64)
-    for i in range(nseq):
-        seq9[i] = seq[i]
-    n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_cards - n_opp_laid, floor[q],
+    n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
                 np.int64(BEST_SAMPLES), _BEST_CONT, local, ref, out, crib_values,
                 hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES))
-    if n < 0:  # cannot happen in a real game; lay as lookahead would
-        return ref
-    best = _pick(out, odds.shape[0] > target and starter >= 0)
-    if best != ref and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
-        return ref
-    return best
+    return _best_verdict(out, n, ref, odds.shape[0] > target and starter >= 0)
+
+
+def best_play_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
+                      scores, target, dealer, table, odds, crib_values, hand_table,
+                      st) -> int:
+    """:func:`_best_play`'s card, for one decision asked from Python (the seat API,
+    :func:`analyzer.play.seat.lay`): the same steps, each its own compiled kernel called in
+    turn (:func:`_best_inputs`, the ``lookahead`` reference, :func:`_search`,
+    :func:`_best_verdict`), with the same arguments of the same types, so the same card and
+    the same draws from ``st``.
+
+    Numba optimizes a compiled function together with everything it calls, so every compiled
+    level above :func:`_search` compiles the search's code again (about a second each). Called
+    from here, the search is the version :func:`advise_play` and the engine compile, and a
+    first game at the table waits for no caller of it."""
+    forced, opp_laid, seq9 = _best_inputs(kept, laid, p, seq, nseq, count)
+    if forced != _SEARCH:
+        return int(forced)
+    n_cards = kept.shape[1]
+    q = 1 - p
+    n_opp_left = n_cards - opp_laid.shape[0]
+    ref = _choose_play(_PEG_LOOKAHEAD, kept[p], n_cards, laid[p], seq, nseq, count,
+                       unseen_rank, n_opp_left, False, st)
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q], seq9,
+                nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
+                BEST_SAMPLES, _BEST_CONT, local, ref, out, crib_values, hand_table,
+                BEST_INFER, BEST_FIRST_SAMPLES)
+    return int(_best_verdict(out, n, ref, odds.shape[0] > target and starter >= 0))
 
 
 # --------------------------------------------------------------------------- a model odds table

@@ -443,36 +443,29 @@ def _pick_forms(out, aware):
     return best
 
 
-@njit(cache=True)
-def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                     scores, target, one_count, dealer, table, hand_table, odds, st):
-    """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
-    the index into ``kept[p]`` of the card to lay, or -1 for a go.
+_SEARCH = -2  # _forms_inputs: more than one card is legal, the search decides
 
-    It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
-    each other seat has laid (taken in card order, not the order of its hand), how many each
-    holds and the least value they can have (``floor``, from their goes), and ``scores`` by
-    side. A forced move is laid without search. Otherwise the ``lookahead`` card (from
-    ``unseen_rank``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
-    values every card with up to :data:`analyzer.play.searchcommon.BEST_SAMPLES` samples from a
-    sub-stream seeded by ``st``, stopping after
-    :data:`analyzer.play.searchcommon.BEST_FIRST_SAMPLES` when no card is ahead of the reference.
-    A card that reaches the target now is laid; else the search's best card if it beats the
-    reference by more than :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their
-    paired difference, else the reference. Score-aware (the probability of winning) when
-    ``odds`` is the form's win-odds table (five-card, four-player), else points. Arguments as
-    :func:`analyzer.play.deal._play_choice`, ``one_count`` the five-card play, ``hand_table``
-    the three-card hand table in five-card.
-    """
+
+@njit(cache=True)
+def _forms_inputs(kept, laid, p, thrown, starter, seq, nseq, floor, scores, count):
+    """What :func:`_best_play_forms` knows before it searches: ``(forced, view, view_laid,
+    seen, floors, opp_left, seq_s, sc)``.
+
+    ``forced`` is the card to lay without search (its index into ``kept[p]``, or -1 for a go)
+    when at most one card is legal, else ``_SEARCH``; ``view`` and ``view_laid`` the hands as
+    seat ``p`` sees them (its own, and each other seat's laid cards in card order: the order a
+    seat holds them in is not ours to see); ``seen`` the cards it has seen; ``floors`` each
+    seat's least card value after its goes; ``opp_left`` the cards the next seat holds;
+    ``seq_s`` the ranks of the count with room for the whole play; ``sc`` the scores."""
     n_players, n_cards = kept.shape
     n_legal = 0
-    only = -1
+    forced = -1
     for i in range(n_cards):
         if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
             n_legal += 1
-            only = i
-    if n_legal <= 1:
-        return only
+            forced = i
+    if n_legal > 1:
+        forced = _SEARCH
     view = np.zeros((n_players, n_cards), np.int64)
     view_laid = np.zeros((n_players, n_cards), np.bool_)
     seen = np.zeros(52, np.bool_)
@@ -495,7 +488,7 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
             if laid[q, i]:
                 c = kept[q, i]
                 seen[c] = True
-                j = k - 1  # in card order: the order the seat holds them in is not ours to see
+                j = k - 1
                 while j >= 0 and view[q, j] > c:
                     view[q, j + 1] = view[q, j]
                     j -= 1
@@ -507,31 +500,96 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     for i in range(n_cards):
         if not laid[nxt, i]:
             opp_left += 1
-    # np.int64 and np.bool_, not literals: the versions search._best_play compiles
-    ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
-                       unseen_rank, opp_left, np.bool_(False), st)
-    local = np.empty(4, np.uint64)
-    _substream(st, local)
-    out = np.empty((n_cards, _N_OUT))
     seq_s = np.zeros(n_players * n_cards + 1, np.int64)
     for i in range(nseq):
         seq_s[i] = seq[i]
     sc = np.empty(scores.shape[0], np.int64)
     for k in range(scores.shape[0]):
         sc[k] = scores[k]
-    n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
-                      target, np.int64(BEST_SAMPLES), local, ref, out,
-                      np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds)
-    if n < 0:  # cannot happen in a real game; lay as lookahead would
+    return forced, view, view_laid, seen, floors, opp_left, seq_s, sc
+
+
+@njit(cache=True)
+def _forms_verdict(out, n, ref, aware):
+    """The card :func:`_best_play_forms` lays after its search: the reference ``ref`` if it
+    reaches the target now (or the search found no sample, ``n < 0``, which a real game cannot
+    reach); else the search's best card (``aware``: by the probability of winning) if it
+    reaches the target now or beats the reference by more than
+    :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their paired difference;
+    else ``ref``."""
+    if n < 0:
         return ref
     if out[ref, _WINS_NOW] != 0.0:
         return ref
-    best = _pick_forms(out, odds.shape[0] == target + 1 and scores.shape[0] == 2
-                       and starter >= 0)
+    best = _pick_forms(out, aware)
     if best != ref and out[best, _WINS_NOW] == 0.0 \
             and out[best, _DIFF] <= BEST_MARGIN * out[best, _DIFF_SE]:
         return ref
     return best
+
+
+@njit(cache=True)
+def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
+                     scores, target, one_count, dealer, table, hand_table, odds, st):
+    """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
+    the index into ``kept[p]`` of the card to lay, or -1 for a go.
+
+    It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
+    each other seat has laid (taken in card order, not the order of its hand), how many each
+    holds and the least value they can have (``floor``, from their goes), and ``scores`` by
+    side. A forced move is laid without search. Otherwise the ``lookahead`` card (from
+    ``unseen_rank``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
+    values every card with up to :data:`analyzer.play.searchcommon.BEST_SAMPLES` samples from a
+    sub-stream seeded by ``st``, stopping after
+    :data:`analyzer.play.searchcommon.BEST_FIRST_SAMPLES` when no card is ahead of the reference.
+    A card that reaches the target now is laid; else the search's best card if it beats the
+    reference by more than :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their
+    paired difference, else the reference. Score-aware (the probability of winning) when
+    ``odds`` is the form's win-odds table (five-card, four-player), else points. Arguments as
+    :func:`analyzer.play.deal._play_choice`, ``one_count`` the five-card play, ``hand_table``
+    the three-card hand table in five-card.
+    """
+    forced, view, view_laid, seen, floors, opp_left, seq_s, sc = _forms_inputs(
+        kept, laid, p, thrown, starter, seq, nseq, floor, scores, count)
+    if forced != _SEARCH:
+        return forced
+    n_cards = kept.shape[1]
+    # np.int64 and np.bool_, not literals: the versions search._best_play compiles
+    ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
+                       unseen_rank, opp_left, np.bool_(False), st)
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
+                      target, np.int64(BEST_SAMPLES), local, ref, out,
+                      np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds)
+    return _forms_verdict(out, n, ref, odds.shape[0] == target + 1 and scores.shape[0] == 2
+                          and starter >= 0)
+
+
+def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor,
+                            unseen_rank, scores, target, one_count, dealer, table, hand_table,
+                            odds, st) -> int:
+    """:func:`_best_play_forms`'s card, for one decision asked from Python (the seat API,
+    :func:`analyzer.play.seat.lay`): the same steps, each its own compiled kernel called in
+    turn, with the same arguments of the same types, so the same card and the same draws from
+    ``st``; the search is the version :func:`advise_play_forms` and the engine compile, and no
+    compiled caller optimizes it again (as :func:`analyzer.play.search.best_play_at_seat`)."""
+    forced, view, view_laid, seen, floors, opp_left, seq_s, sc = _forms_inputs(
+        kept, laid, p, thrown, starter, seq, nseq, floor, scores, count)
+    if forced != _SEARCH:
+        return int(forced)
+    n_cards = kept.shape[1]
+    ref = _choose_play(_PEG_LOOKAHEAD, kept[p], n_cards, laid[p], seq, nseq, count,
+                       unseen_rank, opp_left, False, st)
+    local = np.empty(4, np.uint64)
+    _substream(st, local)
+    out = np.empty((n_cards, _N_OUT))
+    n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
+                      target, BEST_SAMPLES, local, ref, out, BEST_FIRST_SAMPLES, dealer,
+                      starter, table, hand_table, odds)
+    return int(_forms_verdict(out, n, ref, odds.shape[0] == target + 1
+                              and scores.shape[0] == 2 and starter >= 0))
 
 
 # --------------------------------------------------------------------------- advise_play_forms

@@ -8,9 +8,11 @@ analyzer's players (``"best"``, ``"ev+lookahead"``, ...) in any form of the game
   far in order with the goes said, the starter, the cards thrown and the scores.
 
 Each is the choice the engine's player makes in the same position, exactly: the same compiled
-steps (:func:`analyzer.play.engine._discard_one`, :func:`analyzer.play.deal._seat_choice`) on
-the same tables (:func:`analyzer.play.reads.player_tables`), with the position rebuilt from the
-seat's view alone. The other hands are never given: where the engine's arrays hold them, the
+steps (:func:`analyzer.play.engine._discard_one`; for a card, the policies'
+:func:`analyzer.play.players._choose_play` or ``best``'s search,
+:func:`analyzer.play.search.best_play_at_seat`) on the same tables
+(:func:`analyzer.play.reads.player_tables`), with the position rebuilt from the seat's view
+alone. The other hands are never given: where the engine's arrays hold them, the
 seat's view holds only the cards they have laid (the ``best`` search draws the rest from what
 the seat has seen). A game at the table (:class:`analyzer.table.tabletop.Table`) makes every AI
 decision through these two calls, and its games equal the engine's for the same seed
@@ -37,19 +39,18 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
-from ..core.cards import CardError, as_cards
-from ..core.choices import DISCARD_POLICIES, parse_player, variant_game
-from ..core.game import GAME
+from ..core.cards import CardError, as_cards, card_rank, card_value
+from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES, parse_player, variant_game
 from ..core.rng import chunk_states
-from ..core.scoring import _rank, _value
 from ..keeping.discard import _DISCARD_TABLE
-from .deal import _seat_choice
 from .engine import _discard_one
+from .players import _choose_play
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
+from .search import best_play_at_seat
+from .searchforms import best_play_forms_at_seat
 from .winkeep import BEST_DISCARD_REACH, _points_values
 
 __all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
@@ -62,8 +63,10 @@ class SeatError(ValueError):
 # --------------------------------------------------------------------------- the play
 
 
-# codes the kernel returns for a history it cannot replay (with the event's index)
-_OK, _TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD, _OVER, _NOT_YOURS = range(8)
+_PEG_BEST = PEGGING_POLICIES["best"]
+
+# what is wrong with a history the seat cannot replay (_replay names the event)
+_TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD = range(5)
 _PROBLEMS = {
     _TURN: "it was seat {who}'s turn to lay or say go, not seat {seat}'s",
     _SEEN: "{card} is not in play (it is the starter, your own, thrown, or laid before)",
@@ -73,145 +76,127 @@ _PROBLEMS = {
 }
 
 
-@njit(cache=True)
-def _seat_play(game, pol, hand, seat, dealer, ev_seat, ev_card, starter, thrown, scores, table,
-               peg_values, odds, crib_values, hand_table, st, out):
-    """Replay the play's history from one seat's view and choose that seat's card.
+class _View:
+    """The engine's arrays of the play as one seat sees them at its decision
+    (:func:`_replay`): the other seats' rows of ``kept`` hold only the cards they have laid,
+    in play order; ``seq[:nseq]`` the ranks of the count; ``floor`` the least card value each
+    seat's goes leave it; ``unseen`` the seat's unseen ranks (its own row only); ``sc`` the
+    scores by side with the points pegged; ``next_left`` the cards the next seat holds;
+    ``last_card`` whether the seat's card would be the play's last."""
 
-    ``hand`` int64 (kept,) the seat's kept cards in its own order; ``ev_seat``, ``ev_card``
-    int64 (E,) the history, a card or -1 for a go; ``thrown`` int64 (thrown,) its own throw;
-    ``scores`` int64 (sides,) before the play (each card's points are added as it is laid).
-    Writes ``out`` int64 (3,): a problem code (0 if none), the event it was found at, and the
-    choice (an index into ``hand``, -1 for a go). The other seats' rows of the engine's arrays
-    hold only the cards they have laid; the turn, the goes, the count, the floor each go sets
-    and the seat's unseen ranks follow :func:`analyzer.play.deal._play_with` step by step.
+    __slots__ = ("kept", "laid", "thrown", "unseen", "floor", "seq", "nseq", "count", "sc",
+                 "next_left", "last_card")
+
+
+def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
+            ev_card: list[int], starter: int, thrown: np.ndarray, scores: np.ndarray) -> _View:
+    """Replay the play's history from one seat's view, up to that seat's decision.
+
+    ``hand`` the seat's kept cards in its own order; ``ev_seat``, ``ev_card`` the history, a
+    card or -1 for a go; ``thrown`` its own throw; ``scores`` by side before the play (each
+    card's points are added as it is laid, by the engine's own step,
+    :func:`analyzer.play.playstep._lay`). The turn, the goes, the count, the floor each go sets
+    and the seat's unseen ranks follow :func:`analyzer.play.deal._play_with` step by step; a
+    history the game cannot reach is a SeatError naming the event.
+
+    A few events a decision, in Python: the choice itself is the player's compiled step, which
+    :func:`lay` asks directly (a compiled replay calling it would compile the search again
+    inside it, and the replay itself took a second to compile).
     """
-    n_players, n_cards = game[GAME.players], game[GAME.kept]
-    n_sides, target = scores.shape[0], game[GAME.target]
-    one_count = game[GAME.one_count] != 0
-    kept = np.zeros((n_players, n_cards), np.int64)
-    laid = np.zeros((n_players, n_cards), np.bool_)
-    thrown_all = np.zeros((n_players, thrown.shape[0]), np.int64)
-    unseen = np.zeros((n_players, 13), np.int64)
-    left = np.full(n_players, n_cards, np.int64)
-    floor = np.zeros(n_players, np.int64)
-    seq = np.zeros(n_players * n_cards + 1, np.int64)
-    seen = np.zeros(52, np.bool_)
-    sc = scores.copy()
-    for i in range(n_cards):  # loops, not slice assignments: no shape-error path to compile
-        kept[seat, i] = hand[i]
-    for i in range(thrown.shape[0]):
-        thrown_all[seat, i] = thrown[i]
-    unseen[seat, :] = 4
-    for c in hand:
-        unseen[seat, _rank(c)] -= 1
-        seen[c] = True
-    for c in thrown:
-        unseen[seat, _rank(c)] -= 1
-        seen[c] = True
-    unseen[seat, _rank(starter)] -= 1
-    seen[starter] = True
-    out[0] = _OK
-    out[1] = -1
-    out[2] = -1
+    n_players, n_cards, n_sides = game.players, game.kept, game.teams
+    v = _View()
+    v.kept = np.zeros((n_players, n_cards), np.int64)
+    v.laid = np.zeros((n_players, n_cards), np.bool_)
+    v.thrown = np.zeros((n_players, game.thrown), np.int64)
+    v.unseen = np.zeros((n_players, 13), np.int64)
+    v.floor = np.zeros(n_players, np.int64)
+    v.seq = np.zeros(n_players * n_cards + 1, np.int64)
+    v.sc = np.array(scores, np.int64)
+    kept, laid, sc = v.kept, v.laid, v.sc
+    kept[seat] = hand
+    v.thrown[seat] = thrown
+    own = [int(c) for c in hand]
+    seen = set(own) | {int(c) for c in thrown} | {starter}
+    v.unseen[seat] = 4
+    for c in seen:
+        v.unseen[seat, card_rank(c)] -= 1
+    left = [n_cards] * n_players
     total_left = n_players * n_cards
-    nseq = np.int64(0)  # np.int64, not literals: one version of search._best_play
-    count = np.int64(0)
+    nseq = count = 0
     turn = (dealer + 1) % n_players
-    last = -1
-    passes = 0
-    e = 0
-    n_events = ev_seat.shape[0]
+    last, passes, e = -1, 0, 0
+
+    def problem(code: int, who: int = -1) -> SeatError:
+        text = _PROBLEMS[code].format(who=who, seat=ev_seat[e], card=_card_text(ev_card[e]))
+        return SeatError(f"played[{e}]: {text}")
+
     while True:
         if total_left == 0:
-            out[0] = _OVER
-            out[1] = e
-            return
+            raise SeatError("the play is over")
         p = turn
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            if e == n_events:  # the seat's own decision, now
+            if e == len(ev_seat):  # the seat's own decision, now
                 if p != seat:
-                    out[0] = _NOT_YOURS
-                    out[1] = p
-                    return
-                last_card = total_left - left[p] == 0 and left[p] == 1
-                out[2] = _seat_choice(kept, laid, p, pol, thrown_all, starter, seq, nseq, count,
-                                      floor, unseen, sc, target, dealer, table, peg_values,
-                                      odds, crib_values, hand_table, st, left[nxt], last_card,
-                                      one_count)
-                return
+                    raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
+                v.nseq, v.count, v.next_left = nseq, count, left[nxt]
+                v.last_card = total_left - left[p] == 0 and left[p] == 1
+                return v
             if ev_seat[e] != p:
-                out[0] = _TURN
-                out[1] = e
-                out[2] = p
-                return
+                raise problem(_TURN, p)
             card = ev_card[e]
             if card >= 0:
                 if p == seat:
-                    choice = -1
-                    for i in range(n_cards):
-                        if kept[p, i] == card and not laid[p, i]:
-                            choice = i
-                    if choice < 0:
-                        out[0] = _NOT_HELD
-                        out[1] = e
-                        return
+                    held = [i for i in range(n_cards) if own[i] == card and not laid[p, i]]
+                    if not held:
+                        raise problem(_NOT_HELD)
+                    choice = held[-1]
                 else:
-                    if seen[card]:
-                        out[0] = _SEEN
-                        out[1] = e
-                        return
+                    if card in seen:
+                        raise problem(_SEEN)
                     choice = n_cards - left[p]  # the other seats' laid cards, in play order
                     kept[p, choice] = card
-                if count + _value(card) > rules.MAX_COUNT:
-                    out[0] = _OVER31
-                    out[1] = e
-                    return
-                seen[card] = True
+                if count + card_value(card) > rules.MAX_COUNT:
+                    raise problem(_OVER31)
+                seen.add(card)
             elif p == seat:
-                for i in range(n_cards):
-                    if not laid[p, i] and count + _value(kept[p, i]) <= rules.MAX_COUNT:
-                        out[0] = _OWN_GO
-                        out[1] = e
-                        return
+                if any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
+                       for i in range(n_cards)):
+                    raise problem(_OWN_GO)
             e += 1
             if choice < 0:
-                floor[p] = max(floor[p], _go_floor(count))
+                v.floor[p] = max(v.floor[p], _go_floor.py_func(count))
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:
                 sc[last % n_sides] += rules.GO_POINTS
-                if one_count or sc[last % n_sides] >= target:
+                if game.one_count or sc[last % n_sides] >= game.target:
                     total_left = 0  # the five-card play ends at the first go
                     continue
-                count = 0
-                nseq = 0
-                passes = 0
+                count = nseq = passes = 0
                 turn = (last + 1) % n_players
             else:
                 turn = nxt
             continue
-        card = kept[p, choice]
+        card = int(kept[p, choice])
         laid[p, choice] = True
         left[p] -= 1
         total_left -= 1
-        count, nseq, points = _lay(seq, nseq, count, card, total_left)
+        count, nseq, points = (int(x) for x in _lay(v.seq, nseq, count, card, total_left))
         if p != seat:
-            unseen[seat, _rank(card)] -= 1
+            v.unseen[seat, card_rank(card)] -= 1
         sc[p % n_sides] += points
-        if sc[p % n_sides] >= target:  # the game is won in the play
+        if sc[p % n_sides] >= game.target:  # the game is won in the play
             total_left = 0
             continue
         last = p
         passes = 0
         if count == rules.MAX_COUNT:
-            if one_count:
+            if game.one_count:
                 total_left = 0
                 continue
-            count = 0
-            nseq = 0
+            count = nseq = 0
         turn = nxt
 
 
@@ -346,7 +331,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         A position the game cannot reach: out of turn, a card seen twice, past 31, not this
         seat's turn, the play over; or a bad argument. One line.
     """
-    game, game_array = _game(variant)
+    game = _game(variant)[0]
     pol = _policies(player)[1]
     n = game.players
     seat = _seat_number(seat, n, "seat")
@@ -366,19 +351,22 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     if len(set(known)) != len(known):
         raise SeatError("hand, thrown and starter share a card")
     t = _tables(game.name, player)
-    out = np.zeros(3, np.int64)
-    _seat_play(game_array, pol, held, seat, dealer, ev_seat, ev_card, starter_id,
-               thrown_ids, _scores(scores, game.teams), t.rank_table, t.peg_values, t.odds,
-               t.crib_values, t.hand_table, _stream(rng, seed), out)
-    problem, where, choice = (int(x) for x in out)
-    if problem == _NOT_YOURS:
-        raise SeatError(f"it is seat {where}'s turn, not seat {seat}'s")
-    if problem == _OVER:
-        raise SeatError("the play is over")
-    if problem:
-        text = _PROBLEMS[problem].format(who=choice, seat=int(ev_seat[where]),
-                                         card=_card_text(int(ev_card[where])))
-        raise SeatError(f"played[{where}]: {text}")
+    st = _stream(rng, seed)
+    v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
+                thrown_ids, _scores(scores, game.teams))
+    # the engine's choice (analyzer.play.deal._play_choice), each compiled step asked in turn
+    if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
+        choice = best_play_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq, v.nseq,
+                                   v.count, v.floor, v.unseen[seat], v.sc, game.target, dealer,
+                                   t.rank_table, t.odds, t.crib_values, t.hand_table, st)
+    elif t.odds is not None and pol == _PEG_BEST:
+        choice = best_play_forms_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq,
+                                         v.nseq, v.count, v.floor, v.unseen[seat], v.sc,
+                                         game.target, bool(game.one_count), dealer,
+                                         t.rank_table, t.hand_table, t.odds, st)
+    else:
+        choice = int(_choose_play(pol, v.kept[seat], game.kept, v.laid[seat], v.seq, v.nseq,
+                                  v.count, v.unseen[seat], v.next_left, v.last_card, st))
     return None if choice < 0 else int(held[choice])
 
 
