@@ -44,13 +44,11 @@ def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unse
     (:func:`analyzer.play.searchforms._best_play_forms`) when ``peg_values`` is None. Chosen by
     the argument's type as the caller is compiled (below), so that a kernel compiles only the
     search it is given the tables of: numba removes a branch on ``x is None`` only when ``x``
-    is None, not when it is an array. The choice (one call) is inlined into the play, so that
-    it is no compiled level of its own above the search (each level compiles the search's
-    code again: a duel's first run compiled about 1 s less of CPU, in two paired runs)."""
+    is None, not when it is an array."""
     raise NotImplementedError("called from compiled code only")
 
 
-@overload(_searched_play, inline="always")
+@overload(_searched_play)
 def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                unseen_p, scores, target, one_count, dealer, table, peg_values,
                                odds, crib_values, hand_table, st):
