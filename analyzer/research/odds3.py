@@ -364,6 +364,7 @@ class OddsTable3:
     sum_gap: float
     rounds: int
     mean_points: tuple[float, float, float]  # per deal: the dealer, his left, the third
+    commit: str | None = None  # the source's git commit when the build started
     variant: str = VARIANT
 
     @property
@@ -417,7 +418,7 @@ class OddsTable3:
                                              strict=True)),
             "elapsed_seconds": self.elapsed_seconds,
             "solve_seconds": self.solve_seconds,
-            "git_commit": git_commit(),
+            "git_commit": self.commit,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "file": path.name,
         }
@@ -457,6 +458,7 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     (True, True)
     """
     deals = check_number("deals", deals, low=GROUPS * GROUPS, high=MAX_DEALS, integer=True)
+    commit = git_commit()
     start = time.perf_counter()
     t = tally_deals3(deals, seed, workers, players, progress)
     w_total = t["w"].sum(axis=0, dtype=np.int64)
@@ -484,4 +486,4 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     mean_points = tuple(float((h_total.sum(axis=tuple(a for a in range(3) if a != s)) * ticks)
                               .sum() / n) for s in range(3))
     return OddsTable3(p, se, deals, seed, players, time.perf_counter() - start, solve_seconds,
-                      gap, rounds, mean_points)
+                      gap, rounds, mean_points, commit)
