@@ -78,6 +78,7 @@ from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import (
     DEFAULT_PLAYER,
     MAX_DEALS,
+    MAX_GAMES,
     MAX_SEED,
     check_number,
     on_threads,
@@ -88,15 +89,24 @@ from ..core.game import VARIANTS
 from ..core.rng import chunk_states
 from ..core.version import git_commit, package_version
 from ..keeping.crib import is_shipped_folder
-from ..keeping.winodds import ODDS3_FILE, pack_odds_table3
+from ..keeping.winodds import ODDS3_FILE, _state3, pack_odds_table3
 from ..play.engine import DEAL, PLAY
-from .odds import GROUPS, _layout, _one_deal, _player_arrays, _record_odds_deals, _scratch
+from .odds import (
+    GROUPS,
+    _games_by_side,
+    _layout,
+    _one_deal,
+    _player_arrays,
+    _record_odds_deals,
+    _scratch,
+)
 
 __all__ = [
     "ODDS3_FILE",
     "OddsTable3",
     "TOLERANCE",
     "build_odds_table3",
+    "play_from_score3",
     "record_deals3",
     "solve3",
     "tally_deals3",
@@ -487,3 +497,29 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
                               .sum() / n) for s in range(3))
     return OddsTable3(p, se, deals, seed, players, time.perf_counter() - start, solve_seconds,
                       gap, rounds, mean_points, commit)
+
+
+def play_from_score3(scores, dealer: int, games: int, seed: int = 0,
+                     workers: int | None = None, players: str = DEFAULT_PLAYER) -> dict:
+    """Play ``games`` whole three-player games from ``scores`` (by seat 0, 1, 2; 0..120 each),
+    seat ``dealer`` dealing first, by the engine's steps (the deal passing to the left, a game
+    stopping the moment a seat reaches 121), and count each seat's wins: a direct Monte Carlo
+    check of the table. Returns ``{"wins", "games", "p", "se"}``, the last three by seat
+    (``se`` binomial). Same seed, same result, whatever ``workers``.
+
+    Examples
+    --------
+    >>> r = play_from_score3((110, 100, 90), dealer=2, games=100, seed=1)
+    >>> sum(r["wins"])
+    100
+    """
+    _state3(scores, dealer)
+    games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    # the engine's seat k is the seat k places left of the dealer
+    start = np.array([scores[(dealer + k) % 3] for k in range(3)], np.int64)
+    by_place = _games_by_side(start, games, seed, workers, players, VARIANT)
+    wins = [int(by_place[(s - dealer) % 3]) for s in range(3)]
+    p = [w / games for w in wins]
+    return {"wins": wins, "games": games, "p": p,
+            "se": [float(np.sqrt(q * (1 - q) / games)) for q in p]}
