@@ -204,11 +204,11 @@ def _tables_odds(args) -> int:
                        overwrite_shipped=args.force)
     if three:
         top = table.p.shape[1] - 1
-        at0 = ", ".join(f"{table.p[i, top, top, top]:.4f} ± {table.se[i, top, top, top]:.4f}"
+        at0 = ", ".join(f"{table.p[i, top, top, top]:.4f} ± {table.se[i, top, top, top]:.2g}"
                         for i in range(3))
         print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s ({table.solve_seconds:.1f}"
               f" s a solve, {table.rounds} rounds): at 0-0-0 the dealer, his left and the third "
-              f"win {at0}; largest standard error {table.max_se:.4f}; largest |sum - 1| "
+              f"win {at0}; largest standard error {table.max_se:.2g}; largest |sum - 1| "
               f"{table.sum_gap:.1e}")
     else:
         top = table.p.shape[0] - 1
