@@ -1198,7 +1198,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rank by the probability of winning from this score (each 0 to 120; "
                    "0 to 60 in five-card, the pone's three for last in it; four-player: your "
                    "side's and the other side's), simulating the rest of the deal (six-card, "
-                   "five-card, four-player; three-player has no win-odds table)")
+                   "five-card, four-player; not three-player)")
     p.add_argument("--position", choices=FORM_POSITIONS, default=None,
                    help="with --score, four-player: where you sit from the dealer round to the "
                    "left: dealer, first (his left: you lead), second (his partner), third (his "
