@@ -220,7 +220,8 @@ def pack_odds_table3(p: np.ndarray, se: np.ndarray) -> dict[str, np.ndarray]:
     differences along each need's axis in turn (wrapping, exactly undone by sums), which
     compress to a fifth. ``se``: 0 for a zero error, else ``k`` in 1..255 for ``se_unit *
     1.05**(k - 1)``, the largest error 255 (a step of 5%; the error itself is known to about
-    13%), likewise differenced. ``se_unit`` and ``target`` beside them."""
+    13%; an error below ``se_unit``, 4.2e-6 of the largest, is read as ``se_unit``),
+    likewise differenced. ``se_unit`` and ``target`` beside them."""
     body = (slice(None), slice(1, None), slice(1, None), slice(1, None))
     q = np.rint(np.clip(p[body], 0.0, 1.0) * _ONE).astype(np.uint16)
     e = np.nan_to_num(se[body], nan=0.0)
