@@ -33,18 +33,19 @@ x2``, ``n0 - x0``; the old seat ``i`` is the new seat ``i - 1`` (mod 3)::
 
 With ``U[j][m0, m1, m2] = V[j, m1, m2, m0]`` (zero where a need is 0 or less, so ``x < n`` is
 implied) the sum is the 3-D convolution ``(H / N) * U[i - 1]`` at ``n``. 121**3 = 1.77M states
-times the deal totals' support (tens of thousands of cells) is far too much to sum directly, so
-the convolution is made by FFT (numpy's real FFT over each axis padded to ``121 + the largest
-total`` that can matter, so nothing wraps round). Every deal scores at least a point (the last
-card), so the recursion runs down the total need: it is solved by iterating the three equations
-in turn, ``V[0]`` from ``V[2]``, ``V[1]`` from the new ``V[0]``, ``V[2]`` from the new ``V[1]``,
-from ``V = 0``. After ``k`` rounds ``V`` is the chance of winning within the first ``3k`` deals
-or so; the change of a round is the chance of a game lasting that long, and the rounds stop when
-it is below :data:`TOLERANCE` (1e-12, about ten rounds), which bounds what is left out. Beside
-that truncation the only departures from the exact value of a game whose deals are drawn
-independently from the self-play deals are the FFT's rounding, about 1e-15: the table sums to one
-and is monotone (needing fewer points never lowers one's chance, another needing fewer never
-raises it) to within those, which the build checks for the sums and the tests for the order.
+times the deal totals' support (over 9,000 cells in 64,000 deals, more with more) is too much to
+sum directly, so the convolution is made by FFT (numpy's real FFT over each axis padded to ``121
++ the largest total`` that can matter, so nothing wraps round). Every deal scores at least a
+point (the last card), so the recursion runs down the total need: it is solved by iterating the
+three equations in turn, ``V[0]`` from ``V[2]``, ``V[1]`` from the new ``V[0]``, ``V[2]`` from
+the new ``V[1]``, from ``V = 0``. After ``k`` rounds ``V`` is the chance of winning within the
+first ``3k`` deals or so; the change of a round is the chance of a game lasting that long, and
+the rounds stop when it is below :data:`TOLERANCE` (1e-12: 8 rounds, 6 s on one core), which
+bounds what is left out. Beside that truncation the only departures from the exact value of a
+game whose deals are drawn independently from the self-play deals are the FFT's rounding, about
+1e-15: the table sums to one and is monotone (needing fewer points never lowers one's chance,
+another needing fewer never raises it) to within those, which the build checks for the sums and
+the tests for the order.
 
 **Uncertainty.** As for the two-sided tables: chunk ``c`` of the deals (its own xoshiro256**
 stream) belongs to group ``c % 32``; the standard error of each entry is the delete-one-group
