@@ -63,6 +63,10 @@ _LAZY = {
     "read_pegging_table": "keeping.pegtable",
     "read_odds_table": "keeping.winodds",
     "win_probability_se": "keeping.winodds",
+    "win_probability3": "keeping.winodds",
+    "win_table3": "keeping.winodds",
+    "build_odds_table3": "research.odds3",
+    "play_from_score3": "research.odds3",
 }
 
 #: Modules of the wings offered at the top level (``from analyzer import plots``).

@@ -69,6 +69,7 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
             "data/crib_values_uniform.csv", "data/crib_values.json",
             "data/pegging_values.csv", "data/pegging_values.json", "data/win_odds.csv",
             "data/win_odds.json", "data/win_odds_five-card.csv", "data/win_odds_four-player.csv",
+            "data/win_odds_three-player.npz", "data/win_odds_three-player.json",
             "web/static/count.html", "web/static/keep.html",
             "web/static/trainer.html", "web/static/play.html", "web/static/style.css",
             "web/static/common.js", "web/static/count.js", "web/static/keep.js",
@@ -90,6 +91,9 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
          cwd=elsewhere, env=env)
     out = _run([crib, "odds", "96", "110", "--dealer"], cwd=elsewhere, env=env).stdout
     assert out.startswith("P(win) = 0.18"), out
+    out = _run([crib, "odds", "0", "0", "0", "--variant", "three-player"], cwd=elsewhere,
+               env=env).stdout
+    assert "seat 0 (deals), 0: P(win) = 0.40" in out, out
     refused = subprocess.run([crib, "tables", "odds", "--out", package / "data" / "win_odds.csv"],
                              cwd=elsewhere, env=env, capture_output=True, text=True, timeout=1800)
     assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr

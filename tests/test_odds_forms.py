@@ -133,12 +133,35 @@ def test_the_engines_first_dealer_wins_as_the_table_says(variant):
     assert abs(rate - p) < 4 * se, (rate, p, se)
 
 
-def test_three_player_has_no_table_and_says_so():
+@pytest.mark.parametrize("variant, me, opp, dealer", [
+    ("five-card", 45, 50, True), ("five-card", 30, 20, False),
+    ("four-player", 100, 96, False), ("four-player", 80, 90, True),
+])
+def test_whole_games_from_a_score_agree_with_the_table(variant, me, opp, dealer):
+    games = odds.play_from_score(me, opp, dealer, games=3_000, seed=me * 1000 + opp,
+                                 variant=variant)
+    p = winodds.win_probability(me, opp, dealer, variant)
+    se = np.hypot(games["se"], winodds.win_probability_se(me, opp, dealer, variant))
+    assert abs(games["p"] - p) < 4 * se, (games, p)
+
+
+def test_play_from_score_in_the_forms_same_whatever_the_workers():
+    one = odds.play_from_score(50, 55, True, games=2_000, seed=4, workers=1, variant="five-card")
+    two = odds.play_from_score(50, 55, True, games=2_000, seed=4, workers=2, variant="five-card")
+    assert one == two
+    with pytest.raises(ValueError, match="0 to 60"):
+        odds.play_from_score(61, 0, True, games=10, variant="five-card")
     with pytest.raises(ValueError, match="no win-odds table for three-player"):
+        odds.play_from_score(0, 0, True, games=10, variant="three-player")
+
+
+def test_three_player_has_no_two_sided_table_and_says_so():
+    # its table is of three needs (tests/test_odds3.py)
+    with pytest.raises(ValueError, match="no win-odds table for three-player of two sides"):
         winodds.win_table("three-player")
     result = run("odds", "50", "60", "--dealer", "--variant", "three-player")
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "no win-odds table" in result.stderr
+    assert result.stderr.count("\n") == 1 and "--dealer-seat" in result.stderr
 
 
 def test_crib_odds_reads_the_forms_tables():

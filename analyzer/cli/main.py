@@ -617,10 +617,23 @@ def _cmd_review(args) -> int:
 # --------------------------------------------------------------------------- odds
 
 
+def _places(se: float) -> int:
+    """At least 4 decimals, and enough for two significant digits of the error (at most the 7
+    the tables are written to)."""
+    return min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+
+
 def _cmd_odds(args) -> int:
+    if args.variant == "three-player":
+        return _cmd_odds3(args)
     from ..keeping.winodds import win_probability, win_probability_se
 
-    try:  # a form without a table, a score past its target, or a damaged installation
+    if args.third is not None or args.dealer_seat is not None:
+        raise UsageError("crib odds: a third score and --dealer-seat are three-player's; "
+                         f"{args.variant} takes ME OPP and --dealer or --pone")
+    if not (args.dealer or args.pone):
+        raise UsageError("crib odds: one of the arguments --dealer --pone is required")
+    try:  # a score past its target, or a damaged installation
         p = win_probability(args.me, args.opp, args.dealer, args.variant)
         se = win_probability_se(args.me, args.opp, args.dealer, args.variant)
     except (OSError, ValueError) as exc:
@@ -635,11 +648,38 @@ def _cmd_odds(args) -> int:
     if args.variant == "four-player":
         who = "your side deals" if args.dealer else "the other side deals"
     form = "" if args.variant == "six-card" else f"{args.variant}: "
-    # at least 4 decimals, and enough for two significant digits of the error (at most the 7
-    # the table is written to)
-    places = min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+    places = _places(se)
     print(f"{form}P(win) = {p:.{places}f} ± {se:.{places}f} (you {args.me}, opponent "
           f"{args.opp}, {who}; ± is one standard error)")
+    return 0
+
+
+def _cmd_odds3(args) -> int:
+    """``crib odds A B C --variant three-player [--dealer-seat D]``: each seat's chance."""
+    from ..keeping.winodds import win_probability3, win_probability3_se
+
+    if args.dealer or args.pone:
+        raise UsageError("crib odds: three-player takes --dealer-seat (0, 1 or 2), not "
+                         "--dealer or --pone")
+    if args.third is None:
+        raise UsageError("crib odds: three-player takes three scores, seat 0's, 1's and 2's")
+    scores = (args.me, args.opp, args.third)
+    dealer = 0 if args.dealer_seat is None else args.dealer_seat
+    try:  # a damaged installation
+        p = win_probability3(scores, dealer)
+        se = win_probability3_se(scores, dealer)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"crib odds: {exc}") from None
+    if args.json:
+        print(json.dumps({"scores": list(scores), "dealer_seat": dealer, "p_win": list(p),
+                          "se": list(se), "variant": args.variant}))
+        return 0
+    roles = {dealer: "deals", (dealer + 1) % 3: "leads, deals next", (dealer + 2) % 3: "third"}
+    print(f"three-player, seat {dealer} deals (± is one standard error):")
+    for seat in range(3):
+        places = _places(se[seat])
+        print(f"  seat {seat} ({roles[seat]}), {scores[seat]}: P(win) = {p[seat]:.{places}f} ± "
+              f"{se[seat]:.{places}f}")
     return 0
 
 
@@ -1158,7 +1198,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rank by the probability of winning from this score (each 0 to 120; "
                    "0 to 60 in five-card, the pone's three for last in it; four-player: your "
                    "side's and the other side's), simulating the rest of the deal (six-card, "
-                   "five-card, four-player; three-player has no win-odds table)")
+                   "five-card, four-player; not three-player)")
     p.add_argument("--position", choices=FORM_POSITIONS, default=None,
                    help="with --score, four-player: where you sit from the dealer round to the "
                    "left: dealer, first (his left: you lead), second (his partner), third (his "
@@ -1398,12 +1438,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "from the scores at the start of a deal (before the cut), by whether you "
                        "deal it, from the shipped win-odds table (crib tables odds), with one "
                        "standard error. --variant five-card (to 61) and four-player (your side "
-                       "against the other) have tables too; three-player has none.")
-    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120")
-    p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120")
-    role = p.add_mutually_exclusive_group(required=True)
+                       "against the other) have tables too; three-player takes three scores, "
+                       "seat 0's, 1's and 2's, and --dealer-seat, and gives each seat's chance.")
+    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120 (three-player: "
+                   "seat 0's)")
+    p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120 "
+                   "(three-player: seat 1's)")
+    p.add_argument("third", type=_score, nargs="?", metavar="THIRD",
+                   help="three-player: seat 2's score")
+    role = p.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="you deal this deal (your crib)")
     role.add_argument("--pone", action="store_true", help="the opponent deals this deal")
+    p.add_argument("--dealer-seat", type=_number(low=0, high=2, integer=True), metavar="D",
+                   help="three-player: the seat that deals, 0 to 2 (default 0); seat D + 1 "
+                   "(mod 3) is on his left: leads, shows first and deals next")
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_odds)
@@ -1479,21 +1527,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(t)
     t = tables.add_parser(
         "odds", help="rebuild the win-odds table",
-        description="Rebuild the win-odds table of the six-card game (or --variant five-card "
-        "or four-player) from self-play deals (ev+lookahead in every seat) made consistent by "
-        "dynamic programming, and write it to --out FILE.csv with its JSON provenance beside "
-        "it. The shipped table is never overwritten unless --force is given.")
+        description="Rebuild the win-odds table of the six-card game (or --variant five-card, "
+        "four-player or three-player) from self-play deals (ev+lookahead in every seat) made "
+        "consistent by dynamic programming, and write it to --out FILE.csv (three-player: "
+        "FILE.npz, three needs, quantized) with its JSON provenance beside it. The shipped "
+        "table is never overwritten unless --force is given.")
     t.add_argument("--out", required=True, metavar="FILE",
-                   help="the CSV to write (dealer_needs, pone_needs, p_dealer_wins, se); "
-                   "FILE.json beside it")
+                   help="the CSV to write (dealer_needs, pone_needs, p_dealer_wins, se), or "
+                   "with --variant three-player the .npz; FILE.json beside it")
     t.add_argument("--deals", type=_number(low=1024, high=MAX_DEALS, integer=True),
                    default=ODDS_TABLE_DEALS, metavar="N",
                    help=f"self-play deals, 1,024 to {MAX_DEALS:.0e} (default "
                    f"{ODDS_TABLE_DEALS:,})")
     _add_seed(t, default=0)
     _add_workers(t)
-    t.add_argument("--variant", choices=("six-card", "five-card", "four-player"),
-                   default="six-card", help="the form (the two-sided ones; default six-card)")
+    t.add_argument("--variant", choices=("six-card", "five-card", "four-player", "three-player"),
+                   default="six-card", help="the form (default six-card)")
     t.add_argument("--force", action="store_true",
                    help="allow --out in the package's own data folder, replacing the shipped "
                    "table")

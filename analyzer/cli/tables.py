@@ -174,28 +174,48 @@ def _tables_odds(args) -> int:
 
     command = "crib tables odds"
     out = Path(args.out)
-    if out.suffix.lower() != ".csv":
-        raise UsageError(f"{command}: --out {out}: the table is a .csv file (its provenance "
-                         "goes beside it as .json)")
+    three = args.variant == "three-player"
+    suffix = ".npz" if three else ".csv"
+    if out.suffix.lower() != suffix:
+        what = "the three-player table is a .npz file" if three else "the table is a .csv file"
+        raise UsageError(f"{command}: --out {out}: {what} (its provenance goes beside it as "
+                         ".json)")
     if is_shipped_folder(out.parent) and not args.force:
         raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
                          "--force to overwrite the shipped tables")
     for path in (out, out.with_suffix(".json")):
         check_output(path, "--out", command)
-    from ..research.odds import build_odds_table
 
     def report(done, total):
         if not args.quiet:
             print(f"{done:,} of {total:,} deals", file=sys.stderr)
 
-    table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
-                             progress=report, variant=args.variant)
-    top = table.p.shape[0] - 1
+    if three:
+        from ..research.odds3 import build_odds_table3
+
+        table = build_odds_table3(deals=args.deals, seed=args.seed, workers=args.workers,
+                                  progress=report)
+    else:
+        from ..research.odds import build_odds_table
+
+        table = build_odds_table(deals=args.deals, seed=args.seed, workers=args.workers,
+                                 progress=report, variant=args.variant)
     paths = table.save(out, command=shlex.join(["crib", *args.argv]),
                        overwrite_shipped=args.force)
-    print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
-          f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer wins "
-          f"{table.p[top, top]:.4f} ± {table.se[top, top]:.4f} at 0-0; largest standard error "
-          f"{table.max_se:.4f}; largest |P(dealer) + P(pone) - 1| {table.sum_gap:.1e}")
+    if three:
+        top = table.p.shape[1] - 1
+        at0 = ", ".join(f"{table.p[i, top, top, top]:.4f} ± {table.se[i, top, top, top]:.2g}"
+                        for i in range(3))
+        print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s ({table.solve_seconds:.1f}"
+              f" s a solve, {table.rounds} rounds): at 0-0-0 the dealer, his left and the third "
+              f"win {at0}; largest standard error {table.max_se:.2g}; largest |sum - 1| "
+              f"{table.sum_gap:.1e}")
+    else:
+        top = table.p.shape[0] - 1
+        print(f"{table.deals:,} deals in {table.elapsed_seconds:.1f} s "
+              f"({table.deals / table.elapsed_seconds:,.0f} deals/s with the solves): dealer "
+              f"wins {table.p[top, top]:.4f} ± {table.se[top, top]:.4f} at 0-0; largest "
+              f"standard error {table.max_se:.4f}; largest |P(dealer) + P(pone) - 1| "
+              f"{table.sum_gap:.1e}")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0

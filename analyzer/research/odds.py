@@ -80,7 +80,7 @@ from ..core.choices import (
     resolve_workers,
 )
 from ..core.files import atomic_write_text
-from ..core.game import GAME, STANDARD
+from ..core.game import GAME, STANDARD, VARIANTS
 from ..core.rng import chunk_states
 from ..core.scoring import hand_table, rank_table
 from ..core.version import git_commit, package_version
@@ -89,7 +89,6 @@ from ..keeping.winodds import (  # re-exported: the reader is keeping.winodds's
     ODDS_COLUMNS,
     ODDS_FILE,
     ODDS_VARIANTS,
-    TARGET,
     _check_score,
     odds_game,
     read_odds_table,
@@ -257,16 +256,20 @@ def _record_odds_deals(state, n, game, dpol, ppol, values, cards, table, hands_t
 
 
 @njit(cache=True, nogil=True)
-def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t):
-    """``size`` whole games from a score, from generator state ``st`` (advanced in place): seat
-    0 deals first, the scores start at ``start`` int64 (2,), the deals alternate, and a game
-    stops the moment a seat reaches 121, as in the engine. Returns the games won by seat 0.
-    Chunks run on threads (:func:`play_from_score`), as the GIL is released."""
-    deck, hands, kept, thrown, crib, unseen, scores, plays, pegged, show = _scratch(game)
+def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t, wins):
+    """``size`` whole games of ``game`` from a score, from generator state ``st`` (advanced in
+    place): seat 0 deals first, the sides' scores start at ``start`` int64 (sides,) (seat ``p``
+    scores for side ``p % sides``), the deal passes to the left (``dealer + 1``), and a game
+    stops the moment a side reaches the form's target, as in the engine. Adds the games each
+    side wins to ``wins`` int64 (sides,). Chunks run on threads (:func:`play_from_score`), as
+    the GIL is released."""
+    deck, hands, kept, thrown, crib, unseen, _, plays, pegged, show = _scratch(game)
     no_table = np.zeros((2, 1))  # the players of a table read no pegging or win-odds table
-    wins = 0
+    n_players, n_sides, target = game[GAME.players], start.shape[0], game[GAME.target]
+    one_count = game[GAME.one_count] != 0
+    scores = np.zeros(n_sides, np.int64)
     for _ in range(size):
-        for q in range(scores.shape[0]):
+        for q in range(n_sides):
             scores[q] = start[q]
         dealer = np.int64(0)  # not a literal: the play's kernels compiled once for every caller
         winner = np.int64(-1)
@@ -274,19 +277,47 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
             starter = _deal(st, game, deck, hands)
             _discards(st, game, hands, dealer, starter, deck, dpol, values, cards, hands_t,
                       kept, thrown, crib, unseen, scores, table, no_table, no_table)
-            scores[dealer] += _his_heels(starter)
-            if scores[dealer] >= TARGET:
-                winner = dealer
+            scores[dealer % n_sides] += _his_heels(starter)
+            if scores[dealer % n_sides] >= target:
+                winner = dealer % n_sides
             else:
-                _, winner = _play(kept, dealer, ppol, unseen, scores, np.int64(TARGET), st,
-                                  plays, pegged, np.bool_(False), thrown, starter, table,
-                                  no_table, no_table, values, hands_t)
-            _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores,
-                              np.int64(TARGET), winner, show)
-            dealer = 1 - dealer
-        if winner == 0:
-            wins += 1
-    return wins
+                _, winner = _play(kept, dealer, ppol, unseen, scores, target, st, plays, pegged,
+                                  one_count, thrown, starter, table, no_table, no_table, values,
+                                  hands_t)
+            _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, target,
+                              winner, show)
+            dealer = (dealer + 1) % n_players
+        wins[winner] += 1
+
+
+def _games_by_side(start: np.ndarray, games: int, seed: int, workers: int | None,
+                   players: str, variant: str) -> np.ndarray:
+    """The games each side wins of ``games`` from the sides' scores ``start``, seat 0 dealing
+    first (:func:`_games_from`, in chunks of 2,000 with their own streams)."""
+    if variant == "three-player":
+        from ..play.reads import player_tables
+
+        form = VARIANTS[variant]
+        t = player_tables(variant, [DEFAULT_PLAYER])
+        game, values, cards, table, hands_t = (form.as_array(), t.crib_values, t.card_values,
+                                               t.rank_table, t.hand_table)
+    else:
+        form, game, values, cards, table, hands_t = _form(variant)
+    dpol, ppol = _player_arrays(players, form.players)
+    size = 2_000
+    n_chunks = -(-games // size)
+    sizes = np.full(n_chunks, size, np.int64)
+    sizes[-1] = games - size * (n_chunks - 1)
+    wins = np.zeros((n_chunks, len(start)), np.int64)
+    states = chunk_states(seed, n_chunks)
+    start = np.asarray(start, np.int64)
+
+    def run(c):
+        _games_from(states[c], sizes[c], start, game, dpol, ppol, values, cards, table,
+                    hands_t, wins[c])
+
+    on_threads(run, n_chunks, resolve_workers(workers))
+    return wins.sum(axis=0)
 
 
 # --------------------------------------------------------------------------- the recursion
@@ -570,32 +601,29 @@ def build_odds_table(deals: int, seed: int = 0, workers: int | None = None,
 
 
 def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
-                    workers: int | None = None, players: str = DEFAULT_PLAYER) -> dict:
+                    workers: int | None = None, players: str = DEFAULT_PLAYER,
+                    variant: str = "six-card") -> dict:
     """Play ``games`` whole games from a score, by the engine's steps, and count the wins.
 
-    A direct Monte Carlo check of the table: the player with ``me`` points deals first
-    (``dealer``) or is the pone, and the games run to 121 as the engine runs them. Returns
-    ``{"wins", "games", "p", "se"}`` (``se`` the binomial standard error). Same seed, same
-    result, whatever ``workers``.
+    A direct Monte Carlo check of the table: the player (side) with ``me`` points deals first
+    (``dealer``) or is the pone, and the games run to the form's target as the engine runs them.
+    ``variant``: a two-sided form (:data:`ODDS_VARIANTS`; five-card from a score as it stands,
+    the pone's three for last already in it; four-player by side, seat 0 dealing for the side
+    that deals). Returns ``{"wins", "games", "p", "se"}`` (``se`` the binomial standard error).
+    Same seed, same result, whatever ``workers``. Three-player:
+    :func:`analyzer.research.odds3.play_from_score3`.
+
+    Examples
+    --------
+    >>> play_from_score(56, 60, False, games=100, seed=1, variant="five-card")["games"]
+    100
     """
-    me, opp = _check_score("me", me), _check_score("opp", opp)
+    target = odds_game(variant).target
+    me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
     games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
-    dpol, ppol = _player_arrays(players)
-    size = 2_000
-    n_chunks = -(-games // size)
-    sizes = np.full(n_chunks, size, np.int64)
-    sizes[-1] = games - size * (n_chunks - 1)
-    wins = np.zeros(n_chunks, np.int64)
-    start = np.array([me, opp] if dealer else [opp, me], np.int64)  # seat 0 deals first
-    states, game, values = chunk_states(seed, n_chunks), STANDARD.as_array(), crib_values()
-    table, hands_t = rank_table(), hand_table()
-
-    def run(c):
-        wins[c] = _games_from(states[c], sizes[c], start, game, dpol, ppol, values,
-                              _NO_CARD_VALUES, table, hands_t)
-
-    on_threads(run, n_chunks, resolve_workers(workers))
-    won = int(wins.sum()) if dealer else games - int(wins.sum())
+    start = [me, opp] if dealer else [opp, me]  # seat 0 (side 0) deals first
+    wins = _games_by_side(np.array(start, np.int64), games, seed, workers, players, variant)
+    won = int(wins[0] if dealer else wins[1])
     p = won / games
     return {"wins": won, "games": games, "p": p, "se": math.sqrt(p * (1 - p) / games)}
