@@ -75,6 +75,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import (
     DEFAULT_PLAYER,
@@ -107,6 +108,7 @@ __all__ = [
     "OddsTable3",
     "TOLERANCE",
     "build_odds_table3",
+    "corner",
     "play_from_score3",
     "record_deals3",
     "solve3",
@@ -297,6 +299,19 @@ def _check_tallies(w: np.ndarray, h: np.ndarray) -> int:
     return n
 
 
+def corner(w: np.ndarray, h: np.ndarray, needs: int) -> tuple[np.ndarray, np.ndarray]:
+    """The tallies of the states where every seat needs at most ``needs``: ``w`` cut to
+    ``[:, :needs + 1, :needs + 1, :needs + 1]``, and ``h`` with every total of ``needs`` or more
+    clipped to ``needs`` (which a state of the corner never counts: it needs ``x < n``), so that
+    every deal is still counted once. A state's chance depends only on states that need no
+    more, so :func:`solve3` of the corner is the whole table's corner, exactly."""
+    k = needs + 1
+    clipped = h
+    for axis in range(3):  # each total below needs alone, the rest summed into needs
+        clipped = np.add.reduceat(clipped, np.arange(k), axis=axis)
+    return w[:, :k, :k, :k], clipped
+
+
 def solve3(w: np.ndarray, h: np.ndarray, start: np.ndarray | None = None,
            tol: float = TOLERANCE) -> tuple[np.ndarray, int, float]:
     """The three players' win tables from the tallies of some deals (see the module).
@@ -439,7 +454,7 @@ class OddsTable3:
 
 def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
                       players: str = DEFAULT_PLAYER, progress=None,
-                      jackknife: bool = True) -> OddsTable3:
+                      jackknife: bool = True, needs: int = 121) -> OddsTable3:
     """Build the three-player win-odds table from ``deals`` self-play deals (see the module).
 
     Parameters
@@ -457,6 +472,10 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
         Called as ``progress(deals done, deals)`` after each block of chunks.
     jackknife
         Whether to estimate the standard errors (32 more solves); without, ``se`` is NaN.
+    needs
+        Solve only the states where every seat needs at most this (1 to 121): the tables are
+        then ``(3, needs + 1, needs + 1, needs + 1)``, equal to the whole table's corner
+        (:func:`corner`), and each solve is quicker by about ``(122 / (needs + 1)) ** 3``.
 
     Returns
     -------
@@ -469,9 +488,13 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     (True, True)
     """
     deals = check_number("deals", deals, low=GROUPS * GROUPS, high=MAX_DEALS, integer=True)
+    needs = check_number("needs", needs, low=1, high=rules.GAME_POINTS, integer=True)
     commit = git_commit()
     start = time.perf_counter()
     t = tally_deals3(deals, seed, workers, players, progress)
+    if needs < rules.GAME_POINTS:
+        t = {"w": t["w"][:, :, :needs + 1, :needs + 1, :needs + 1],
+             "h": np.stack([corner(t["w"][g], t["h"][g], needs)[1] for g in range(GROUPS)])}
     w_total = t["w"].sum(axis=0, dtype=np.int64)
     h_total = t["h"].sum(axis=0, dtype=np.int64)
     solving = time.perf_counter()
