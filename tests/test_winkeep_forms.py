@@ -141,6 +141,30 @@ def test_bad_input_is_one_plain_error(kwargs, message):
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize(("variant", "score", "position", "argument"), [
+    ("three-player", (40, 50), None, "variant"),
+    ("five-card", (61, 0), None, "me"),
+    ("five-card", (40, 75), None, "opp"),
+    ("five-card", (1, 2), None, "score"),
+    ("four-player", (40, 50), "first", "position"),
+    ("six-card", (40, 121), None, "opp"),
+    ("six-card", (40, 50), "dealer", "position"),
+])
+def test_the_checks_name_the_argument_and_say_what_keep_to_win_says(variant, score, position,
+                                                                    argument):
+    # check_win_keep (what a face calls to put the message beside its input) refuses exactly as
+    # keep_to_win does, naming the argument
+    from analyzer.core.errors import ArgumentError
+    from analyzer.play.winkeep import check_win_keep
+
+    cards = HAND + (" QC" if variant == "six-card" else "")
+    with pytest.raises(ValueError) as said:
+        keep_to_win(cards, True, score, samples=64, variant=variant, position=position)
+    with pytest.raises(ArgumentError) as checked:
+        check_win_keep(True, score, variant, position)
+    assert checked.value.argument == argument and str(checked.value) == str(said.value)
+
+
 def test_a_six_card_hand_in_five_card_is_refused():
     from analyzer.core.cards import CardError
 
