@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import json
 import pathlib
 import xml.etree.ElementTree as ET
 
@@ -133,6 +134,89 @@ def test_keep_to_win_is_keep_to_win(client):
     assert " ".join(d["win_keep"]) == df.attrs["win_keep"]
     assert " ".join(d["points_keep"]) == df.attrs["points_keep"]
     assert d["score"] == [110, 115] and d["samples"] == df.attrs["samples"]
+
+
+def _crib_keep_json(capsys, hand, role, me, opp, argv):
+    """What ``crib keep HAND --ROLE --score ME OPP ARGV --json`` prints, read back."""
+    from analyzer.cli import main
+
+    assert main(["keep", *hand.split(), f"--{role}", "--score", str(me), str(opp), *argv,
+                 "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("hand", "role", "me", "opp", "params"), [
+    (HAND, "dealer", 110, 115, {"samples": 128, "seed": 3}),
+    ("9H 9S KD 2C AS", "pone", 59, 41, {"variant": "five-card", "samples": 256}),
+    ("5H 5S 6D JC KH", "dealer", 50, 48, {"variant": "five-card", "crib": "uniform"}),
+    ("5H 5S 6D JC KH", "dealer", 100, 95, {"variant": "four-player", "position": "second",
+                                            "samples": 128, "seed": 7}),
+    ("KH 5H 6D JC 5S", "pone", 104, 110, {"variant": "four-player", "samples": 192}),
+    ("5H 5S 6D JC KH", "pone", 95, 112, {"variant": "four-player", "position": "third",
+                                          "samples": 64}),
+])
+def test_keep_to_win_is_crib_keep_score_json(client, capsys, hand, role, me, opp, params):
+    # the same arguments to the command line (each option as the API's parameter) and to the API
+    argv = [a for k, v in params.items() for a in (f"--{k}", str(v))]
+    want = _crib_keep_json(capsys, hand, role, me, opp, argv)
+    r = get(client, "/api/keep/win", hand=hand, role=role, me=me, opp=opp, **params)
+    assert r.status_code == 200, r.text
+    d = r.json()
+    cards = ("hand", "points_keep", "win_keep", "rival_keep")
+    for key, value in want.items():
+        if key == "rows":
+            continue
+        assert (" ".join(d[key]) if key in cards else d[key]) == value, key
+    assert len(d["rows"]) == len(want["rows"]) == {"six-card": 15, "five-card": 10,
+                                                    "four-player": 5}[want["variant"]]
+    for row, printed in zip(d["rows"], want["rows"], strict=True):
+        for key, value in printed.items():  # the API adds hand_min, hand_max, hand_std, rank
+            shown = " ".join(row[key]) if key in ("keep", "discard") else row[key]
+            assert shown == value, key
+    assert ("position" in d) == (want["variant"] == "four-player")
+
+
+@pytest.mark.parametrize(("params", "argv", "field"), [
+    ({"variant": "three-player"}, ["--variant", "three-player"], "variant"),
+    ({"variant": "five-card", "me": 61}, ["--variant", "five-card", "--score", "61", "0"], "me"),
+    ({"variant": "five-card", "opp": 75}, ["--variant", "five-card", "--score", "40", "75"],
+     "opp"),
+    ({"variant": "five-card", "me": 1, "opp": 2},
+     ["--variant", "five-card", "--score", "1", "2"], "score"),
+    ({"variant": "four-player", "position": "first"},
+     ["--variant", "four-player", "--position", "first"], "position"),
+    ({"variant": "four-player", "role": "pone", "position": "second"},
+     ["--variant", "four-player", "--position", "second", "--pone"], "position"),
+])
+def test_a_score_the_command_line_refuses_is_refused_in_its_words(client, capsys, params, argv,
+                                                                   field):
+    # the command line's one line on stderr, its prefix taken off, is the API's error
+    from analyzer.cli import main
+
+    hand = "5H 5S 6D JC KH"
+    role = params.get("role", "dealer")
+    args = ["keep", *hand.split(), *(["--dealer"] if role == "dealer" else []),
+            *(["--score", "40", "50"] if "--score" not in argv else []), *argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    prefix = "crib keep: --score: "
+    assert err.startswith(prefix) and err.count("\n") == 1
+    query = {"hand": hand, "role": role, "me": 40, "opp": 50, **params}
+    body = refused(client.get("/api/keep/win", params=query), field)
+    assert body["error"] == err[len(prefix):].rstrip("\n")
+
+
+def test_position_is_refused_outside_four_player_as_the_command_line_refuses_it(client, capsys):
+    from analyzer.cli import main
+
+    for variant, hand in (("five-card", "5H 5S 6D JC KH"), ("six-card", HAND)):
+        assert main(["keep", *hand.split(), "--dealer", "--score", "40", "50", "--variant",
+                     variant, "--position", "dealer"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err == f"crib keep: --position is for four-player, not {variant}"
+        body = refused(get(client, "/api/keep/win", hand=hand, role="dealer", me=40, opp=50,
+                           variant=variant, position="dealer"), "position")
+        assert body["error"] == err.removeprefix("crib keep: --")
 
 
 def test_the_chart_is_crib_plot_keep_as_svg(client):

@@ -175,6 +175,76 @@ def test_rank_a_keep_and_check_it_against_keep(site):
         df["keep"].tolist()
 
 
+def test_keep_to_win_in_four_player_by_side_and_place(site):
+    # the score-aware view was six-card's only: the form, the side and the place are chosen on
+    # the page, and the P(win) it shows is keep_to_win's for them
+    from selenium.webdriver.support.ui import Select
+
+    from analyzer import keep_to_win
+
+    url, driver = site
+    driver.get(url + "/keep")
+    Select(one(driver, "#variant")).select_by_value("four-player")
+    assert one(driver, "#hand-label").text == "Five cards"
+    for card in "5H 5S 6D JC KH".split():
+        click_card(driver, card)
+    click_card(driver, "QS")  # a sixth: refused in a form dealt five
+    assert one(driver, "#pick-note").text.startswith("Five cards are chosen")
+    Select(one(driver, "#position")).select_by_value("third")  # the other side deals
+    assert by(driver, "#pone")[0].is_selected()
+    one(driver, "#me").send_keys("104")
+    one(driver, "#opp").send_keys("110\n")
+    wait_for(lambda: len(by(driver, "#wins tbody tr")) == 5)
+    df = keep_to_win("5H 5S 6D JC KH", False, (104, 110), variant="four-player",
+                     position="third")
+    rows = by(driver, "#wins tbody tr")
+    assert [r.get_attribute("data-keep") for r in rows] == df["keep"].tolist()
+    shown = [float(r.find_element("css selector", 'td[data-col="p_win"]').text) for r in rows]
+    assert shown == [round(float(p), 4) for p in df["p_win"]]
+    chosen = by(driver, "#wins tr.win")[0].get_attribute("data-keep")
+    assert chosen == df.attrs["win_keep"]
+    assert "sit third from the dealer" in one(driver, "#win-basis").text
+    for part in ("variant=four-player", "position=third", "role=pone", "me=104", "opp=110"):
+        assert part in driver.current_url, part
+    # no pegging column outside six-card; the place follows the side and the side the place
+    assert not any(e.is_displayed() for e in by(driver, "#keeps .peg"))
+    one(driver, "#dealer").click()
+    wait_for(lambda: "position=dealer" in driver.current_url)
+    Select(one(driver, "#position")).select_by_value("first")
+    wait_for(lambda: by(driver, "#pone")[0].is_selected() and "position=first" in
+             driver.current_url)
+
+
+def test_keep_to_win_in_five_card_and_three_player_refused(site):
+    from selenium.webdriver.support.ui import Select
+
+    from analyzer import keep_to_win
+
+    url, driver = site
+    driver.get(url + "/keep?variant=five-card&hand=9H+9S+KD+2C+AS&role=pone&me=59&opp=41")
+    wait_for(lambda: len(by(driver, "#wins tbody tr")) == 10)
+    df = keep_to_win("9H 9S KD 2C AS", False, (59, 41), variant="five-card")
+    assert [r.get_attribute("data-keep") for r in by(driver, "#wins tbody tr")] == \
+        df["keep"].tolist()
+    assert by(driver, "#wins tr.win")[0].get_attribute("data-keep") == df.attrs["win_keep"]
+    assert one(driver, "#me").get_attribute("max") == "60"
+    me = one(driver, "#me")
+    me.clear()
+    me.send_keys("61\n")  # past five-card's 60: the page says so in its words
+    wait_for(lambda: one(driver, "#me-error").text ==
+             "Your score is a whole number of points, 0 to 60.")
+    # three-player: the keeps are ranked, the chance to win refused as keep_to_win refuses it
+    with pytest.raises(ValueError) as refused:
+        keep_to_win("9H 9S KD 2C AS", False, (59, 41), variant="three-player")
+    Select(one(driver, "#variant")).select_by_value("three-player")
+    me = one(driver, "#me")
+    me.clear()
+    me.send_keys("59\n")
+    wait_for(lambda: one(driver, "#win-error").text == str(refused.value))
+    assert not by(driver, "#wins")[0].is_displayed()
+    assert len(by(driver, "#keeps tbody tr")) == 5
+
+
 def test_answer_three_trainer_deals(site):
     url, driver = site
     driver.get(url + "/trainer?seed=5&role=pone")
@@ -229,6 +299,8 @@ def test_the_navigation_reaches_every_page(site):
 
 @pytest.mark.parametrize("path", ["/count?hand=5H+5C+5S+JD&starter=5D",
                                   "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone&me=110&opp=115",
+                                  "/keep?variant=four-player&hand=5H+5S+6D+JC+KH&role=pone"
+                                  "&position=third&me=104&opp=110",
                                   "/trainer?seed=7"])
 def test_the_pages_fit_a_phone(site, path):
     # 390 pixels wide: nothing wider than the screen, no table that must be scrolled sideways

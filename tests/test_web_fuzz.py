@@ -87,7 +87,11 @@ def test_keep(params):
              opp=st.one_of(st.integers(-5, 130).map(str), anything),
              samples=st.one_of(st.integers(-5, 100).map(str), anything.filter(
                  lambda v: not v.isdigit() or int(v) <= 200)),
-             seed=anything, crib=anything, pegging=anything))
+             seed=anything, crib=anything, pegging=anything,
+             variant=st.one_of(anything, st.sampled_from(["six-card", "five-card", "three-player",
+                                                          "four-player"])),
+             position=st.one_of(anything, st.sampled_from(["dealer", "first", "second",
+                                                           "third"]))))
 def test_keep_win(params):
     params.setdefault("samples", "64")  # a tenth of a second saved on every valid hand
     check("/api/keep/win", params)

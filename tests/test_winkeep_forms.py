@@ -141,6 +141,30 @@ def test_bad_input_is_one_plain_error(kwargs, message):
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize(("variant", "score", "position", "argument"), [
+    ("three-player", (40, 50), None, "variant"),
+    ("five-card", (61, 0), None, "me"),
+    ("five-card", (40, 75), None, "opp"),
+    ("five-card", (1, 2), None, "score"),
+    ("four-player", (40, 50), "first", "position"),
+    ("six-card", (40, 121), None, "opp"),
+    ("six-card", (40, 50), "dealer", "position"),
+])
+def test_the_checks_name_the_argument_and_say_what_keep_to_win_says(variant, score, position,
+                                                                    argument):
+    # check_win_keep (what a face calls to put the message beside its input) refuses exactly as
+    # keep_to_win does, naming the argument
+    from analyzer.core.errors import ArgumentError
+    from analyzer.play.winkeep import check_win_keep
+
+    cards = HAND + (" QC" if variant == "six-card" else "")
+    with pytest.raises(ValueError) as said:
+        keep_to_win(cards, True, score, samples=64, variant=variant, position=position)
+    with pytest.raises(ArgumentError) as checked:
+        check_win_keep(True, score, variant, position)
+    assert checked.value.argument == argument and str(checked.value) == str(said.value)
+
+
 def test_a_six_card_hand_in_five_card_is_refused():
     from analyzer.core.cards import CardError
 
@@ -253,8 +277,10 @@ def test_the_engines_best_discard_is_ev_until_the_game_can_end(variant, players)
     from analyzer import simulate
     from analyzer.play.seat import discard
     from analyzer.play.winkeep import BEST_DISCARD_REACH
+    from analyzer.play.winkeepforms import FOUR_PLAYER_REACH
 
     target = 61 if variant == "five-card" else 121
+    reach = BEST_DISCARD_REACH if variant == "five-card" else FOUR_PLAYER_REACH
     records = simulate(60, seed=21, players=players, variant=variant, record_games=60,
                        workers=1).records
     far = near = switched = 0
@@ -264,7 +290,7 @@ def test_the_engines_best_discard_is_ev_until_the_game_can_end(variant, players)
         view = {k: v for k, v in d["view"].items()}
         ev = discard("ev+lookahead", **view)
         me, opp = view["scores"]
-        if target - me > BEST_DISCARD_REACH and target - opp > BEST_DISCARD_REACH:
+        if target - me > reach and target - opp > reach:
             assert sorted(d["answer"]) == sorted(ev)
             far += 1
         else:

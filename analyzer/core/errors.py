@@ -1,11 +1,12 @@
-"""The error of input that names no card: :class:`CardError`, apart from :mod:`analyzer.core.cards`.
+"""The errors of input: :class:`CardError` (cards), apart from :mod:`analyzer.core.cards`, and
+:class:`ArgumentError` (a value an argument cannot take).
 
-It lives in a module of its own, with no imports, so that the command line can catch it (one
-line, exit status 2) without importing numpy, and ``crib --help`` starts in a few hundredths of
-a second. :mod:`analyzer.core.cards` raises it and re-exports it.
+They live in a module of their own, with no imports, so that the command line can catch them
+(one line, exit status 2) without importing numpy, and ``crib --help`` starts in a few
+hundredths of a second. :mod:`analyzer.core.cards` raises the first and re-exports it.
 """
 
-__all__ = ["CardError"]
+__all__ = ["ArgumentError", "CardError"]
 
 
 class CardError(ValueError):
@@ -13,3 +14,23 @@ class CardError(ValueError):
 
     The message names the offending token, e.g. ``unknown suit in '5X'``.
     """
+
+
+class ArgumentError(ValueError):
+    """A value an argument cannot take, or one at odds with another: ``argument`` names it,
+    the message says why in one line.
+
+    The score-aware keep (:func:`analyzer.play.winkeep.check_win_keep`) names ``"variant"``,
+    ``"position"``, ``"me"`` and ``"opp"`` (the two scores) or ``"score"`` (the pair), so that a
+    face can show the message beside the input it is about.
+
+    Examples
+    --------
+    >>> err = ArgumentError("me", "your score must be at most 60, got 70")
+    >>> err.argument, str(err), isinstance(err, ValueError)
+    ('me', 'your score must be at most 60, got 70', True)
+    """
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument

@@ -74,7 +74,14 @@ from .winkeep import (
     ENGINE_SWITCH_Z,
     _best_discard,
 )
-from .winkeepforms import _best_discard_forms, _take_way
+from .winkeepforms import (
+    FOUR_PLAYER_FIRST,
+    FOUR_PLAYER_REACH,
+    FOUR_PLAYER_SAMPLES,
+    FOUR_PLAYER_Z,
+    _best_discard_forms,
+    _take_way,
+)
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
@@ -253,7 +260,10 @@ def _forms_discard(game, hand, place, pol, me, opp, st, crib_values, card_values
     :func:`analyzer.play.winkeepforms._ways`. Chosen by the types of the tables as the caller
     is compiled (as :func:`analyzer.play.deal._searched_play`): only the forms' ``best``
     (``peg_values`` None, ``odds`` an array: :func:`analyzer.play.reads.score_tables`) compiles
-    it; six-card and runs without ``best`` compile a constant -1."""
+    it; six-card and runs without ``best`` compile a constant -1. Five-card samples as six-card
+    does (:data:`analyzer.play.winkeep.BEST_DISCARD_SAMPLES` and the rest), four-player by
+    :data:`analyzer.play.winkeepforms.FOUR_PLAYER_SAMPLES` and the rest (more samples, closer
+    to the end)."""
     raise NotImplementedError("called from compiled code only")
 
 
@@ -266,6 +276,12 @@ def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, st, crib_value
             if (pol != _DISCARD_BEST or game[GAME.teams] != 2
                     or odds.shape[0] != game[GAME.target] + 1):
                 return -1
+            if game[GAME.players] == 4:
+                return _best_discard_forms(game, hand, place, me, opp, st, crib_values,
+                                           card_values, table, hand_table, odds,
+                                           np.int64(FOUR_PLAYER_SAMPLES),
+                                           np.int64(FOUR_PLAYER_REACH),
+                                           np.int64(FOUR_PLAYER_FIRST), FOUR_PLAYER_Z)
             return _best_discard_forms(game, hand, place, me, opp, st, crib_values,
                                        card_values, table, hand_table, odds,
                                        np.int64(BEST_DISCARD_SAMPLES),

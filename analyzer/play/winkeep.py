@@ -45,6 +45,7 @@ from ..core.choices import (
     check_number,
     on_threads,
 )
+from ..core.errors import ArgumentError
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank, _score_one, _sort4_index
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
@@ -52,7 +53,7 @@ from .deal import _his_heels
 from .players import _choose_discard, _keep_values
 from .search import _greedy_rollout, _rollout
 
-__all__ = ["keep_to_win"]
+__all__ = ["check_win_keep", "keep_to_win"]
 
 #: The engine's ``best`` discard policy: samples of the rest of the deal, drawn only when a
 #: player needs at most ``BEST_DISCARD_REACH`` points (the game can end in the deal), for the
@@ -355,14 +356,12 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         df = _rank_by_win(points, keep_text, out, me, opp, seed)
         df.attrs.update(position=where)
         return df
-    if position is not None:
-        raise ValueError("position: for four-player; in six-card say dealer=True or False")
+    me, opp, _ = check_win_keep(dealer, score, variant, position)
     from ..core.rng import chunk_states
     from ..core.scoring import hand_table, rank_table
     from ..keeping.crib import crib_values as crib_value_table
     from ..keeping.discard import keep
 
-    me, opp = _check_score(score)
     samples = check_number("samples", samples, low=1, high=10**7, integer=True)
     seed = check_number("seed", seed, low=0, high=2**63 - 1, integer=True)
     points = keep(cards, dealer, crib=crib, pegging=pegging)
@@ -430,11 +429,55 @@ def _ids(cards):
     return ids
 
 
-def _check_score(score):
+def check_win_keep(dealer: bool, score, variant: str = "six-card", position: str | None = None):
+    """What :func:`keep_to_win` checks before it reads the cards: the form (one with a win-odds
+    table; three-player has none), the seat (``position``, four-player's, agreeing with
+    ``dealer``) and the score in the form's range, with the messages :func:`keep_to_win` gives.
+
+    Returns
+    -------
+    tuple
+        ``(me, opp, position)``: the scores as whole numbers and the player's place by name
+        (``None`` in six-card; ``"dealer"`` or ``"pone"`` in five-card).
+
+    Raises
+    ------
+    analyzer.core.errors.ArgumentError
+        A ``ValueError`` naming the argument at fault: ``"variant"``, ``"position"``, ``"me"``,
+        ``"opp"`` or ``"score"`` (the pair).
+
+    Examples
+    --------
+    >>> check_win_keep(True, (110, 115))
+    (110, 115, None)
+    >>> check_win_keep(False, (100, 95), "four-player", "third")
+    (100, 95, 'third')
+    >>> try:
+    ...     check_win_keep(True, (40, 50), "three-player")
+    ... except ValueError as exc:
+    ...     print(exc.argument, "|", str(exc)[:30])
+    variant | no win-odds table for three-pl
+    """
+    if variant != "six-card":
+        from ..core.choices import FORM_POSITIONS
+        from .winkeepforms import check_forms
+
+        game, place, me, opp = check_forms(variant, dealer, score, position)
+        where = FORM_POSITIONS[place] if game.players == 4 else ("pone", "dealer")[place == 0]
+        return me, opp, where
+    if position is not None:
+        raise ArgumentError("position", "position: for four-player; in six-card say dealer=True "
+                            "or False")
     try:
         me, opp = score
     except (TypeError, ValueError):
-        raise ValueError(f"score must be two numbers (me, opponent), got {score!r}") from None
-    me = check_number("my score", me, low=0, high=_TARGET - 1, integer=True)
-    opp = check_number("the opponent's score", opp, low=0, high=_TARGET - 1, integer=True)
-    return me, opp
+        raise ArgumentError("score", f"score must be two numbers (me, opponent), got "
+                            f"{score!r}") from None
+    checked = []
+    for argument, name, value in (("me", "my score", me), ("opp", "the opponent's score", opp)):
+        try:
+            checked.append(check_number(name, value, low=0, high=_TARGET - 1, integer=True))
+        except ValueError as exc:
+            raise ArgumentError(argument, str(exc)) from None
+    me, opp = checked
+    return me, opp, None

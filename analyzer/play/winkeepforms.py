@@ -31,7 +31,9 @@ Three-player has no win-odds table (its state is three needs): it is refused.
 
 The engine's ``best`` discard policy in these forms is :func:`_best_discard_forms` (reached from
 :func:`analyzer.play.engine._discard_one`): the ``ev`` keep, left for a keep that wins more often
-by enough standard errors of the same samples, drawn only when the game can end in the deal.
+by enough standard errors of the same samples, drawn only when the game can end in the deal
+(five-card as six-card, 64 samples within 30 points; four-player 256 within 20,
+:data:`FOUR_PLAYER_SAMPLES`).
 """
 
 from __future__ import annotations
@@ -40,13 +42,29 @@ import numpy as np
 from numba import njit
 
 from ..core.choices import DISCARD_POLICIES, FORM_POSITIONS, PEGGING_POLICIES
+from ..core.errors import ArgumentError
 from ..core.game import GAME
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank
 from .deal import PLAY, _his_heels, _play_ints, _play_with, _show
 from .players import _KEEP_THREE_OF_FIVE, _THROW_TWO_OF_FIVE, _choose_keep3, _choose_throw
 
-__all__ = ["win_samples_forms"]
+__all__ = ["check_forms", "win_samples_forms"]
+
+#: The engine's ``best`` discard in four-player (:func:`_best_discard_forms`; five-card's is
+#: six-card's, :data:`analyzer.play.winkeep.BEST_DISCARD_SAMPLES` and the rest): the samples are
+#: drawn only when a side needs at most ``FOUR_PLAYER_REACH`` points, ``FOUR_PLAYER_SAMPLES`` of
+#: them, stopping after ``FOUR_PLAYER_FIRST`` with the ev keep if no way is ahead of it, and a way
+#: replaces the ev keep when it wins more by ``FOUR_PLAYER_Z`` standard errors. One card of five
+#: thrown moves a side's chance to win by little (a tenth of a point of P(win) at most, on
+#: average, when a side needs 21 to 45; half a point within 20): 64 samples within 30 found a
+#: better way in 2.5% of decisions and gained nothing measurable, these gain a quarter of a point
+#: of the games (+0.25, +0.04 to +0.47, over 400,000; docs/simulate-and-tables.md). 1 sample
+#: switches it off: the ev keep, and the very games of ev (measured so).
+FOUR_PLAYER_SAMPLES = 256
+FOUR_PLAYER_REACH = 20
+FOUR_PLAYER_FIRST = 32
+FOUR_PLAYER_Z = 1.0
 
 _EV = DISCARD_POLICIES["ev"]
 _GREEDY = PEGGING_POLICIES["greedy"]
@@ -274,19 +292,20 @@ def _place(game, dealer: bool, position) -> int:
     """The player's seat with the dealer at seat 0, from ``dealer`` and ``position``."""
     if game.players == 2:
         if position is not None and position != ("dealer" if dealer else "pone"):
-            raise ValueError(f"position: {game.name} has two players; say dealer=True or False "
-                             f"(got position {position!r})")
+            raise ArgumentError("position", f"position: {game.name} has two players; say "
+                                f"dealer=True or False (got position {position!r})")
         return 0 if dealer else 1
     if position is None:
         return 0 if dealer else 1
     if position not in FORM_POSITIONS:
-        raise ValueError(f"position: one of {', '.join(FORM_POSITIONS)} (your place from the "
-                         f"dealer round to the left), got {position!r}")
+        raise ArgumentError("position", f"position: one of {', '.join(FORM_POSITIONS)} (your "
+                            f"place from the dealer round to the left), got {position!r}")
     place = FORM_POSITIONS.index(position)
     if (place % 2 == 0) != bool(dealer):
         side = "your side deals" if place % 2 == 0 else "the other side deals"
-        raise ValueError(f"position {position}: {side}, but dealer={bool(dealer)} says "
-                         f"{'yours' if dealer else 'the other'} does")
+        raise ArgumentError("position", f"position {position}: {side}, but "
+                            f"dealer={bool(dealer)} says {'yours' if dealer else 'the other'} "
+                            "does")
     return place
 
 
@@ -296,16 +315,54 @@ def _check_scores(game, score) -> tuple[int, int]:
     try:
         me, opp = score
     except (TypeError, ValueError):
-        raise ValueError(f"score must be two numbers (yours, the other side's), got "
-                         f"{score!r}") from None
+        raise ArgumentError("score", f"score must be two numbers (yours, the other side's), "
+                            f"got {score!r}") from None
     top = game.target - 1
-    me = check_number("your score", me, low=0, high=top, integer=True)
-    opp = check_number("the other side's score", opp, low=0, high=top, integer=True)
+    checked = []
+    for argument, name, value in (("me", "your score", me),
+                                  ("opp", "the other side's score", opp)):
+        try:
+            checked.append(check_number(name, value, low=0, high=top, integer=True))
+        except ValueError as exc:
+            raise ArgumentError(argument, str(exc)) from None
+    me, opp = checked
     if game.start_points and max(me, opp) < game.start_points:
-        raise ValueError(f"score {me}, {opp}: in {game.name} the pone pegs "
-                         f"{game.start_points} before the first deal, so one side has at least "
-                         f"{game.start_points} at a deal (the first is 0 to {game.start_points})")
+        raise ArgumentError("score", f"score {me}, {opp}: in {game.name} the pone pegs "
+                            f"{game.start_points} before the first deal, so one side has at "
+                            f"least {game.start_points} at a deal (the first is 0 to "
+                            f"{game.start_points})")
     return me, opp
+
+
+def check_forms(variant: str, dealer: bool, score, position=None):
+    """What :func:`win_samples_forms` checks before the cards: the form (one with a win-odds
+    table, played by two sides), the seat (``position`` agreeing with ``dealer``) and the
+    score in the form's range.
+
+    Returns ``(game, place, me, opp)``: the :class:`~analyzer.core.game.Game`, the player's seat
+    counted from the dealer, and the scores. Raises
+    :class:`~analyzer.core.errors.ArgumentError` naming ``"variant"``, ``"position"``,
+    ``"me"``, ``"opp"`` or ``"score"``.
+
+    Examples
+    --------
+    >>> game, place, me, opp = check_forms("four-player", False, (100, 95), "third")
+    >>> game.name, place, me, opp
+    ('four-player', 3, 100, 95)
+    """
+    from ..core.choices import variant_game
+    from ..keeping.winodds import odds_game
+
+    try:
+        game = variant_game(variant)
+        odds_game(game.name)  # three-player: no table
+    except ValueError as exc:
+        raise ArgumentError("variant", str(exc)) from None
+    if game.teams != 2:
+        raise ArgumentError("variant", f"keep_to_win: {game.name} is not played by two sides")
+    place = _place(game, dealer, position)
+    me, opp = _check_scores(game, score)
+    return game, place, me, opp
 
 
 def win_samples_forms(cards, dealer: bool, score, samples: int, seed: int, crib: str | None,
@@ -332,20 +389,15 @@ def win_samples_forms(cards, dealer: bool, score, samples: int, seed: int, crib:
     ((64, 10), 10, 10)
     """
     from ..core.cards import CardError, as_cards, format_card
-    from ..core.choices import check_number, on_threads, variant_game
+    from ..core.choices import check_number, on_threads
     from ..core.rng import chunk_states
     from ..core.scoring import hand3_table, hand_table, rank_table
     from ..keeping.crib import card_values as card_value_table
     from ..keeping.discard import _form_discards, keep
-    from ..keeping.winodds import odds_game, win_table
+    from ..keeping.winodds import win_table
     from .reads import NO_CARD_VALUES, crib_pairs
 
-    game = variant_game(variant)
-    odds_game(game.name)  # three-player: ValueError, no table
-    if game.teams != 2:
-        raise ValueError(f"keep_to_win: {game.name} is not played by two sides")
-    place = _place(game, dealer, position)
-    me, opp = _check_scores(game, score)
+    game, place, me, opp = check_forms(variant, dealer, score, position)
     samples = check_number("samples", samples, low=1, high=10**7, integer=True)
     seed = check_number("seed", seed, low=0, high=2**63 - 1, integer=True)
     points = keep(cards, bool(dealer), crib=crib, variant=game.name)

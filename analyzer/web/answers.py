@@ -210,39 +210,76 @@ def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = T
 
 
 def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_SAMPLES,
-               seed: int = 0, crib: str | None = None, pegging: bool = True) -> dict:
-    """The score-aware view: the 15 keeps of a six-card hand ranked by the probability of
-    winning from the score ``me``, ``opp`` (:func:`analyzer.keep_to_win`).
+               seed: int = 0, crib: str | None = None, pegging: bool = True,
+               variant: str = DEFAULT_VARIANT, position: str | None = None) -> dict:
+    """The score-aware view: the keeps of a hand ranked by the probability of winning from the
+    score ``me``, ``opp`` (:func:`analyzer.keep_to_win`): the 15 of a six-card hand, the 10 of
+    a five-card one, the 5 of a four-player one (three-player has no win-odds table: refused).
+
+    Parameters
+    ----------
+    hand, role, crib, pegging
+        As :func:`keep_answer` (``pegging``: six-card only, ignored in the other forms).
+    me, opp
+        The scores before the deal (by side in four-player: yours, the other side's), 0 to
+        the form's target less one.
+    samples, seed
+        The samples of the rest of the deal (at most :data:`MAX_WEB_SAMPLES`) and their seed.
+    variant
+        ``"six-card"``, ``"five-card"`` or ``"four-player"``.
+    position
+        Four-player: your place from the dealer, ``"dealer"``, ``"first"``, ``"second"`` or
+        ``"third"`` (by default dealer for ``role`` dealer, first for pone); it must agree
+        with ``role``. Refused in the other forms, as ``crib keep --position`` is.
 
     Returns
     -------
     dict
         ``hand``, ``role``, ``score``, ``crib_mode``, ``samples``, ``seed``, ``points_keep``,
-        ``win_keep``, ``rival_keep`` (card text lists), ``gain``, ``gain_se`` and ``rows`` (best
-        ``p_win`` first: the keep's columns with ``p_win`` and ``p_win_se``), as ``crib keep
-        --score --json`` prints them.
-    """
-    from ..play.winkeep import keep_to_win
+        ``win_keep``, ``rival_keep`` (card text lists), ``gain``, ``gain_se``, ``variant``
+        (and ``position`` in four-player) and ``rows`` (best ``p_win`` first: the keep's
+        columns with ``p_win`` and ``p_win_se``): what ``crib keep --score --json`` prints for
+        the same arguments, cards as lists and every column of the keep.
 
-    ids, dealer, _ = _keep_args(hand, role, DEFAULT_VARIANT)
-    mode = _crib_mode(crib, DEFAULT_VARIANT)
-    for field, value in (("me", me), ("opp", opp)):
-        _checked(field, value, 0, 120)
+    Examples
+    --------
+    >>> d = win_answer("5H 5S 6D JC KH", "pone", 100, 95, samples=64, variant="four-player",
+    ...                position="third")
+    >>> len(d["rows"]), d["position"], d["score"]
+    (5, 'third', [100, 95])
+    """
+    from ..core.errors import ArgumentError
+    from ..play.winkeep import check_win_keep, keep_to_win
+
+    variant = _variant(variant)
+    dealer = _dealer(role)
+    if position is not None and variant != "four-player":
+        raise InputError("position", f"position is for four-player, not {variant}")
+    try:  # the form (three-player refused), the seat, the score: as crib keep --score checks
+        check_win_keep(dealer, (me, opp), variant, position)
+    except ArgumentError as exc:
+        raise InputError(exc.argument, str(exc)) from None
+    ids, dealer, variant = _keep_args(hand, role, variant)
+    mode = _crib_mode(crib, variant)
     _checked("samples", samples, 1, MAX_WEB_SAMPLES)
     _checked("seed", seed, 0, 2**63 - 1)
+    six_card = variant == DEFAULT_VARIANT
     df = keep_to_win(ids, dealer, (me, opp), samples=samples, seed=seed, crib=mode,
-                     pegging=bool(pegging))
+                     pegging=six_card and bool(pegging), variant=variant, position=position)
     a = df.attrs
     records = df.to_dict("records")
     rows = []
     for r in records:
         row = {k: (v.split() if k in ("keep", "discard") else _plain(v)) for k, v in r.items()}
         rows.append(row)
-    return {"hand": _names(sorted(ids)), "role": a["role"], "score": [int(me), int(opp)],
-            "crib_mode": a["crib_mode"], "samples": int(a["samples"]), "seed": int(a["seed"]),
-            "points_keep": a["points_keep"].split(), "win_keep": a["win_keep"].split(),
-            "rival_keep": a["rival_keep"].split(), "gain": float(a["gain"]),
-            "gain_se": float(a["gain_se"]), "rows": rows}
+    answer = {"hand": a["hand"].split(), "role": a["role"], "score": [int(x) for x in a["score"]],
+              "crib_mode": a["crib_mode"], "samples": int(a["samples"]), "seed": int(a["seed"]),
+              "points_keep": a["points_keep"].split(), "win_keep": a["win_keep"].split(),
+              "rival_keep": a["rival_keep"].split(), "gain": float(a["gain"]),
+              "gain_se": float(a["gain_se"]), "variant": a["variant"], "rows": rows}
+    if variant == "four-player":
+        answer["position"] = a["position"]
+    return answer
 
 
 def _checked(field: str, value, low: int, high: int) -> int:

@@ -136,8 +136,9 @@ def _settled(driver, css: str):
 
 
 def _chart_loaded(driver) -> bool:
-    return bool(driver.execute_script(
-        "return document.querySelectorAll('#chart-box svg g.row').length === 30;"))  # two panels
+    return bool(driver.execute_script(  # two panels: a row of each per keep
+        "const n = document.querySelectorAll('#keeps tbody tr').length;"
+        "return n > 0 && document.querySelectorAll('#chart-box svg g.row').length === 2 * n;"))
 
 
 def _trainer_rounds(driver, rounds: int) -> None:
@@ -167,7 +168,8 @@ def screenshots(folder, app=None) -> list[Path]:
     """Serve the pages and write a PNG of each, at desktop and phone width, into ``folder``.
 
     The counter with the 29 hand counted and a combination highlighted, the keeps of 5H 5S 6D JC
-    QS KH as pone with the chart, the same from 110 to 115 with the score-aware view, the
+    QS KH as pone with the chart, the same from 110 to 115 with the score-aware view, a
+    four-player hand's (5H 5S 6D JC KH, third from the dealer, 104 to 110) with its view, the
     trainer after four answers (seed 7), the game in its third deal with a hint shown (seed 7,
     six-card, against best) and a five-card game at its end (seed 11, against ev+lookahead).
     Returns the files written.
@@ -188,6 +190,8 @@ def screenshots(folder, app=None) -> list[Path]:
         ("keep", "/keep?hand=5H+5S+6D+JC+QS+KH&role=pone", "#keeps tbody tr"),
         ("keep-score", "/keep?hand=5H+5S+6D+JC+QS+KH&role=dealer&me=110&opp=115",
          "#wins tbody tr"),
+        ("keep-four-player", "/keep?variant=four-player&hand=5H+5S+6D+JC+KH&role=pone"
+         "&position=third&me=104&opp=110", "#wins tbody tr"),
         ("trainer", "/trainer?seed=7", "#deal-cards .card"),
         ("play", "/play?seed=7&opponent=best&variant=six-card&moves=" + "+".join(_PLAY_MID),
          "#hand .card.pick"),

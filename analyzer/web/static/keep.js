@@ -1,21 +1,64 @@
-// Page 2: which four to keep. The address holds the hand, the role and the options.
+// Page 2: which cards to keep. The address holds the form, the hand, the role and the options.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const handInput = $("hand"), cribSelect = $("crib"), pegBox = $("pegging");
-const meInput = $("me"), oppInput = $("opp");
+const meInput = $("me"), oppInput = $("opp"), formSelect = $("variant"), placeSelect = $("position");
 const picker = makePicker($("picker"), pick);
 let asked = 0;
 
+// The forms: cards dealt and kept, the target, and who the score is of (sides in four-player).
+// Three-player has no win-odds table: the API refuses its score-aware keep, in its words.
+const FORMS = {
+  "six-card": { dealt: 6, kept: 4, target: 121, ways: 15, sides: false },
+  "five-card": { dealt: 5, kept: 3, target: 61, ways: 10, sides: false },
+  "three-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: false },
+  "four-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: true },
+};
+const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 10: "10", 15: "15" };
+function variant() { return FORMS[formSelect.value] ? formSelect.value : "six-card"; }
+function form() { return FORMS[variant()]; }
 function role() { return $("pone").checked ? "pone" : "dealer"; }
+// Four-player: your place from the dealer; its side is the role's (dealer and second deal).
+function placeFits(place, r) { return (place === "dealer" || place === "second") === (r === "dealer"); }
+
+// The page's words and limits for the form chosen.
+function showForm() {
+  const f = form(), v = variant(), six = v === "six-card", n = NUMBER_WORDS[f.dealt];
+  $("hand-label").textContent = n[0].toUpperCase() + n.slice(1) + " cards";
+  handInput.placeholder = six ? "5H 5S 6D JC QS KH" : "5H 5S 6D JC KH";
+  $("position-row").hidden = !f.sides;
+  $("pegging-label").hidden = !six;
+  const weighted = cribSelect.querySelector('option[value="weighted"]');
+  weighted.disabled = !six;
+  if (!six && cribSelect.value === "weighted") cribSelect.value = "table";
+  $("dealer-label").textContent = f.sides ? "dealer's side (your side's crib)" : "dealer (your crib)";
+  $("pone-label").textContent = f.sides ? "pone's side (the other side's)" : "pone (the opponent's)";
+  $("me-label").textContent = f.sides ? "your side" : "you";
+  $("opp-label").textContent = f.sides ? "the other side" : "opponent";
+  for (const input of [meInput, oppInput]) input.max = String(f.target - 1);
+  const starters = 52 - f.dealt, thrown = f.dealt - f.kept;
+  $("help").textContent = "Pick the " + n + " cards you were dealt and whose crib it is. The " +
+    f.ways + " ways to keep " + NUMBER_WORDS[f.kept] + " are ranked by net: the kept hand's mean " +
+    "over the " + starters + " starters you cannot see, plus (your crib) or minus (the " +
+    "opponent's) the " + (thrown === 1 ? "card's" : "two cards'") + " crib value" +
+    (six ? ", plus the keep's pegging" : "") + ". With the score before the deal" +
+    (f.sides ? " (by side, and your place at the table)" : "") + ", they are ranked by the " +
+    "chance to win too" + (v === "three-player" ? " (not in three-player, which has no " +
+    "win-odds table)" : "") + ". The address of this page holds the hand: copy it to share " +
+    "the analysis.";
+}
 
 function pick(card) {
   let hand = readCards(handInput.value);
   $("pick-note").textContent = "";
+  const dealt = form().dealt;
   if (hand.includes(card)) hand = hand.filter((c) => c !== card);
-  else if (hand.length < 6) hand.push(card);
+  else if (hand.length < dealt) hand.push(card);
   else {
-    $("pick-note").textContent = "Six cards are chosen: click one to take it back.";
+    const n = NUMBER_WORDS[dealt];
+    $("pick-note").textContent = n[0].toUpperCase() + n.slice(1) +
+      " cards are chosen: click one to take it back.";
     return;
   }
   handInput.value = hand.join(" ");
@@ -24,14 +67,21 @@ function pick(card) {
 
 function options() {
   const p = { hand: handInput.value.trim(), role: role() };
+  if (variant() !== "six-card") p.variant = variant();
   if (cribSelect.value !== "table") p.crib = cribSelect.value;
-  if (!pegBox.checked) p.pegging = "false";
+  if (!pegBox.checked && variant() === "six-card") p.pegging = "false";
   return p;
+}
+
+// The score-aware keep's parameters besides options(): four-player's place.
+function winOptions() {
+  return form().sides ? { position: placeSelect.value } : {};
 }
 
 function updateUrl() {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(options())) if (v) q.set(k, v);
+  for (const [k, v] of Object.entries(winOptions())) q.set(k, v);
   if (meInput.value !== "") q.set("me", meInput.value);
   if (oppInput.value !== "") q.set("opp", oppInput.value);
   history.replaceState(null, "", "/keep" + (q.toString() ? "?" + q.toString() : ""));
@@ -39,25 +89,26 @@ function updateUrl() {
 
 // The scores as the page reads them: {me, opp} (numbers or null) and the error of each box, in
 // the page's words (none when both are empty: the score-aware view is optional).
-const SCORE_NAMES = { me: "Your score", opp: "The opponent's score" };
 function scores() {
   const out = { me: null, opp: null, errors: {} };
+  const sides = form().sides, top = form().target - 1;
+  const names = sides ? { me: "Your side's score", opp: "The other side's score" }
+    : { me: "Your score", opp: "The opponent's score" };
+  const range = (field) => names[field] + " is a whole number of points, 0 to " + top + ".";
   for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
     const text = input.value.trim();
     if (text === "") continue;
     const n = Number(text);
-    if (!/^\d+$/.test(text) || n > 120) {
-      out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
-    } else out[field] = n;
+    if (!/^\d+$/.test(text) || n > top) out.errors[field] = range(field);
+    else out[field] = n;
   }
   const given = [meInput, oppInput].filter((i) => i.value.trim() !== "" || i.validity.badInput);
   if (given.length === 1) {
     const missing = meInput.value.trim() === "" && !meInput.validity.badInput ? "me" : "opp";
-    out.errors[missing] = missing === "me" ? "Your score too, for the chance to win (or neither)."
-      : "The opponent's score too, for the chance to win (or neither).";
+    out.errors[missing] = names[missing] + " too, for the chance to win (or neither).";
   }
   for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
-    if (input.validity.badInput) out.errors[field] = SCORE_NAMES[field] + " is a whole number of points, 0 to 120.";
+    if (input.validity.badInput) out.errors[field] = range(field);
   }
   return out;
 }
@@ -74,7 +125,7 @@ function refresh(force) {
   const hand = readCards(handInput.value);
   picker.show(hand, []);
   updateUrl();
-  if (force || splitCards(handInput.value).length === 6) rank();
+  if (force || splitCards(handInput.value).length === form().dealt) rank();
   else {
     asked++;
     abortKind("keep");
@@ -110,8 +161,11 @@ async function rank() {
   $("summary").append("Best: keep ", cardsEl(best.keep, "small"), " throw ",
                       cardsEl(best.discard, "small"), " (net " + fmt(best.net) + ")");
   const sign = d.role === "dealer" ? "+" : "\u2212";
-  $("basis").textContent = "As " + d.role + "; crib: " + d.crib_mode + "; net = hand " + sign +
-    " crib" + (d.pegging ? " + peg" : " (peg shown, not counted)") + ".";
+  const six = d.variant === "six-card";
+  $("basis").textContent = "As " + d.role + (six ? "" : ", " + d.variant) + "; crib: " +
+    d.crib_mode + "; net = hand " + sign + " crib" +
+    (d.pegging ? " + peg" : six ? " (peg shown, not counted)" : "") + ".";
+  $("keeps").classList.toggle("no-peg", !six);  // the pegging table is the six-card game's
   const body = $("keeps").querySelector("tbody");
   body.textContent = "";
   for (const r of d.rows) {  // keeps that tie share a rank: 1, 1, 3
@@ -123,7 +177,7 @@ async function rank() {
               cell(String(r.hand_min), "hand_min", "hide-narrow"),
               cell(String(r.hand_max), "hand_max", "hide-narrow"),
               cell(fmt(r.hand_std, 2), "hand_std", "hide-narrow"), cell(fmt(r.crib_mean), "crib_mean"),
-              cell(signed(r.peg_mean), "peg_mean"), cell(fmt(r.net), "net"));
+              cell(signed(r.peg_mean), "peg_mean", "peg"), cell(fmt(r.net), "net"));
     body.append(tr);
   }
   $("result").hidden = false;
@@ -131,7 +185,9 @@ async function rank() {
   $("chart").hidden = false;
   shownKeep = d;
   drawChart(d);
-  if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) win(mine, params, s);
+  if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) {
+    win(mine, { ...params, ...winOptions() }, s);
+  }
   else { abortKind("win"); $("win").hidden = true; }
 }
 
@@ -217,7 +273,9 @@ function drawChart(d) {
   const labelW = Math.ceil(Math.max(...rows.map((r) => textWidth(
     r.keep.map((c) => rankLabel(c) + SUIT_SYMBOLS[c[1]]).join(" "), true))));
   const svg = svgEl("svg", { width, viewBox: `0 0 ${width} 100`, class: "keepchart" });
-  const title = "Which four to keep: " + d.hand.join(" ") + " as " + d.role + " (crib: " + d.crib_mode + ")";
+  const f = FORMS[d.variant] || FORMS["six-card"];
+  const title = "Which " + NUMBER_WORDS[f.kept] + " to keep: " + d.hand.join(" ") + " as " + d.role +
+    (d.variant === "six-card" ? "" : ", " + d.variant) + " (crib: " + d.crib_mode + ")";
   const below = wrapped(svg, title, 0, width, "ttl big") + 6;
   const nets = rows.map((r) => r.net), means = rows.map((r) => r.hand_mean);
   const lo = Math.min(0, ...nets), hi = Math.max(...nets, ...means);
@@ -235,7 +293,8 @@ function drawChart(d) {
     }, "expected points", [lo < 0 ? 44 : 0, 44]);
   const top = Math.max(...rows.map((r) => Math.max(r.hand_max, r.crib_mean)));
   y = panel(svg, rows, y, width, labelW,
-    "the kept hand over the 46 starters, and the crib (" + (dealer ? "yours" : "the opponent's") + ")",
+    "the kept hand over the " + (52 - f.dealt) + " starters, and the crib (" +
+    (dealer ? (f.sides ? "your side's" : "yours") : f.sides ? "the other side's" : "the opponent's") + ")",
     [0, Math.ceil(top + 1)], (g, r, i, X, yc) => {
       g.append(svgEl("line", { x1: X(r.hand_min), x2: X(r.hand_max), y1: yc, y2: yc, class: "range" }));
       g.append(svgEl("rect", { x: X(r.hand_mean - r.hand_std), y: yc - 4,
@@ -247,7 +306,8 @@ function drawChart(d) {
     }, "points");
   y += 14;
   const legend = [["range", "hand: minimum to maximum"], ["sd", "hand: mean ± standard deviation"],
-                  ["dot", "hand: mean"], ["crib", "crib: expected value of the two thrown"]];
+                  ["dot", "hand: mean"],
+                  ["crib", "crib: expected value of the " + (f.dealt - f.kept === 1 ? "card" : "two") + " thrown"]];
   legend.forEach(([cls, text], i) => {
     const col = width < 500 ? 0 : (i % 2) * (width / 2), ly = y + (width < 500 ? i : Math.floor(i / 2)) * 18;
     if (cls === "range") svg.append(svgEl("line", { x1: col, x2: col + 16, y1: ly - 4, y2: ly - 4, class: cls }));
@@ -266,17 +326,27 @@ function drawChart(d) {
 async function win(mine, params, s) {
   $("win").hidden = false;
   $("win-title").textContent = "Keeping to win from " + s.me + " to " + s.opp;
+  $("win-basis").textContent = "";
   $("wins").querySelector("tbody").textContent = "";
   const done = showBusy($("win-summary"), "Simulating the rest of the deal\u2026");
   const result = await api("/api/keep/win", { ...params, me: s.me, opp: s.opp }, "win");
   done();
   if (mine !== asked || result.aborted) return;
-  if (!result.ok) {
+  $("wins").hidden = !result.ok;
+  if (!result.ok) {  // three-player has no win-odds table: the API says so, as crib keep does
     $("win-summary").textContent = "";
     showError(result, $("win-error"));
     return;
   }
   const d = result.data;
+  if (d.variant === "four-player") {
+    $("win-basis").textContent = "Four-player, your side " + d.score[0] + " to the other side's " +
+      d.score[1] + ", you " + (d.position === "dealer" ? "deal" : "sit " + d.position +
+      " from the dealer") + "; the others keep by points and everyone pegs greedily in the samples.";
+  } else if (d.variant === "five-card") {
+    $("win-basis").textContent = "Five-card, to 61; the opponent keeps by points and both peg " +
+      "greedily in the samples.";
+  }
   const same = d.win_keep.join(" ") === d.points_keep.join(" ");
   $("win-summary").textContent = "P(win) from " + d.samples.toLocaleString("en") +
     " samples of the rest of the deal (seed " + d.seed + "). " +
@@ -303,7 +373,24 @@ window.addEventListener("resize", debounce(() => {
   if (shownKeep && $("chart-box").clientWidth !== chartWidth) drawChart(shownKeep);
 }, 150));
 handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
-for (const el of [$("dealer"), $("pone"), cribSelect, pegBox]) {
+for (const el of [$("dealer"), $("pone")]) {
+  el.addEventListener("change", () => {  // four-player: the place follows the side
+    if (!placeFits(placeSelect.value, role())) placeSelect.value = role() === "dealer" ? "dealer" : "first";
+    refresh(false);
+  });
+}
+placeSelect.addEventListener("change", () => {  // and the side the place
+  $(placeFits(placeSelect.value, "dealer") ? "dealer" : "pone").checked = true;
+  refresh(false);
+});
+formSelect.addEventListener("change", () => {
+  const dealt = form().dealt;
+  const hand = readCards(handInput.value);
+  if (hand.length > dealt) handInput.value = hand.slice(0, dealt).join(" ");
+  showForm();
+  refresh(false);
+});
+for (const el of [cribSelect, pegBox]) {
   el.addEventListener("change", () => refresh(false));
 }
 for (const el of [meInput, oppInput]) {
@@ -317,8 +404,15 @@ $("clear").addEventListener("click", () => {
 });
 
 const given = new URLSearchParams(location.search);
+if (FORMS[given.get("variant")]) formSelect.value = given.get("variant");
 handInput.value = given.get("hand") || "";
 if (given.get("role") === "pone") $("pone").checked = true;
+placeSelect.value = role() === "dealer" ? "dealer" : "first";
+if (["dealer", "first", "second", "third"].includes(given.get("position"))) {
+  placeSelect.value = given.get("position");
+  $(placeFits(placeSelect.value, "dealer") ? "dealer" : "pone").checked = true;
+}
+showForm();
 if (["uniform", "weighted"].includes(given.get("crib"))) cribSelect.value = given.get("crib");
 if (["0", "false", "no", "off"].includes((given.get("pegging") || "").toLowerCase())) pegBox.checked = false;
 meInput.value = given.get("me") || "";
