@@ -483,8 +483,8 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
 
     Examples
     --------
-    >>> t = build_odds_table3(2_000, seed=1, jackknife=False)
-    >>> bool(t.p[0, 1, 121, 121] > 0.99), t.sum_gap < 1e-9
+    >>> t = build_odds_table3(2_000, seed=1, jackknife=False, needs=40)
+    >>> bool(t.p[0, 1, 40, 40] > 0.99), t.sum_gap < 1e-9
     (True, True)
     """
     deals = check_number("deals", deals, low=GROUPS * GROUPS, high=MAX_DEALS, integer=True)
