@@ -24,12 +24,29 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
 
+def _api_research() -> None:
+    """The Python API's research calls that the tests make and no command does (so not in
+    ``crib warmup --all``)."""
+    from analyzer.research.odds import play_from_score, record_deals
+    from analyzer.research.odds3 import record_deals3
+    from analyzer.sim.harness import play_hands
+
+    record_deals(1, seed=0)
+    record_deals3(1, seed=0)
+    play_from_score(120, 120, True, games=1, seed=0, workers=1)
+    play_hands("5H 5S 6D JC", "AC 2D 3H 4S", starter="KD")
+
+
 def _tasks():
     """``crib warmup --all``'s tasks (:mod:`analyzer.cli.warmup`: the public calls the commands
-    make, which the tests make too), the research tables first: they are the longest."""
-    from analyzer.cli.warmup import warmup_tasks
+    make, which the tests make too) and the API's research calls, the research tables first:
+    they are the longest."""
+    from analyzer.cli.warmup import WarmupTask, warmup_tasks
 
-    return sorted(warmup_tasks(everything=True), key=lambda task: task.everyday)
+    tasks = [*warmup_tasks(everything=True),
+             WarmupTask("the API's research calls (record_deals, play_from_score, play_hands)",
+                        _api_research, False)]
+    return sorted(tasks, key=lambda task: task.everyday)
 
 
 def _run(index: int) -> tuple[str, float]:

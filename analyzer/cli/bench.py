@@ -184,28 +184,18 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     _best_figures(add, repeats)
 
     from ..core.rng import chunk_states
-    from ..keeping.crib import crib_values
-    from ..keeping.pegtable import peg_table
-    from ..keeping.winodds import win_table
-    from ..play.winkeep import (
-        BEST_DISCARD_CANDIDATES,
-        BEST_DISCARD_REACH,
-        BEST_DISCARD_SAMPLES,
-        _best_discard,
-        keep_to_win,
-    )
+    from ..play.seat import discard
+    from ..play.winkeep import BEST_DISCARD_CANDIDATES, BEST_DISCARD_SAMPLES, keep_to_win
 
     st = chunk_states(0, np.arange(1))[0].copy()
-    tables = (crib_values("table"), np.array(peg_table()), table, hand_table(),
-              np.array(win_table()))
     late = [np.sort(rng.permutation(52)[:6]).astype(np.int64) for _ in range(100)]
     with numba_threads(1):
         t = _median_seconds(lambda: [
-            _best_discard(six, True, 105, 110, st, *tables, BEST_DISCARD_SAMPLES,
-                          BEST_DISCARD_REACH, BEST_DISCARD_CANDIDATES) for six in late], repeats)
+            discard("best", six, own_crib=True, scores=(105, 110), rng=st) for six in late],
+            repeats)
     add("best discard near the end, 1 thread", t / len(late) * 1e3, "ms a decision",
-        f"{BEST_DISCARD_SAMPLES} samples of the deal's end x {BEST_DISCARD_CANDIDATES} keeps; "
-        "points only (a table lookup) when no player is within reach")
+        f"{BEST_DISCARD_SAMPLES} samples of the deal's end x {BEST_DISCARD_CANDIDATES} keeps, "
+        "through the seat API; points only (a table lookup) when no player is within reach")
     t = _median_seconds(lambda: keep_to_win(hand, True, (110, 115)), repeats)
     add(f"keep_to_win, 4,000 samples, {threads} threads", t * 1e3, "ms a hand", "crib keep --score")
 

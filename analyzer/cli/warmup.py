@@ -2,9 +2,13 @@
 
 Each task makes the public call a command makes (so with the argument types the command passes)
 on a tiny input: the compiling is the work, the answers are thrown away. ``crib warmup`` runs the
-tasks of the everyday commands; ``--all`` adds the other forms of the game and the research
-tables (``crib tables``, ``crib odds``'s self-play). A kernel already in the cache is loaded, not
-compiled, so a second warmup takes seconds.
+tasks of the everyday commands; ``--all`` adds what the other commands and options use: the
+other forms of the game (``--variant``, ``best`` among their players too), the ``pegging``
+discard's players, ``crib peg --continuation lookahead`` and the research tables' self-play
+(``crib tables``, ``crib plot census``). The Python API's own research calls that no command
+makes (``record_deals``, ``play_from_score``, ``play_hands``) are not in it: they compile on
+their first call. A kernel already in the cache is loaded, not compiled, so a second warmup
+takes seconds.
 """
 
 from __future__ import annotations
@@ -50,6 +54,18 @@ def _peg() -> None:
     advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4)
 
 
+def _peg_lookahead() -> None:
+    from ..play.search import advise_play
+
+    advise_play("5H 6D JC QS", dealer=False, starter="2C", samples=4, continuation="lookahead")
+
+
+def _pegging_players() -> None:
+    from ..sim.harness import simulate
+
+    simulate(2, seed=0, workers=1, players=("pegging+lookahead", "ev+lookahead"))
+
+
 def _keep_score() -> None:
     from ..play.winkeep import keep_to_win
 
@@ -73,15 +89,12 @@ def _forms() -> None:
     for variant in ("five-card", "three-player", "four-player"):
         simulate(4, seed=0, workers=1, variant=variant, record_games=4)
         keep("5H 5S 6D JC QS", dealer=True, variant=variant)
+    # best's games in these forms: one version of the engine for all three (the form is in the
+    # arrays), with their search and their score-aware discard
+    simulate(2, seed=0, workers=1, variant="five-card", players=("best", "ev+lookahead"))
     Table(("best", "ev+lookahead"), variant="five-card", seed=0).play()
     advise_play("8H 2C KD QS", "1:7C 2:8D", seat=0, dealer=0, starter="4S",
                 variant="three-player", samples=4)
-
-
-def _play_hands() -> None:
-    from ..sim.harness import play_hands
-
-    play_hands("5H 5S 6D JC", "AC 2D 3H 4S", starter="KD")
 
 
 def _census() -> None:
@@ -97,11 +110,17 @@ def _pegging_table() -> None:
 
 
 def _odds() -> None:
-    from ..research.odds import play_from_score, record_deals, tally_deals
+    from ..research.odds import build_odds_table
+    from ..research.odds3 import prepare_tallies3
 
-    tally_deals(1, seed=0, workers=1)
-    record_deals(1, seed=0)
-    play_from_score(120, 120, True, games=1, seed=0, workers=1)
+    build_odds_table(1024, seed=0, workers=1)  # the fewest deals crib tables odds takes
+    prepare_tallies3()  # --variant three-player (its solve is numpy's)
+
+
+def _keep_table() -> None:
+    from ..research.tables import build_discard_table
+
+    build_discard_table(workers=1)  # every hand: about a second once compiled
 
 
 def _crib_tables() -> None:
@@ -120,11 +139,14 @@ TASKS = (
     WarmupTask("the keep to win (crib keep --score, crib serve)", _keep_score, True),
     WarmupTask("the game at the table (crib play, crib serve)", _play, True),
     WarmupTask("the other forms of the game (--variant)", _forms, False),
-    WarmupTask("two hands played out (play_hands)", _play_hands, False),
+    WarmupTask("the pegging discard's players (--players pegging+...)", _pegging_players, False),
+    WarmupTask("the play's advice, lookahead continuation (crib peg --continuation)",
+               _peg_lookahead, False),
     WarmupTask("the show census (crib plot census)", _census, False),
     WarmupTask("the pegging table (crib tables pegging)", _pegging_table, False),
     WarmupTask("the win-odds table (crib tables odds)", _odds, False),
     WarmupTask("the crib tables (crib tables crib)", _crib_tables, False),
+    WarmupTask("the best keep of every hand (crib tables keep)", _keep_table, False),
 )
 
 

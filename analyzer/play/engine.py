@@ -323,8 +323,8 @@ def _discard_one(st, game, hand, own, pol, scores, p, dealer, crib_values, card_
     if peg_values is not None and pol >= _DISCARD_PEGGING:
         samples = BEST_DISCARD_SAMPLES if pol == _DISCARD_BEST else 0
         d = _best_discard(hand, own, scores[p], scores[1 - p], st, crib_values, peg_values,
-                          table, hand_table, odds, samples, BEST_DISCARD_REACH,
-                          BEST_DISCARD_CANDIDATES)
+                          table, hand_table, odds, samples, np.int64(BEST_DISCARD_REACH),
+                          np.int64(BEST_DISCARD_CANDIDATES))
         for i in range(n_kept):
             kept[i] = hand[_KEEP_TABLE[d][i]]
         for i in range(n_thrown):
