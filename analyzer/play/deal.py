@@ -52,21 +52,10 @@ def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unse
 def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                unseen_p, scores, target, one_count, dealer, table, peg_values,
                                odds, crib_values, hand_table, st):
+    # the search's caller itself, not a function that calls it: one compiled level fewer
     if isinstance(peg_values, types.NoneType):
-        def forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
-                  target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
-                  st):
-            return _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                                    unseen_p, scores, target, one_count, dealer, table,
-                                    hand_table, odds, st)
-        return forms
-
-    def six_card(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
-                 target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
-                 st):
-        return _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p,
-                          scores, target, dealer, table, odds, crib_values, hand_table, st)
-    return six_card
+        return _best_play_forms
+    return _best_play
 
 
 @njit(cache=True, inline="always")

@@ -705,17 +705,22 @@ def _best_verdict(out, n, ref, aware):
     return best
 
 
-@njit(cache=True)
-def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank, scores,
-               target, dealer, table, odds, crib_values, hand_table, st):
+def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
+               target, one_count, dealer, table, peg_values, odds, crib_values, hand_table, st):
     """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
     ``kept[p]`` of the card to lay, or -1 for a go.
+
+    Not a kernel of its own: the implementation of :func:`analyzer.play.deal._searched_play`
+    (whose arguments it takes; ``one_count`` and ``peg_values`` are not read) in the six-card
+    game, compiled into the engine's play. Numba optimizes a compiled function with everything
+    it calls, so a compiled level between the play and :func:`_search` would optimize the
+    search once more (about a second of a first run).
 
     It sees only what the player may see: its own hand and thrown, the starter, the cards laid
     (the opponent's taken in card order, not the order of its hand), how many the opponent holds
     and the least value they can have (``floor[1 - p]``, from its goes). A forced move (one
     legal card) is laid without search. Otherwise the ``lookahead`` policy's card (from
-    ``unseen_rank``, the player's unseen cards by rank) is the reference, and :func:`_search`
+    ``unseen_p``, the player's unseen cards by rank) is the reference, and :func:`_search`
     values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st``
     and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table,
     stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
@@ -732,7 +737,7 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_r
     n_opp_left = n_cards - opp_laid.shape[0]
     # np.int64 and np.bool_, not literals: the kernels called are the versions advise_play's
     ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
-                       unseen_rank, n_opp_left, np.bool_(False), st)
+                       unseen_p, n_opp_left, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
     out = np.empty((n_cards, _N_OUT))

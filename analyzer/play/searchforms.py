@@ -528,17 +528,22 @@ def _forms_verdict(out, n, ref, aware):
     return best
 
 
-@njit(cache=True)
-def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                     scores, target, one_count, dealer, table, hand_table, odds, st):
+def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
+                     target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
+                     st):
     """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
     the index into ``kept[p]`` of the card to lay, or -1 for a go.
+
+    Not a kernel of its own: the implementation of :func:`analyzer.play.deal._searched_play`
+    (whose arguments it takes; ``peg_values``, None in these forms, and ``crib_values`` are not
+    read) in these forms, compiled into the engine's play, with no compiled level between the
+    play and :func:`_search_forms` (as :func:`analyzer.play.search._best_play`).
 
     It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
     each other seat has laid (taken in card order, not the order of its hand), how many each
     holds and the least value they can have (``floor``, from their goes), and ``scores`` by
     side. A forced move is laid without search. Otherwise the ``lookahead`` card (from
-    ``unseen_rank``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
+    ``unseen_p``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
     values every card with up to :data:`analyzer.play.searchcommon.BEST_SAMPLES` samples from a
     sub-stream seeded by ``st``, stopping after
     :data:`analyzer.play.searchcommon.BEST_FIRST_SAMPLES` when no card is ahead of the reference.
@@ -556,7 +561,7 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     n_cards = kept.shape[1]
     # np.int64 and np.bool_, not literals: the versions search._best_play compiles
     ref = _choose_play(np.int64(_PEG_LOOKAHEAD), kept[p], n_cards, laid[p], seq, nseq, count,
-                       unseen_rank, opp_left, np.bool_(False), st)
+                       unseen_p, opp_left, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
     out = np.empty((n_cards, _N_OUT))
