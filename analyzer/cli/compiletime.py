@@ -184,7 +184,7 @@ def format_kernel_table(rows: list[dict], top: int | None = None) -> list[str]:
 #: most a command's options make it compile (``crib keep --score``: ``--crib uniform`` alone takes
 #: 5 s).
 PREPARES = {
-    "simulate": ("the game engine", 30),
+    "simulate": ("the game engine", 60),  # best among the players: its search too
     "duel": ("the game engine and best's search", 75),
     "peg": ("best's search", 20),
     "keep": ("the keep analysis", 70),

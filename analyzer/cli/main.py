@@ -1609,7 +1609,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(keep, simulate, duel, peg, play, serve), so that their first run does not wait on "
         "the compiler. A kernel already compiled is loaded, not compiled again.")
     p.add_argument("--all", action="store_true",
-                   help="also the other forms of the game and the research tables")
+                   help="also what the other commands and options use: the other forms "
+                        "of the game, the pegging discard's players, crib peg "
+                        "--continuation lookahead and the research tables (crib tables, "
+                        "crib plot census): about two minutes of CPU, once")
     _add_quiet(p, "no progress bar")
     p.set_defaults(func=_cmd_warmup)
     return parser
