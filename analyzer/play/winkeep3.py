@@ -36,6 +36,8 @@ four-player's samples give them, so it links the versions four-player has compil
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -47,7 +49,7 @@ from ..core.scoring import _rank
 from .deal import PLAY, _his_heels, _play_ints, _play_with, _show
 from .winkeepforms import _ev_keep
 
-__all__ = ["THREE_PLACES", "check_three", "win_samples3"]
+__all__ = ["THREE_PLACES", "check_three", "odds3_rows", "win_samples3"]
 
 #: The places of three-player, counted round to the left from the dealer.
 THREE_PLACES = FORM_POSITIONS[:3]
@@ -67,8 +69,11 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
     round to the left; ``start`` int64 (3,) the three scores at the deal by seat; ``keeps``
     int64 (ways, 4) and ``throws`` int64 (ways, 1) index ``dealt``; ``crib_values``,
     ``card_values``, ``table``, ``hand_table`` as the engine's ``ev`` players and show read
-    them; ``odds3`` float64 (3, target + 1, target + 1, target + 1), the three-player table
-    ``V[i, n0, n1, n2]`` (:func:`analyzer.keeping.winodds.win_table3`). ``st`` uint64 (4,) is
+    them; ``odds3`` float64 (3 * (target + 1)**2, target + 1), C-contiguous and writable: the
+    three-player table ``V[i, n0, n1, n2]`` (:func:`analyzer.keeping.winodds.win_table3`)
+    reshaped to two axes, ``V[i, n0, n1, n2]`` at ``[(i * (target + 1) + n0) * (target + 1) +
+    n1, n2]`` (:func:`odds3_rows`; the engine's ``odds`` argument in three-player, of the
+    type the other forms' tables have). ``st`` uint64 (4,) is
     advanced in place: the samples are drawn from it, the same for every way (the others'
     cards, the pack's card, the starter, their keeps), and ``greedy`` draws nothing, so the
     ways differ only by the player's keep.
@@ -100,6 +105,7 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
     ppol = np.full(n_players, _GREEDY, np.int64)
     n_deal = (n_players - 1) * n_dealt + n_pack + 1
     before = (place + n_players - 1) % n_players  # the player's seat in the next deal
+    size = target + 1
     for s in range(out.shape[0]):
         _shuffle_prefix(st, deck, np.int64(n_deal))
         k = 0
@@ -152,8 +158,40 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
             if winner >= 0:
                 out[s, d] = 1.0 if winner == place else 0.0
             else:  # the next deal is dealt by seat 1: the old seat k is the new k - 1
-                out[s, d] = odds3[before, target - scores[1], target - scores[2],
-                                  target - scores[0]]
+                row = (before * size + target - scores[1]) * size + target - scores[2]
+                out[s, d] = odds3[row, target - scores[0]]
+
+
+def odds3_rows(odds=None) -> np.ndarray:
+    """The three-player table as the kernels take it: float64 (3 * 122 * 122, 122),
+    C-contiguous and writable, ``V[i, n0, n1, n2]`` at ``[(i * 122 + n0) * 122 + n1, n2]``
+    (the shipped :func:`analyzer.keeping.winodds.win_table3` by default, or ``odds`` (3, 122,
+    122, 122)). The shipped one is made once and shared: never written.
+
+    Examples
+    --------
+    >>> from analyzer.keeping.winodds import win_table3
+    >>> rows = odds3_rows()
+    >>> rows.shape, bool(rows[(1 * 122 + 100) * 122 + 90, 80] == win_table3()[1, 100, 90, 80])
+    ((44652, 122), True)
+    """
+    from ..core.game import VARIANTS
+
+    size = VARIANTS[_VARIANT].target + 1
+    if odds is None:
+        return _shipped_rows()
+    odds = np.array(odds, np.float64)  # a writable C-ordered copy
+    if odds.shape != (3, size, size, size):
+        raise ValueError(f"odds: a (3, {size}, {size}, {size}) table for three-player, got "
+                         f"shape {odds.shape}")
+    return odds.reshape(3 * size * size, size)
+
+
+@lru_cache(maxsize=1)
+def _shipped_rows() -> np.ndarray:
+    from ..keeping.winodds import win_table3
+
+    return odds3_rows(np.array(win_table3()))
 
 
 def _place3(dealer: bool, position) -> int:
@@ -219,7 +257,7 @@ def win_samples3(cards, dealer: bool, score, samples: int, seed: int, crib: str 
     ``dealer``: you deal (the crib is yours); ``position``: your place from the dealer,
     ``"dealer"``, ``"first"`` or ``"second"`` (default ``"dealer"`` when you deal, ``"first"``
     when not); ``odds`` the three-player table, float64 (3, 122, 122, 122) (default the shipped
-    :func:`analyzer.keeping.winodds.win_table3`).
+    :func:`analyzer.keeping.winodds.win_table3`), passed to the kernel as :func:`odds3_rows`.
 
     Returns ``(points, keep_text, out, scores, seed, position)``: the :func:`analyzer.keep`
     frame of the hand, the text of each way to keep (as the frame writes it), the samples'
@@ -242,7 +280,6 @@ def win_samples3(cards, dealer: bool, score, samples: int, seed: int, crib: str 
     from ..core.scoring import hand_table, rank_table
     from ..keeping.crib import card_values as card_value_table
     from ..keeping.discard import _form_discards, keep
-    from ..keeping.winodds import win_table3
     from .reads import crib_pairs
 
     game = VARIANTS[_VARIANT]
@@ -256,11 +293,7 @@ def win_samples3(cards, dealer: bool, score, samples: int, seed: int, crib: str 
                         f"{len(set(ids))}")
     dealt = np.array(sorted(ids), np.int64)
     keeps, throws = _form_discards(game.dealt, game.kept)
-    size = game.target + 1
-    odds = np.array(win_table3() if odds is None else odds, np.float64)  # writable, C order
-    if odds.shape != (3, size, size, size):
-        raise ValueError(f"odds: a (3, {size}, {size}, {size}) table for three-player, got "
-                         f"shape {odds.shape}")
+    odds = odds3_rows(odds)
     # the scores by seat from the dealer: mine, then round to my left
     start = np.empty(3, np.int64)
     for k in range(3):
