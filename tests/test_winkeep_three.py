@@ -321,27 +321,3 @@ def test_three_player_compiles_its_own_kernel_only(tmp_path):
     now = {r["kernel"]: r["versions"] for r in three}
     assert {k: now[k] for k in before if now[k] != before[k]} == {}  # no new version
     assert now["play.winkeep3._win_samples3"] == 1
-
-
-# --------------------------------------------------------------------------- best's discard
-
-
-def test_bests_discard_keeps_to_win_near_the_end_and_as_ev_far_from_it():
-    from analyzer.core.cards import as_cards
-    from analyzer.core.game import VARIANTS
-    from analyzer.core.rng import chunk_states
-    from analyzer.play.reads import player_tables
-    from analyzer.play.winkeep3 import _best_discard3
-
-    game, t = VARIANTS["three-player"], player_tables("three-player", ["best+lookahead"])
-    assert t.odds.shape == (3 * 122 * 122, 122)
-    hand = np.array(as_cards("AH 2S 3S 5C TH"), np.int64)
-    thrown = {}
-    for scores in ((104, 112, 119), (0, 0, 0)):  # by seat: the dealer 0, you first (seat 1)
-        d = _best_discard3(game.as_array(), hand, np.int64(1), np.array(scores, np.int64),
-                           np.int64(0), chunk_states(0, 1)[0], t.crib_values, t.card_values,
-                           t.rank_table, t.hand_table, t.odds, np.int64(256), np.int64(20),
-                           np.int64(32), 1.0)
-        thrown[scores] = format_card(hand[d])
-    # crib keep --score 112 119 104 --position first: keep AH 2S 3S TH; at 0-0-0 the ev keep
-    assert thrown == {(104, 112, 119): "5C", (0, 0, 0): "AH"}

@@ -74,13 +74,6 @@ from .winkeep import (
     ENGINE_SWITCH_Z,
     _best_discard,
 )
-from .winkeep3 import (
-    THREE_PLAYER_FIRST,
-    THREE_PLAYER_REACH,
-    THREE_PLAYER_SAMPLES,
-    THREE_PLAYER_Z,
-    _best_discard3,
-)
 from .winkeepforms import (
     FOUR_PLAYER_FIRST,
     FOUR_PLAYER_REACH,
@@ -259,45 +252,29 @@ def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_va
         unseen_rank[p, _rank(starter)] -= 1
 
 
-def _forms_discard(game, hand, place, pol, me, opp, scores, dealer, st, crib_values,
-                   card_values, table, hand_table, peg_values, odds):
+def _forms_discard(game, hand, place, pol, me, opp, st, crib_values, card_values, table,
+                   hand_table, peg_values, odds):
     """``best``'s discard in five-card and four-player
-    (:func:`analyzer.play.winkeepforms._best_discard_forms`) and three-player
-    (:func:`analyzer.play.winkeep3._best_discard3`), or -1 where it does not apply (another
-    policy, no win-odds table): the way to keep, in the order of
+    (:func:`analyzer.play.winkeepforms._best_discard_forms`), or -1 where it does not apply
+    (another policy, three-player, no win-odds table): the way to keep, in the order of
     :func:`analyzer.play.winkeepforms._ways`. Chosen by the types of the tables as the caller
     is compiled (as :func:`analyzer.play.deal._searched_play`): only the forms' ``best``
     (``peg_values`` None, ``odds`` an array: :func:`analyzer.play.reads.score_tables`) compiles
     it; six-card and runs without ``best`` compile a constant -1. Five-card samples as six-card
     does (:data:`analyzer.play.winkeep.BEST_DISCARD_SAMPLES` and the rest), four-player by
     :data:`analyzer.play.winkeepforms.FOUR_PLAYER_SAMPLES` and the rest (more samples, closer
-    to the end), three-player by :data:`analyzer.play.winkeep3.THREE_PLAYER_SAMPLES` and the
-    rest. Three-player's table comes in the same ``odds`` argument, so of the same type (no
-    other version of the engine): its rows, float64 (3 * 122 * 122, 122)
-    (:func:`analyzer.play.winkeep3.odds3_rows`); a (1, 1) array there (``best`` searching the
-    play alone) keeps as ``ev``. ``me``, ``opp``: the player's side's and the other side's
-    scores (two sides); ``scores`` by side and ``dealer``, the dealer's seat (three-player)."""
+    to the end)."""
     raise NotImplementedError("called from compiled code only")
 
 
 @overload(_forms_discard)
-def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, scores, dealer, st,
-                                 crib_values, card_values, table, hand_table, peg_values, odds):
+def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, st, crib_values, card_values,
+                                 table, hand_table, peg_values, odds):
     if isinstance(peg_values, types.NoneType) and isinstance(odds, types.Array):
-        def searched(game, hand, place, pol, me, opp, scores, dealer, st, crib_values,
-                     card_values, table, hand_table, peg_values, odds):
-            size = game[GAME.target] + 1
-            if pol != _DISCARD_BEST:
-                return -1
-            if game[GAME.players] == 3:
-                if odds.shape[0] != 3 * size * size or odds.shape[1] != size:
-                    return -1
-                return _best_discard3(game, hand, place, scores, dealer, st, crib_values,
-                                      card_values, table, hand_table, odds,
-                                      np.int64(THREE_PLAYER_SAMPLES),
-                                      np.int64(THREE_PLAYER_REACH),
-                                      np.int64(THREE_PLAYER_FIRST), THREE_PLAYER_Z)
-            if game[GAME.teams] != 2 or odds.shape[0] != size:
+        def searched(game, hand, place, pol, me, opp, st, crib_values, card_values, table,
+                     hand_table, peg_values, odds):
+            if (pol != _DISCARD_BEST or game[GAME.teams] != 2
+                    or odds.shape[0] != game[GAME.target] + 1):
                 return -1
             if game[GAME.players] == 4:
                 return _best_discard_forms(game, hand, place, me, opp, st, crib_values,
@@ -312,8 +289,8 @@ def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, scores, dealer
                                        np.int64(BEST_DISCARD_FIRST), ENGINE_SWITCH_Z)
         return searched
 
-    def none(game, hand, place, pol, me, opp, scores, dealer, st, crib_values, card_values,
-             table, hand_table, peg_values, odds):
+    def none(game, hand, place, pol, me, opp, st, crib_values, card_values, table, hand_table,
+             peg_values, odds):
         return -1
     return none
 
@@ -337,8 +314,8 @@ def _discard_one(st, game, hand, own, pol, scores, p, dealer, crib_values, card_
     if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):
         side = p % 2
         d = _forms_discard(game, hand, (p - dealer + n_players) % n_players, pol, scores[side],
-                           scores[1 - side], scores, dealer, st, crib_values, card_values,
-                           table, hand_table, peg_values, odds)
+                           scores[1 - side], st, crib_values, card_values, table, hand_table,
+                           peg_values, odds)
         if d >= 0:
             _take_way(hand, d, kept, thrown)
             return

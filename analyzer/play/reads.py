@@ -58,11 +58,9 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     copies (:func:`analyzer.keeping.pegtable.peg_table`,
     :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
     read the first, ``best`` (discard or pegging) the second, in the two-player six-card game;
-    in the other forms ``best`` (its pegging; its discard) reads the form's win-odds table
-    (in three-player, for its discard, the table of three needs as rows,
-    :func:`analyzer.play.winkeep3.odds3_rows`, which the search of the play does not read: it
-    values points there; a (1, 1) array when only the play's ``best`` is in) and no pegging
-    table (None): the play
+    in the other forms ``best`` (its pegging; its discard in five-card and four-player) reads
+    the form's win-odds table (a (1, 1) array in three-player, which has none: its search
+    values points there, and its discard is ``ev``) and no pegging table (None): the play
     kernels search as the six-card game does when they are given a pegging table and as the
     other forms do when not, so that numba compiles only the search a run can use (``best`` in
     six-card does not compile the other forms' search, nor they six-card's); ``None`` for a
@@ -73,25 +71,19 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
         # best searches the play of the other forms (analyzer.play.searchforms) with the form's
-        # win-odds table, or for points in three-player (its table of three needs is not
-        # read by the search), and keeps to win near the end with it (analyzer.play.
-        # winkeepforms; three-player's analyzer.play.winkeep3, its table as rows, of the type
-        # of the others'); no pegging table: the engine's version for best in these forms
+        # win-odds table, or for points where there is none (three-player: a (1, 1) table),
+        # and keeps to win near the end with it (analyzer.play.winkeepforms; five-card and
+        # four-player); no pegging table: the engine's version for best in these forms
         # compiles only their search and discard, and six-card's version only six-card's
         from ..keeping.winodds import ODDS_VARIANTS, win_table
 
         name = VARIANTS[variant].name
         searches = any(g == PEGGING_POLICIES["best"] for _, g in codes)
-        keeps = any(d == DISCARD_POLICIES["best"] for d, _ in codes)
+        keeps = name in ODDS_VARIANTS and any(d == DISCARD_POLICIES["best"] for d, _ in codes)
         if not (searches or keeps):
             return None, None
-        if name in ODDS_VARIANTS:
-            return None, np.array(win_table(name))
-        if keeps:
-            from .winkeep3 import odds3_rows
-
-            return None, odds3_rows()  # made once and shared, never written (44 MB)
-        return None, np.zeros((1, 1))
+        odds_table = np.array(win_table(name)) if name in ODDS_VARIANTS else np.zeros((1, 1))
+        return None, odds_table
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
     peg_values = odds_table = None

@@ -47,81 +47,15 @@ from ..core.game import GAME
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank
 from .deal import PLAY, _his_heels, _play_ints, _play_with, _show
-from .winkeepforms import _ev_keep, _ev_way, _ways
+from .winkeepforms import _ev_keep
 
 __all__ = ["THREE_PLACES", "check_three", "odds3_rows", "win_samples3"]
 
 #: The places of three-player, counted round to the left from the dealer.
 THREE_PLACES = FORM_POSITIONS[:3]
 
-#: The engine's ``best`` discard in three-player (:func:`_best_discard3`), as four-player's
-#: (:data:`analyzer.play.winkeepforms.FOUR_PLAYER_SAMPLES`): the samples are drawn only when a
-#: player needs at most ``THREE_PLAYER_REACH`` points, ``THREE_PLAYER_SAMPLES`` of them,
-#: stopping after ``THREE_PLAYER_FIRST`` with the ev keep if no way is ahead of it, and a way
-#: replaces the ev keep when it wins more by ``THREE_PLAYER_Z`` standard errors.
-THREE_PLAYER_SAMPLES = 256
-THREE_PLAYER_REACH = 20
-THREE_PLAYER_FIRST = 32
-THREE_PLAYER_Z = 1.0
-
 _GREEDY = PEGGING_POLICIES["greedy"]
 _VARIANT = "three-player"
-
-
-@njit(cache=True)
-def _best_discard3(game, hand, place, scores, dealer, st, crib_values, card_values, table,
-                   hand_table, odds3, samples, reach, first, z):
-    """The engine's ``best`` discard in three-player: the card to throw of ``hand`` int64 (5,)
-    (its index in the hand, :func:`analyzer.play.winkeepforms._ways` order).
-
-    The ``ev`` keep unless the game can end in this deal (a player needs at most ``reach``
-    points) and ``samples`` samples of the rest of the deal (:func:`_win_samples3`: the others
-    keep by ev, everyone pegs greedy, ``odds3`` after the deal) find a way more likely to win by
-    at least ``z`` standard errors of the paired difference; after ``first`` samples it stops,
-    with the ev keep, if no way is ahead of it. ``place`` the player's seat counted from the
-    dealer; ``scores`` int64 (3,) by the engine's seats, ``dealer`` the dealer's seat; the rest
-    as :func:`_win_samples3` (``st`` is advanced by the samples only). Decides as
-    :func:`analyzer.play.winkeepforms._best_discard_forms` does in the two-sided forms.
-    """
-    target = game[GAME.target]
-    ref = _ev_way(hand, place == 0, np.int64(1), crib_values, card_values, hand_table, st)
-    near = False
-    for q in range(3):
-        near = near or target - scores[q] <= reach
-    if samples <= 1 or not near:
-        return ref
-    start = np.empty(3, np.int64)
-    for k in range(3):
-        start[k] = scores[(dealer + k) % 3]
-    keeps, throws = _ways(np.int64(1))
-    m = keeps.shape[0]
-    out = np.empty((1, m), np.float64)
-    s1 = np.zeros(m, np.float64)
-    s2 = np.zeros(m, np.float64)
-    for k in range(samples):
-        if k == first:  # stop when no way is ahead of the ev keep
-            ahead = False
-            for j in range(m):
-                ahead = ahead or s1[j] > 0.0
-            if not ahead:
-                return ref
-        _win_samples3(game, hand, place, start, st, keeps, throws, crib_values, card_values,
-                      table, hand_table, odds3, out)
-        for j in range(m):
-            x = out[0, j] - out[0, ref]
-            s1[j] += x
-            s2[j] += x * x
-    top = ref
-    for j in range(m):
-        if s1[j] > s1[top]:
-            top = j
-    if top == ref:
-        return ref
-    mean = s1[top] / samples
-    var = (s2[top] - samples * mean * mean) / (samples - 1)
-    if mean > 0 and mean * mean * samples >= z * z * max(var, 0.0):
-        return top
-    return ref
 
 
 @njit(cache=True, nogil=True)
