@@ -36,8 +36,6 @@ four-player's samples give them, so it links the versions four-player has compil
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numba import njit
 
@@ -69,11 +67,10 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
     round to the left; ``start`` int64 (3,) the three scores at the deal by seat; ``keeps``
     int64 (ways, 4) and ``throws`` int64 (ways, 1) index ``dealt``; ``crib_values``,
     ``card_values``, ``table``, ``hand_table`` as the engine's ``ev`` players and show read
-    them; ``odds3`` float64 (3 * (target + 1)**2, target + 1), C-contiguous and writable: the
+    them; ``odds3`` float64 (3 * (target + 1)**2, target + 1), C-contiguous, read-only: the
     three-player table ``V[i, n0, n1, n2]`` (:func:`analyzer.keeping.winodds.win_table3`)
     reshaped to two axes, ``V[i, n0, n1, n2]`` at ``[(i * (target + 1) + n0) * (target + 1) +
-    n1, n2]`` (:func:`odds3_rows`; the engine's ``odds`` argument in three-player, of the
-    type the other forms' tables have). ``st`` uint64 (4,) is
+    n1, n2]`` (:func:`odds3_rows`). ``st`` uint64 (4,) is
     advanced in place: the samples are drawn from it, the same for every way (the others'
     cards, the pack's card, the starter, their keeps), and ``greedy`` draws nothing, so the
     ways differ only by the player's keep.
@@ -163,10 +160,11 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
 
 
 def odds3_rows(odds=None) -> np.ndarray:
-    """The three-player table as the kernels take it: float64 (3 * 122 * 122, 122),
-    C-contiguous and writable, ``V[i, n0, n1, n2]`` at ``[(i * 122 + n0) * 122 + n1, n2]``
-    (the shipped :func:`analyzer.keeping.winodds.win_table3` by default, or ``odds`` (3, 122,
-    122, 122)). The shipped one is made once and shared: never written.
+    """The three-player table as the kernel takes it: float64 (3 * 122 * 122, 122),
+    C-contiguous and read-only (one type, so one compiled version), ``V[i, n0, n1, n2]`` at
+    ``[(i * 122 + n0) * 122 + n1, n2]``: a view of the shipped
+    :func:`analyzer.keeping.winodds.win_table3` by default (no copy of its 44 MB), else a
+    read-only copy of ``odds`` (3, 122, 122, 122).
 
     Examples
     --------
@@ -176,22 +174,18 @@ def odds3_rows(odds=None) -> np.ndarray:
     ((44652, 122), True)
     """
     from ..core.game import VARIANTS
+    from ..keeping.winodds import win_table3
 
     size = VARIANTS[_VARIANT].target + 1
     if odds is None:
-        return _shipped_rows()
-    odds = np.array(odds, np.float64)  # a writable C-ordered copy
+        odds = win_table3()  # read-only, C-ordered: reshaped without a copy
+    else:
+        odds = np.array(odds, np.float64)  # a C-ordered copy, made read-only below
+        odds.setflags(write=False)
     if odds.shape != (3, size, size, size):
         raise ValueError(f"odds: a (3, {size}, {size}, {size}) table for three-player, got "
                          f"shape {odds.shape}")
     return odds.reshape(3 * size * size, size)
-
-
-@lru_cache(maxsize=1)
-def _shipped_rows() -> np.ndarray:
-    from ..keeping.winodds import win_table3
-
-    return odds3_rows(np.array(win_table3()))
 
 
 def _place3(dealer: bool, position) -> int:
