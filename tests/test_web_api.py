@@ -177,7 +177,7 @@ def test_keep_to_win_is_crib_keep_score_json(client, capsys, hand, role, me, opp
 
 
 @pytest.mark.parametrize(("params", "argv", "field"), [
-    ({"variant": "three-player"}, ["--variant", "three-player"], "variant"),
+    ({"variant": "three-player"}, ["--variant", "three-player"], "third"),
     ({"variant": "five-card", "me": 61}, ["--variant", "five-card", "--score", "61", "0"], "me"),
     ({"variant": "five-card", "opp": 75}, ["--variant", "five-card", "--score", "40", "75"],
      "opp"),
@@ -206,14 +206,15 @@ def test_a_score_the_command_line_refuses_is_refused_in_its_words(client, capsys
     assert body["error"] == err[len(prefix):].rstrip("\n")
 
 
-def test_position_is_refused_outside_four_player_as_the_command_line_refuses_it(client, capsys):
+def test_position_is_refused_in_the_two_player_forms_as_the_command_line_refuses_it(client,
+                                                                                    capsys):
     from analyzer.cli import main
 
     for variant, hand in (("five-card", "5H 5S 6D JC KH"), ("six-card", HAND)):
         assert main(["keep", *hand.split(), "--dealer", "--score", "40", "50", "--variant",
                      variant, "--position", "dealer"]) == 2
         err = capsys.readouterr().err.strip()
-        assert err == f"crib keep: --position is for four-player, not {variant}"
+        assert err == f"crib keep: --position is for three-player and four-player, not {variant}"
         body = refused(get(client, "/api/keep/win", hand=hand, role="dealer", me=40, opp=50,
                            variant=variant, position="dealer"), "position")
         assert body["error"] == err.removeprefix("crib keep: --")

@@ -215,7 +215,7 @@ def test_keep_to_win_in_four_player_by_side_and_place(site):
              driver.current_url)
 
 
-def test_keep_to_win_in_five_card_and_three_player_refused(site):
+def test_keep_to_win_in_five_card_and_three_player(site):
     from selenium.webdriver.support.ui import Select
 
     from analyzer import keep_to_win
@@ -233,16 +233,29 @@ def test_keep_to_win_in_five_card_and_three_player_refused(site):
     me.send_keys("61\n")  # past five-card's 60: the page says so in its words
     wait_for(lambda: one(driver, "#me-error").text ==
              "Your score is a whole number of points, 0 to 60.")
-    # three-player: the keeps are ranked, the chance to win refused as keep_to_win refuses it
-    with pytest.raises(ValueError) as refused:
-        keep_to_win("9H 9S KD 2C AS", False, (59, 41), variant="three-player")
+    # three-player: three scores (yours, on your left, on your right) and your place; until
+    # the third is given the page asks for it, in its words
     Select(one(driver, "#variant")).select_by_value("three-player")
+    assert one(driver, "#opp-label").text == "on your left"
     me = one(driver, "#me")
     me.clear()
     me.send_keys("59\n")
-    wait_for(lambda: one(driver, "#win-error").text == str(refused.value))
-    assert not by(driver, "#wins")[0].is_displayed()
+    wait_for(lambda: one(driver, "#third-error").text ==
+             "The score on your right too, for the chance to win (or none).")
     assert len(by(driver, "#keeps tbody tr")) == 5
+    assert by(driver, '#position option[value="third"]')[0].get_property("disabled")
+    Select(one(driver, "#position")).select_by_value("second")
+    one(driver, "#third").send_keys("100\n")
+    wait_for(lambda: len(by(driver, "#wins tbody tr")) == 5)
+    df = keep_to_win("9H 9S KD 2C AS", False, (59, 41, 100), variant="three-player",
+                     position="second")
+    rows = by(driver, "#wins tbody tr")
+    assert [r.get_attribute("data-keep") for r in rows] == df["keep"].tolist()
+    shown = [float(r.find_element("css selector", 'td[data-col="p_win"]').text) for r in rows]
+    assert shown == [round(float(p), 4) for p in df["p_win"]]
+    assert "on your right 100" in one(driver, "#win-basis").text
+    for part in ("variant=three-player", "position=second", "third=100", "me=59", "opp=41"):
+        assert part in driver.current_url, part
 
 
 def test_answer_three_trainer_deals(site):

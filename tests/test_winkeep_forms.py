@@ -121,7 +121,7 @@ def test_same_seed_same_frame_and_a_new_seed_a_new_sample(variant):
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"variant": "three-player"}, "no win-odds table for three-player"),
+    ({"variant": "three-player"}, "three-player takes three scores"),
     ({"variant": "five-card", "score": (61, 0)}, "at most 60"),
     ({"variant": "five-card", "score": (1, 2)}, "pegs 3 before the first deal"),
     ({"variant": "four-player", "score": (121, 0)}, "at most 120"),
@@ -130,7 +130,7 @@ def test_same_seed_same_frame_and_a_new_seed_a_new_sample(variant):
     ({"variant": "four-player", "position": "first"}, "the other side deals"),
     ({"variant": "four-player", "position": "north"}, "one of dealer, first"),
     ({"variant": "five-card", "position": "second"}, "two players"),
-    ({"variant": "six-card", "position": "dealer"}, "for four-player"),
+    ({"variant": "six-card", "position": "dealer"}, "for three-player and four-player"),
     ({"variant": "four-player", "odds": np.zeros((62, 62))}, "(122, 122)"),
 ])
 def test_bad_input_is_one_plain_error(kwargs, message):
@@ -142,7 +142,7 @@ def test_bad_input_is_one_plain_error(kwargs, message):
 
 
 @pytest.mark.parametrize(("variant", "score", "position", "argument"), [
-    ("three-player", (40, 50), None, "variant"),
+    ("three-player", (40, 50), None, "score"),
     ("five-card", (61, 0), None, "me"),
     ("five-card", (40, 75), None, "opp"),
     ("five-card", (1, 2), None, "score"),
@@ -193,9 +193,9 @@ def test_cli_keep_score_in_the_other_forms(capsys):
     assert out["variant"] == "four-player" and out["position"] == "second"
     assert out["score"] == [100, 95] and out["samples"] == 128 and len(out["rows"]) == 2
     assert {"keep", "net", "p_win", "p_win_se"} <= set(out["rows"][0])
-    for bad, says in ((["--variant", "three-player"], "no win-odds table for three-player"),
+    for bad, says in ((["--variant", "three-player"], "three-player takes three scores"),
                       (["--variant", "four-player", "--position", "first"], "the other side"),
-                      (["--position", "second"], "--position is for four-player"),
+                      (["--position", "second"], "--position is for three-player and four-player"),
                       (["--variant", "five-card", "--score", "61", "0"], "at most 60")):
         cards = HAND.split() + (["QC"] if "--variant" not in bad else [])
         score = [] if "--score" in bad else ["--score", "40", "50"]

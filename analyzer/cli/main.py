@@ -251,12 +251,23 @@ def _cmd_keep(args) -> int:
 
 
 def _keep_to_win(args, crib: str, pegging: bool) -> int:
-    """``crib keep --score ME OPP``: the keeps ranked by the probability of winning."""
+    """``crib keep --score ME OPP`` (three-player: ``ME LEFT RIGHT``): the keeps ranked by the
+    probability of winning."""
     from ..play.winkeep import keep_to_win
 
     four = args.variant == "four-player"
-    if args.position is not None and not four:
-        raise UsageError(f"crib keep: --position is for four-player, not {args.variant}")
+    three = args.variant == "three-player"
+    if args.position is not None and not (four or three):
+        raise UsageError(f"crib keep: --position is for three-player and four-player, not "
+                         f"{args.variant}")
+    if three and len(args.score) != 3:
+        raise UsageError(f"crib keep: --score: three-player takes three scores, yours, the "
+                         f"player's on your left and the player's on your right (got "
+                         f"{len(args.score)})")
+    if not three and len(args.score) != 2:
+        whose = "your side's and the other side's" if four else "yours and the opponent's"
+        raise UsageError(f"crib keep: --score: {args.variant} takes two scores, {whose} (got "
+                         f"{len(args.score)})")
     try:
         df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
                          samples=args.samples, seed=args.seed, crib=crib, pegging=pegging,
@@ -276,11 +287,16 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
             "points_keep": a["points_keep"], "win_keep": a["win_keep"],
             "rival_keep": a["rival_keep"],
             "gain": a["gain"], "gain_se": a["gain_se"], "rows": rows,
-            "variant": a["variant"], **({"position": a["position"]} if four else {}),
+            "variant": a["variant"], **({"position": a["position"]} if four or three else {}),
         }))
         return 0
-    me, opp = a["score"]
-    if four:
+    me, opp = a["score"][:2]
+    if three:
+        where = {"dealer": "dealer", "first": "first (on the dealer's left)",
+                 "second": "second (on the dealer's right)"}[a["position"]]
+        who = (f"{where}, three-player, you {me}, on your left {opp}, on your right "
+               f"{a['score'][2]}")
+    elif four:
         who = (f"{a['position']} (your side {'deals' if args.dealer else 'is pone'}), "
                f"four-player, your side {me}, the other side {opp}")
     else:
@@ -1194,15 +1210,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="count the play in the net: each keep's expected pegging points for "
                    "minus against, from the self-play pegging table (six-card only; the "
                    "default there; refused in the other forms, which have no such table)")
-    p.add_argument("--score", nargs=2, type=_score, metavar=("ME", "OPP"),
-                   help="rank by the probability of winning from this score (each 0 to 120; "
-                   "0 to 60 in five-card, the pone's three for last in it; four-player: your "
-                   "side's and the other side's), simulating the rest of the deal (six-card, "
-                   "five-card, four-player; not three-player)")
+    p.add_argument("--score", nargs="+", type=_score, metavar="N",
+                   help="rank by the probability of winning from the scores before the deal, "
+                   "simulating the rest of the deal: ME OPP, each 0 to 120 (0 to 60 in "
+                   "five-card, the pone's three for last in it; four-player: your side's and "
+                   "the other side's); three-player: ME LEFT RIGHT, yours, the player's on your "
+                   "left (who plays after you) and the player's on your right")
     p.add_argument("--position", choices=FORM_POSITIONS, default=None,
-                   help="with --score, four-player: where you sit from the dealer round to the "
-                   "left: dealer, first (his left: you lead), second (his partner), third (his "
-                   "right); default dealer with --dealer, first with --pone")
+                   help="with --score, where you sit from the dealer round to the left: "
+                   "four-player: dealer, first (his left: you lead), second (his partner), "
+                   "third (his right); three-player: dealer, first (his left: you lead and "
+                   "show first), second (his right); default dealer with --dealer, first with "
+                   "--pone")
     p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True),
                    default=DEFAULT_SAMPLES, metavar="N",
                    help=f"with --score: samples of the rest of the deal (default "

@@ -86,6 +86,7 @@ def _forms() -> None:
     from ..table.tabletop import Table
 
     keep_to_win("5H 5S 6D JC QS", True, (30, 30), samples=4, variant="five-card")
+    keep_to_win("5H 5S 6D JC QS", True, (30, 30, 30), samples=4, variant="three-player")
     for variant in ("five-card", "three-player", "four-player"):
         simulate(4, seed=0, workers=1, variant=variant, record_games=4)
         keep("5H 5S 6D JC QS", dealer=True, variant=variant)

@@ -21,8 +21,9 @@ class ArgumentError(ValueError):
     the message says why in one line.
 
     The score-aware keep (:func:`analyzer.play.winkeep.check_win_keep`) names ``"variant"``,
-    ``"position"``, ``"me"`` and ``"opp"`` (the two scores) or ``"score"`` (the pair), so that a
-    face can show the message beside the input it is about.
+    ``"position"``, ``"me"`` and ``"opp"`` (the two scores; in three-player ``"third"`` too) or
+    ``"score"`` (the scores together), so that a face can show the message beside the input it
+    is about.
 
     Examples
     --------

@@ -292,7 +292,8 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
                 crib: str | None = None, pegging: bool = True, odds=None, *,
                 variant: str = "six-card", position: str | None = None):
     """Rank the keeps of a hand by the probability of winning from ``score``: the 15 of a
-    six-card hand, or (``variant=``) the 10 of a five-card hand, the 5 of a four-player one.
+    six-card hand, or (``variant=``) the 10 of a five-card hand, the 5 of a three-player or
+    four-player one.
 
     Parameters
     ----------
@@ -303,7 +304,10 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     score
         ``(me, opponent)``: the scores before the deal, each 0..120 (0..60 in five-card, where
         the pone's three for last, pegged before the first deal, is in them: one side has at
-        least 3). In four-player, by side: ``(my side, the other side)``.
+        least 3). In four-player, by side: ``(my side, the other side)``. In three-player
+        three scores round the table to the left: ``(me, the player on my left, the player
+        on my right)`` (the player on my left plays after me; as ``crib odds`` numbers the
+        seats with me as seat 0).
     samples
         Samples of the rest of the deal (the others' cards and the starter), shared by all
         the keeps; rounded up to a multiple of 64.
@@ -313,18 +317,21 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         How the points keep is valued (as :func:`analyzer.keep`; ``pegging`` is the six-card
         game's only).
     odds
-        The form's win-odds table (:func:`analyzer.keeping.winodds.win_table`); the shipped one
-        by default.
+        The form's win-odds table (:func:`analyzer.keeping.winodds.win_table`; in three-player
+        :func:`analyzer.keeping.winodds.win_table3`); the shipped one by default.
     variant
-        ``"six-card"`` (the default), ``"five-card"`` or ``"four-player"``
-        (:mod:`analyzer.play.winkeepforms`: the others keep by ``ev`` and everyone pegs
-        ``greedy`` in the samples). Three-player has no win-odds table: ``ValueError``.
+        ``"six-card"`` (the default), ``"five-card"``, ``"four-player"``
+        (:mod:`analyzer.play.winkeepforms`) or ``"three-player"``
+        (:mod:`analyzer.play.winkeep3`): in these the others keep by ``ev`` and everyone pegs
+        ``greedy`` in the samples.
     position
         Four-player: where the player sits, counted round to the left from the dealer:
         ``"dealer"``, ``"first"`` (on his left: leads, counts first), ``"second"`` (his
         partner) or ``"third"`` (on his right). By default ``"dealer"`` when ``dealer`` and
         ``"first"`` when not; it must agree with ``dealer`` (dealer and second are the dealing
-        side). The two-player forms take ``dealer`` alone.
+        side). Three-player: ``"dealer"``, ``"first"`` (on his left: leads, shows first, deals
+        next) or ``"second"`` (on his right), the same defaults; only ``"dealer"`` deals. The
+        two-player forms take ``dealer`` alone.
 
     Returns
     -------
@@ -335,8 +342,9 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         ``p_win`` of the other keeps), ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
         points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
         chosen: the rival when its gain is positive and at least
-        :data:`~analyzer.core.choices.SWITCH_Z` standard errors, else the points keep), ``score``,
-        ``samples``, ``seed``, ``variant`` (and in the other forms ``position``).
+        :data:`~analyzer.core.choices.SWITCH_Z` standard errors, else the points keep), ``score``
+        (two scores, three in three-player), ``samples``, ``seed``, ``variant`` (and in the
+        other forms ``position``).
 
     Examples
     --------
@@ -347,13 +355,25 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     ...                  variant="five-card")
     >>> float(df["p_win"].iloc[0]), df.attrs["win_keep"]  # the pone counts the 9s first
     (1.0, '2C 9H 9S')
+    >>> df = keep_to_win("9H 9S KD 2C AS", dealer=False, score=(119, 60, 70), samples=64,
+    ...                  variant="three-player", position="first")  # first to show: the 9s
+    >>> float(df["p_win"].iloc[0]), "9H 9S" in df.attrs["win_keep"], df.attrs["score"]
+    (1.0, True, (119, 60, 70))
     """
+    if variant == "three-player":
+        from .winkeep3 import win_samples3
+
+        points, keep_text, out, scores, seed, where = win_samples3(
+            cards, dealer, score, samples, seed, crib, position, odds)
+        df = _rank_by_win(points, keep_text, out, scores, seed)
+        df.attrs.update(position=where)
+        return df
     if variant != "six-card":
         from .winkeepforms import win_samples_forms
 
         points, keep_text, out, me, opp, seed, where = win_samples_forms(
             cards, dealer, score, samples, seed, crib, variant, position, odds)
-        df = _rank_by_win(points, keep_text, out, me, opp, seed)
+        df = _rank_by_win(points, keep_text, out, (me, opp), seed)
         df.attrs.update(position=where)
         return df
     me, opp, _ = check_win_keep(dealer, score, variant, position)
@@ -387,13 +407,13 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
 
     names = [format_card(c) for c in six]
     keep_text = [" ".join(names[k] for k in row) for row in _KEEP_TABLE]  # six is in id order
-    return _rank_by_win(points, keep_text, out, me, opp, seed)
+    return _rank_by_win(points, keep_text, out, (me, opp), seed)
 
 
-def _rank_by_win(points, keep_text, out, me, opp, seed):
+def _rank_by_win(points, keep_text, out, score, seed):
     """The points frame with ``p_win`` columns, re-sorted, and the choice in ``attrs``.
     ``keep_text[d]`` is the keep of column ``d`` of ``out`` (samples, ways), as the frame
-    writes it."""
+    writes it; ``score`` the checked scores (two, or three in three-player)."""
     index = {frozenset(text.split()): d for d, text in enumerate(keep_text)}
     n = out.shape[0]
     ways = len(keep_text)
@@ -414,7 +434,7 @@ def _rank_by_win(points, keep_text, out, me, opp, seed):
     df.attrs.update(points.attrs)
     df.attrs.update(points_keep=keep_text[best_points], win_keep=keep_text[chosen],
                     rival_keep=keep_text[rival], gain=gain, gain_se=gain_se,
-                    score=(me, opp), samples=n, seed=seed)
+                    score=tuple(score), samples=n, seed=seed)
     return df
 
 
@@ -430,21 +450,23 @@ def _ids(cards):
 
 
 def check_win_keep(dealer: bool, score, variant: str = "six-card", position: str | None = None):
-    """What :func:`keep_to_win` checks before it reads the cards: the form (one with a win-odds
-    table; three-player has none), the seat (``position``, four-player's, agreeing with
-    ``dealer``) and the score in the form's range, with the messages :func:`keep_to_win` gives.
+    """What :func:`keep_to_win` checks before it reads the cards: the form, the seat
+    (``position``, three-player's and four-player's, agreeing with ``dealer``) and the scores
+    in the form's range, with the messages :func:`keep_to_win` gives.
 
     Returns
     -------
     tuple
         ``(me, opp, position)``: the scores as whole numbers and the player's place by name
-        (``None`` in six-card; ``"dealer"`` or ``"pone"`` in five-card).
+        (``None`` in six-card; ``"dealer"`` or ``"pone"`` in five-card); in three-player
+        ``(me, left, right, position)``.
 
     Raises
     ------
     analyzer.core.errors.ArgumentError
         A ``ValueError`` naming the argument at fault: ``"variant"``, ``"position"``, ``"me"``,
-        ``"opp"`` or ``"score"`` (the pair).
+        ``"opp"``, ``"third"`` (three-player's score of the player on your right) or
+        ``"score"`` (the scores together).
 
     Examples
     --------
@@ -452,12 +474,19 @@ def check_win_keep(dealer: bool, score, variant: str = "six-card", position: str
     (110, 115, None)
     >>> check_win_keep(False, (100, 95), "four-player", "third")
     (100, 95, 'third')
+    >>> check_win_keep(False, (100, 95, 118), "three-player", "second")
+    (100, 95, 118, 'second')
     >>> try:
     ...     check_win_keep(True, (40, 50), "three-player")
     ... except ValueError as exc:
-    ...     print(exc.argument, "|", str(exc)[:30])
-    variant | no win-odds table for three-pl
+    ...     print(exc.argument, "|", str(exc)[:35])
+    score | score: three-player takes three sco
     """
+    if variant == "three-player":
+        from .winkeep3 import THREE_PLACES, check_three
+
+        place, scores = check_three(dealer, score, position)
+        return (*scores, THREE_PLACES[place])
     if variant != "six-card":
         from ..core.choices import FORM_POSITIONS
         from .winkeepforms import check_forms
@@ -466,8 +495,8 @@ def check_win_keep(dealer: bool, score, variant: str = "six-card", position: str
         where = FORM_POSITIONS[place] if game.players == 4 else ("pone", "dealer")[place == 0]
         return me, opp, where
     if position is not None:
-        raise ArgumentError("position", "position: for four-player; in six-card say dealer=True "
-                            "or False")
+        raise ArgumentError("position", "position: for three-player and four-player; in "
+                            "six-card say dealer=True or False")
     try:
         me, opp = score
     except (TypeError, ValueError):

@@ -27,7 +27,8 @@ left: you lead and count first), ``"second"`` (the dealer's partner) or ``"third
 dealer's right). In five-card the pone's three for last is pegged before the first deal: the score
 given is the score at the deal, those three included, so one side has at least 3.
 
-Three-player has no win-odds table (its state is three needs): it is refused.
+Three-player's state is three scores, its table of another kind: its keep is
+:mod:`analyzer.play.winkeep3`'s (:func:`check_forms` refuses it).
 
 The engine's ``best`` discard policy in these forms is :func:`_best_discard_forms` (reached from
 :func:`analyzer.play.engine._discard_one`): the ``ev`` keep, left for a keep that wins more often

@@ -211,10 +211,12 @@ def keep_answer(hand: str, role: str, crib: str | None = None, pegging: bool = T
 
 def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_SAMPLES,
                seed: int = 0, crib: str | None = None, pegging: bool = True,
-               variant: str = DEFAULT_VARIANT, position: str | None = None) -> dict:
+               variant: str = DEFAULT_VARIANT, position: str | None = None,
+               third: int | None = None) -> dict:
     """The score-aware view: the keeps of a hand ranked by the probability of winning from the
-    score ``me``, ``opp`` (:func:`analyzer.keep_to_win`): the 15 of a six-card hand, the 10 of
-    a five-card one, the 5 of a four-player one (three-player has no win-odds table: refused).
+    score ``me``, ``opp`` (and ``third`` in three-player) (:func:`analyzer.keep_to_win`): the
+    15 of a six-card hand, the 10 of a five-card one, the 5 of a three-player or four-player
+    one.
 
     Parameters
     ----------
@@ -222,22 +224,27 @@ def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_S
         As :func:`keep_answer` (``pegging``: six-card only, ignored in the other forms).
     me, opp
         The scores before the deal (by side in four-player: yours, the other side's), 0 to
-        the form's target less one.
+        the form's target less one. In three-player ``opp`` is the score of the player on
+        your left (who plays after you).
+    third
+        Three-player (needed there, refused in the others): the score of the player on your
+        right. The three are ``crib keep --score ME OPP THIRD``'s.
     samples, seed
         The samples of the rest of the deal (at most :data:`MAX_WEB_SAMPLES`) and their seed.
     variant
-        ``"six-card"``, ``"five-card"`` or ``"four-player"``.
+        ``"six-card"``, ``"five-card"``, ``"three-player"`` or ``"four-player"``.
     position
         Four-player: your place from the dealer, ``"dealer"``, ``"first"``, ``"second"`` or
-        ``"third"`` (by default dealer for ``role`` dealer, first for pone); it must agree
-        with ``role``. Refused in the other forms, as ``crib keep --position`` is.
+        ``"third"`` (by default dealer for ``role`` dealer, first for pone); three-player:
+        ``"dealer"``, ``"first"`` or ``"second"``; it must agree with ``role``. Refused in the
+        two-player forms, as ``crib keep --position`` is.
 
     Returns
     -------
     dict
         ``hand``, ``role``, ``score``, ``crib_mode``, ``samples``, ``seed``, ``points_keep``,
         ``win_keep``, ``rival_keep`` (card text lists), ``gain``, ``gain_se``, ``variant``
-        (and ``position`` in four-player) and ``rows`` (best ``p_win`` first: the keep's
+        (and ``position`` in three- and four-player) and ``rows`` (best ``p_win`` first: the keep's
         columns with ``p_win`` and ``p_win_se``): what ``crib keep --score --json`` prints for
         the same arguments, cards as lists and every column of the keep.
 
@@ -247,16 +254,30 @@ def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_S
     ...                position="third")
     >>> len(d["rows"]), d["position"], d["score"]
     (5, 'third', [100, 95])
+    >>> d = win_answer("5H 5S 6D JC KH", "pone", 100, 95, samples=64, variant="three-player",
+    ...                position="second", third=110)
+    >>> len(d["rows"]), d["position"], d["score"]
+    (5, 'second', [100, 95, 110])
     """
     from ..core.errors import ArgumentError
     from ..play.winkeep import check_win_keep, keep_to_win
 
     variant = _variant(variant)
     dealer = _dealer(role)
-    if position is not None and variant != "four-player":
-        raise InputError("position", f"position is for four-player, not {variant}")
-    try:  # the form (three-player refused), the seat, the score: as crib keep --score checks
-        check_win_keep(dealer, (me, opp), variant, position)
+    three = variant == "three-player"
+    if position is not None and variant not in ("three-player", "four-player"):
+        raise InputError("position", f"position is for three-player and four-player, not "
+                         f"{variant}")
+    score = (me, opp) if third is None else (me, opp, third)
+    if three and third is None:
+        raise InputError("third", "three-player takes three scores, yours, the player's on "
+                         "your left and the player's on your right (got 2)")
+    if not three and third is not None:
+        whose = "your side's and the other side's" if variant == "four-player" else \
+            "yours and the opponent's"
+        raise InputError("third", f"{variant} takes two scores, {whose} (got 3)")
+    try:  # the seat and the scores: as crib keep --score checks them
+        check_win_keep(dealer, score, variant, position)
     except ArgumentError as exc:
         raise InputError(exc.argument, str(exc)) from None
     ids, dealer, variant = _keep_args(hand, role, variant)
@@ -264,7 +285,7 @@ def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_S
     _checked("samples", samples, 1, MAX_WEB_SAMPLES)
     _checked("seed", seed, 0, 2**63 - 1)
     six_card = variant == DEFAULT_VARIANT
-    df = keep_to_win(ids, dealer, (me, opp), samples=samples, seed=seed, crib=mode,
+    df = keep_to_win(ids, dealer, score, samples=samples, seed=seed, crib=mode,
                      pegging=six_card and bool(pegging), variant=variant, position=position)
     a = df.attrs
     records = df.to_dict("records")
@@ -277,7 +298,7 @@ def win_answer(hand: str, role: str, me: int, opp: int, samples: int = DEFAULT_S
               "points_keep": a["points_keep"].split(), "win_keep": a["win_keep"].split(),
               "rival_keep": a["rival_keep"].split(), "gain": float(a["gain"]),
               "gain_se": float(a["gain_se"]), "variant": a["variant"], "rows": rows}
-    if variant == "four-player":
+    if variant in ("three-player", "four-player"):
         answer["position"] = a["position"]
     return answer
 

@@ -7,7 +7,8 @@
                                 (:func:`~analyzer.web.answers.count_answer`)
 ``GET /api/keep``               the keeps ranked (:func:`~analyzer.web.answers.keep_answer`)
 ``GET /api/keep/win``           the keeps ranked by P(win) from a score (``win_answer``): six-card,
-                                five-card, four-player (``position``)
+                                five-card, four-player (``position``), three-player
+                                (``position``, a third score ``third``)
 ``GET /api/keep/chart.svg``     the chart of ``crib plot keep`` (``chart_svg``)
 ``GET /api/trainer/deal``       the trainer's next deal (:func:`~analyzer.web.trainer.next_deal`)
 ``GET /api/trainer/answer``     a throw graded (:func:`~analyzer.web.trainer.grade`)
@@ -82,11 +83,14 @@ Role = Annotated[str, Query(description="dealer (your crib) or pone")]
 Variant = Annotated[str, Query(description="six-card, three-player, four-player or five-card")]
 CribMode = Annotated[str | None, Query(description="table, uniform or weighted")]
 Position = Annotated[str | None, Query(max_length=20, description="four-player: your place from "
-                                       "the dealer: dealer, first, second or third")]
+                                       "the dealer: dealer, first, second or third; "
+                                       "three-player: dealer, first or second")]
 Seed = Annotated[int, Query(ge=0, le=2**63 - 1)]
 GameId = Annotated[int, Query(ge=1, le=2**63 - 1, description="a game's number in the history")]
 Deal = Annotated[int, Query(ge=0, le=trainer.MAX_DEAL)]
 Score = Annotated[int, Query(ge=0, le=120)]
+Third = Annotated[int | None, Query(ge=0, le=120, description="three-player: the score of the "
+                                    "player on your right (opp: on your left)")]
 GameVariant = Annotated[str, Query(max_length=40, description="six-card, five-card, "
                                    "three-player or four-player")]
 Level = Annotated[str | None, Query(max_length=20, description="Beginner, Casual, Club or "
@@ -159,13 +163,16 @@ class _Head:
 def _warm_later() -> None:
     """Load the kernels of the exact cribs and of P(win) (numba's cache, or a compile): the
     exact cribs first, so that a change of the crib menu does not wait for P(win)'s, then
-    six-card's P(win), then the other forms' (five-card and four-player share their kernel)."""
+    six-card's P(win), then the other forms' (five-card and four-player share their kernel,
+    three-player has its own)."""
     hand = "5H 5S 6D JC QS KH"
     for crib in ("uniform", "weighted"):
         answers.keep_answer(hand, "pone", crib=crib)
     answers.win_answer(hand, "dealer", 110, 115, samples=64)
     for variant, score in (("five-card", (50, 55)), ("four-player", (110, 115))):
         answers.win_answer(hand[:-3], "dealer", *score, samples=64, variant=variant)
+    answers.win_answer(hand[:-3], "dealer", 110, 115, samples=64, variant="three-player",
+                       third=100)
 
 
 def create_app(warm: bool = False, history=None) -> FastAPI:
@@ -225,10 +232,10 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
                        samples: Annotated[int, Query(ge=1, le=answers.MAX_WEB_SAMPLES)] =
                        DEFAULT_SAMPLES, seed: Seed = 0, crib: CribMode = None,
                        pegging: bool = True, variant: Variant = DEFAULT_VARIANT,
-                       position: Position = None) -> dict:
+                       position: Position = None, third: Third = None) -> dict:
         answer = await work.long(request, answers.win_answer, hand, role, me, opp,
                                  samples=samples, seed=seed, crib=crib, pegging=pegging,
-                                 variant=variant, position=position)
+                                 variant=variant, position=position, third=third)
         return Response(status_code=_GONE) if answer is None else answer
 
     @app.get("/api/keep/chart.svg", summary="The chart of crib plot keep, as SVG",

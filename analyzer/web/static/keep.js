@@ -3,31 +3,56 @@
 
 const $ = (id) => document.getElementById(id);
 const handInput = $("hand"), cribSelect = $("crib"), pegBox = $("pegging");
-const meInput = $("me"), oppInput = $("opp"), formSelect = $("variant"), placeSelect = $("position");
+const meInput = $("me"), oppInput = $("opp"), thirdInput = $("third");
+const formSelect = $("variant"), placeSelect = $("position");
 const picker = makePicker($("picker"), pick);
 let asked = 0;
 
-// The forms: cards dealt and kept, the target, and who the score is of (sides in four-player).
-// Three-player has no win-odds table: the API refuses its score-aware keep, in its words.
+// The forms: cards dealt and kept, the target, and who the score is of (sides in four-player;
+// three players, each his own, in three-player: you, on your left, on your right).
 const FORMS = {
-  "six-card": { dealt: 6, kept: 4, target: 121, ways: 15, sides: false },
-  "five-card": { dealt: 5, kept: 3, target: 61, ways: 10, sides: false },
-  "three-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: false },
-  "four-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: true },
+  "six-card": { dealt: 6, kept: 4, target: 121, ways: 15, sides: false, three: false },
+  "five-card": { dealt: 5, kept: 3, target: 61, ways: 10, sides: false, three: false },
+  "three-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: false, three: true },
+  "four-player": { dealt: 5, kept: 4, target: 121, ways: 5, sides: true, three: false },
+};
+// The place menu's words in four-player and in three-player (which has no "third").
+const PLACES = {
+  four: { first: "first (dealer's left: you lead)", second: "second (dealer's partner)" },
+  three: { first: "first (dealer's left: you lead)", second: "second (dealer's right)" },
 };
 const NUMBER_WORDS = { 3: "three", 4: "four", 5: "five", 6: "six", 10: "10", 15: "15" };
 function variant() { return FORMS[formSelect.value] ? formSelect.value : "six-card"; }
 function form() { return FORMS[variant()]; }
 function role() { return $("pone").checked ? "pone" : "dealer"; }
-// Four-player: your place from the dealer; its side is the role's (dealer and second deal).
-function placeFits(place, r) { return (place === "dealer" || place === "second") === (r === "dealer"); }
+// Your place from the dealer; four-player: its side is the role's (dealer and second deal);
+// three-player: only the dealer deals.
+function placeFits(place, r) {
+  if (form().three) return (place === "dealer") === (r === "dealer");
+  return (place === "dealer" || place === "second") === (r === "dealer");
+}
+function placed() { return form().sides || form().three; }
+// The score boxes the form reads: two, or three in three-player.
+function scoreFields() {
+  return form().three ? [["me", meInput], ["opp", oppInput], ["third", thirdInput]]
+    : [["me", meInput], ["opp", oppInput]];
+}
 
 // The page's words and limits for the form chosen.
 function showForm() {
   const f = form(), v = variant(), six = v === "six-card", n = NUMBER_WORDS[f.dealt];
   $("hand-label").textContent = n[0].toUpperCase() + n.slice(1) + " cards";
   handInput.placeholder = six ? "5H 5S 6D JC QS KH" : "5H 5S 6D JC KH";
-  $("position-row").hidden = !f.sides;
+  $("position-row").hidden = !(f.sides || f.three);
+  const words = f.three ? PLACES.three : PLACES.four;
+  for (const [value, text] of Object.entries(words)) {
+    placeSelect.querySelector(`option[value="${value}"]`).textContent = text;
+  }
+  const thirdPlace = placeSelect.querySelector('option[value="third"]');
+  thirdPlace.hidden = thirdPlace.disabled = f.three;
+  if (f.three && placeSelect.value === "third") placeSelect.value = "first";
+  if (!placeFits(placeSelect.value, role())) placeSelect.value = role() === "dealer" ? "dealer" : "first";
+  $("third-row").hidden = !f.three;
   $("pegging-label").hidden = !six;
   const weighted = cribSelect.querySelector('option[value="weighted"]');
   weighted.disabled = !six;
@@ -35,18 +60,18 @@ function showForm() {
   $("dealer-label").textContent = f.sides ? "dealer's side (your side's crib)" : "dealer (your crib)";
   $("pone-label").textContent = f.sides ? "pone's side (the other side's)" : "pone (the opponent's)";
   $("me-label").textContent = f.sides ? "your side" : "you";
-  $("opp-label").textContent = f.sides ? "the other side" : "opponent";
-  for (const input of [meInput, oppInput]) input.max = String(f.target - 1);
+  $("opp-label").textContent = f.sides ? "the other side" : f.three ? "on your left" : "opponent";
+  for (const input of [meInput, oppInput, thirdInput]) input.max = String(f.target - 1);
   const starters = 52 - f.dealt, thrown = f.dealt - f.kept;
   $("help").textContent = "Pick the " + n + " cards you were dealt and whose crib it is. The " +
     f.ways + " ways to keep " + NUMBER_WORDS[f.kept] + " are ranked by net: the kept hand's mean " +
     "over the " + starters + " starters you cannot see, plus (your crib) or minus (the " +
     "opponent's) the " + (thrown === 1 ? "card's" : "two cards'") + " crib value" +
     (six ? ", plus the keep's pegging" : "") + ". With the score before the deal" +
-    (f.sides ? " (by side, and your place at the table)" : "") + ", they are ranked by the " +
-    "chance to win too" + (v === "three-player" ? " (not in three-player, which has no " +
-    "win-odds table)" : "") + ". The address of this page holds the hand: copy it to share " +
-    "the analysis.";
+    (f.sides ? " (by side, and your place at the table)" : "") +
+    (f.three ? " (yours, then round the table to your left, and your place)" : "") +
+    ", they are ranked by the chance to win too. The address of this page holds the hand: copy " +
+    "it to share the analysis.";
 }
 
 function pick(card) {
@@ -73,9 +98,9 @@ function options() {
   return p;
 }
 
-// The score-aware keep's parameters besides options(): four-player's place.
+// The score-aware keep's parameters besides options(): the place in three- and four-player.
 function winOptions() {
-  return form().sides ? { position: placeSelect.value } : {};
+  return placed() ? { position: placeSelect.value } : {};
 }
 
 function updateUrl() {
@@ -84,37 +109,43 @@ function updateUrl() {
   for (const [k, v] of Object.entries(winOptions())) q.set(k, v);
   if (meInput.value !== "") q.set("me", meInput.value);
   if (oppInput.value !== "") q.set("opp", oppInput.value);
+  if (form().three && thirdInput.value !== "") q.set("third", thirdInput.value);
   history.replaceState(null, "", "/keep" + (q.toString() ? "?" + q.toString() : ""));
 }
 
-// The scores as the page reads them: {me, opp} (numbers or null) and the error of each box, in
-// the page's words (none when both are empty: the score-aware view is optional).
+// The scores as the page reads them: {me, opp, third} (numbers or null; third in three-player)
+// and the error of each box, in the page's words (none when all are empty: the score-aware view
+// is optional).
 function scores() {
-  const out = { me: null, opp: null, errors: {} };
-  const sides = form().sides, top = form().target - 1;
+  const out = { me: null, opp: null, third: null, errors: {} };
+  const sides = form().sides, three = form().three, top = form().target - 1;
   const names = sides ? { me: "Your side's score", opp: "The other side's score" }
+    : three ? { me: "Your score", opp: "The score on your left", third: "The score on your right" }
     : { me: "Your score", opp: "The opponent's score" };
   const range = (field) => names[field] + " is a whole number of points, 0 to " + top + ".";
-  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+  const fields = scoreFields();
+  for (const [field, input] of fields) {
     const text = input.value.trim();
     if (text === "") continue;
     const n = Number(text);
     if (!/^\d+$/.test(text) || n > top) out.errors[field] = range(field);
     else out[field] = n;
   }
-  const given = [meInput, oppInput].filter((i) => i.value.trim() !== "" || i.validity.badInput);
-  if (given.length === 1) {
-    const missing = meInput.value.trim() === "" && !meInput.validity.badInput ? "me" : "opp";
-    out.errors[missing] = names[missing] + " too, for the chance to win (or neither).";
+  const blank = (i) => i.value.trim() === "" && !i.validity.badInput;
+  const given = fields.filter(([, i]) => !blank(i));
+  if (given.length > 0 && given.length < fields.length) {
+    for (const [field, input] of fields) {
+      if (blank(input)) out.errors[field] = names[field] + " too, for the chance to win (or none).";
+    }
   }
-  for (const [field, input] of [["me", meInput], ["opp", oppInput]]) {
+  for (const [field, input] of fields) {
     if (input.validity.badInput) out.errors[field] = range(field);
   }
   return out;
 }
 
 function showScoreErrors(s) {
-  for (const field of ["me", "opp"]) {
+  for (const field of ["me", "opp", "third"]) {
     $(field + "-error").textContent = s.errors[field] || "";
     if (s.errors[field]) $(field).setAttribute("aria-invalid", "true");
     else $(field).removeAttribute("aria-invalid");
@@ -185,7 +216,8 @@ async function rank() {
   $("chart").hidden = false;
   shownKeep = d;
   drawChart(d);
-  if (s.me !== null && s.opp !== null && !Object.keys(s.errors).length) {
+  if (s.me !== null && s.opp !== null && (s.third !== null || !form().three) &&
+      !Object.keys(s.errors).length) {
     win(mine, { ...params, ...winOptions() }, s);
   }
   else { abortKind("win"); $("win").hidden = true; }
@@ -325,15 +357,17 @@ function drawChart(d) {
 
 async function win(mine, params, s) {
   $("win").hidden = false;
-  $("win-title").textContent = "Keeping to win from " + s.me + " to " + s.opp;
+  $("win-title").textContent = "Keeping to win from " + s.me + " to " + s.opp +
+    (form().three ? " and " + s.third : "");
   $("win-basis").textContent = "";
   $("wins").querySelector("tbody").textContent = "";
   const done = showBusy($("win-summary"), "Simulating the rest of the deal\u2026");
-  const result = await api("/api/keep/win", { ...params, me: s.me, opp: s.opp }, "win");
+  const asked3 = form().three ? { third: s.third } : {};
+  const result = await api("/api/keep/win", { ...params, me: s.me, opp: s.opp, ...asked3 }, "win");
   done();
   if (mine !== asked || result.aborted) return;
   $("wins").hidden = !result.ok;
-  if (!result.ok) {  // three-player has no win-odds table: the API says so, as crib keep does
+  if (!result.ok) {  // the API says why, as crib keep does
     $("win-summary").textContent = "";
     showError(result, $("win-error"));
     return;
@@ -343,6 +377,11 @@ async function win(mine, params, s) {
     $("win-basis").textContent = "Four-player, your side " + d.score[0] + " to the other side's " +
       d.score[1] + ", you " + (d.position === "dealer" ? "deal" : "sit " + d.position +
       " from the dealer") + "; the others keep by points and everyone pegs greedily in the samples.";
+  } else if (d.variant === "three-player") {
+    $("win-basis").textContent = "Three-player, you " + d.score[0] + ", on your left " +
+      d.score[1] + ", on your right " + d.score[2] + ", you " + (d.position === "dealer" ? "deal" :
+      "sit " + d.position + " from the dealer") + "; the others keep by points and everyone " +
+      "pegs greedily in the samples.";
   } else if (d.variant === "five-card") {
     $("win-basis").textContent = "Five-card, to 61; the opponent keeps by points and both peg " +
       "greedily in the samples.";
@@ -374,7 +413,7 @@ window.addEventListener("resize", debounce(() => {
 }, 150));
 handInput.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 for (const el of [$("dealer"), $("pone")]) {
-  el.addEventListener("change", () => {  // four-player: the place follows the side
+  el.addEventListener("change", () => {  // the place follows the role
     if (!placeFits(placeSelect.value, role())) placeSelect.value = role() === "dealer" ? "dealer" : "first";
     refresh(false);
   });
@@ -393,13 +432,14 @@ formSelect.addEventListener("change", () => {
 for (const el of [cribSelect, pegBox]) {
   el.addEventListener("change", () => refresh(false));
 }
-for (const el of [meInput, oppInput]) {
+for (const el of [meInput, oppInput, thirdInput]) {
   el.addEventListener("change", () => refresh(false));
   el.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 }
 $("rank").addEventListener("click", () => { typed.cancel(); refresh(true); });
 $("clear").addEventListener("click", () => {
-  handInput.value = ""; meInput.value = ""; oppInput.value = ""; $("pick-note").textContent = "";
+  handInput.value = ""; meInput.value = ""; oppInput.value = ""; thirdInput.value = "";
+  $("pick-note").textContent = "";
   refresh(false);
 });
 
@@ -417,4 +457,5 @@ if (["uniform", "weighted"].includes(given.get("crib"))) cribSelect.value = give
 if (["0", "false", "no", "off"].includes((given.get("pegging") || "").toLowerCase())) pegBox.checked = false;
 meInput.value = given.get("me") || "";
 oppInput.value = given.get("opp") || "";
+thirdInput.value = given.get("third") || "";
 refresh(false);
