@@ -256,7 +256,8 @@ def _forms_discard(game, hand, place, pol, me, opp, st, crib_values, card_values
                    hand_table, peg_values, odds):
     """``best``'s discard in five-card and four-player
     (:func:`analyzer.play.winkeepforms._best_discard_forms`), or -1 where it does not apply
-    (another policy, three-player, no win-odds table): the way to keep, in the order of
+    (another policy; three-player, whose table of three needs the engine does not read; no
+    win-odds table): the way to keep, in the order of
     :func:`analyzer.play.winkeepforms._ways`. Chosen by the types of the tables as the caller
     is compiled (as :func:`analyzer.play.deal._searched_play`): only the forms' ``best``
     (``peg_values`` None, ``odds`` an array: :func:`analyzer.play.reads.score_tables`) compiles
@@ -308,7 +309,9 @@ def _discard_one(st, game, hand, own, pol, scores, p, dealer, crib_values, card_
     ``best`` keeps to win near the end: in six-card by
     :func:`analyzer.play.winkeep._best_discard`, in five-card and four-player by
     :func:`analyzer.play.winkeepforms._best_discard_forms` (when given the form's win-odds
-    table), else (three-player) as ``ev``; ``pegging`` is ``ev`` outside six-card."""
+    table), else (three-player: keeping to win from its table of three needs gained nothing
+    measurable, docs/simulate-and-tables.md) as ``ev``; ``pegging`` is ``ev`` outside
+    six-card."""
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
     if pol >= _DISCARD_PEGGING and (n_players != 2 or n_dealt != 6):

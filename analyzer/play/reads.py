@@ -54,24 +54,24 @@ def crib_pairs(crib: str, variant: str) -> np.ndarray:
 
 
 def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The pegging table and the win-odds table the ``players`` (specs) read, as writable
-    copies (:func:`analyzer.keeping.pegtable.peg_table`,
-    :func:`analyzer.keeping.winodds.win_table`): the ``pegging`` and ``best`` discard policies
-    read the first, ``best`` (discard or pegging) the second, in the two-player six-card game;
-    in the other forms ``best`` (its pegging; its discard in five-card and four-player) reads
-    the form's win-odds table (a (1, 1) array in three-player, which has none: its search
-    values points there, and its discard is ``ev``) and no pegging table (None): the play
-    kernels search as the six-card game does when they are given a pegging table and as the
-    other forms do when not, so that numba compiles only the search a run can use (``best`` in
-    six-card does not compile the other forms' search, nor they six-card's); ``None`` for a
-    table no player reads. A six-card game with ``best`` in it is given both (its pegging half
-    alone reads no pegging table), so that it runs the version ``best`` against anyone compiles,
-    not one of its own.
+    """The pegging table and the win-odds table the ``players`` (specs) read, as writable copies
+    (:func:`analyzer.keeping.pegtable.peg_table`, :func:`analyzer.keeping.winodds.win_table`):
+    the ``pegging`` and ``best`` discard policies read the first, ``best`` (discard or pegging)
+    the second, in the two-player six-card game; in the other forms ``best`` (its pegging; its
+    discard in five-card and four-player) reads the form's win-odds table (a (1, 1) array in
+    three-player, whose table of three needs the engine does not read: its search values points
+    there, and its discard is ``ev``) and no pegging table (None): the play kernels search as
+    the six-card game does when they are given a pegging table and as the other forms do when
+    not, so that numba compiles only the search a run can use (``best`` in six-card does not
+    compile the other forms' search, nor they six-card's); ``None`` for a table no player reads.
+    A six-card game with ``best`` in it is given both (its pegging half alone reads no pegging
+    table), so that it runs the version ``best`` against anyone compiles, not one of its own.
     """
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
         # best searches the play of the other forms (analyzer.play.searchforms) with the form's
-        # win-odds table, or for points where there is none (three-player: a (1, 1) table),
+        # win-odds table, or for points in three-player (a (1, 1) table: its three needs' table
+        # is read by keep_to_win only),
         # and keeps to win near the end with it (analyzer.play.winkeepforms; five-card and
         # four-player); no pegging table: the engine's version for best in these forms
         # compiles only their search and discard, and six-card's version only six-card's

@@ -1023,7 +1023,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         goes respected, the partners' pegging counted for your side) and values points, a card
         that reaches the target first, and with ``score`` in five-card and four-player the
         probability of winning from the form's shipped table
-        (:func:`analyzer.play.searchforms.advise_play_forms`; three-player has no table;
+        (:func:`analyzer.play.searchforms.advise_play_forms`; three-player's search values
+        points: its table of three needs is read by the keep to win only;
         ``odds`` must be None, the continuation ``greedy``; ``infer`` has no effect there).
 
     Returns
