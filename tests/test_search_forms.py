@@ -167,8 +167,9 @@ def test_a_winning_card_comes_first_where_another_totals_more(variant, hand, pla
                                                                winner, points):
     count_cards = [c for _, c in played]  # one count: none restarted yet
     assert peg_points([*count_cards, winner]) == points  # the rules' scorer: it pegs `points`
+    # the others dealt uniformly: positions chosen where that search prefers another card
     args = {"hand": hand, "played": played, "seat": seat, "dealer": dealer, "starter": starter,
-            "thrown": thrown, "variant": variant, "samples": 2000}
+            "thrown": thrown, "variant": variant, "samples": 2000, "infer": False}
     plain = advise_play(**args)
     assert plain.loc[0, "card"] != winner  # on points alone another card leads
     advice = advise_play(**args, score=score)
@@ -327,7 +328,7 @@ def test_crib_peg_in_the_other_forms():
 @pytest.mark.parametrize(("args", "message"), [
     (["--dealer"], "give --seat and --dealer-seat"),
     (["--seat", "0"], "--seat (yours) and --dealer-seat are required"),
-    (["--seat", "0", "--dealer-seat", "0", "--uniform"], "six-card's"),
+    (["--seat", "0", "--dealer-seat", "0", "--continuation", "lookahead"], "six-card's"),
     (["--seat", "1", "--dealer-seat", "0"], "not one of your kept cards"),
     (["--seat", "5", "--dealer-seat", "0"], "at most 3"),
     (["--seat", "3", "--dealer-seat", "0"], "a seat 0..2"),
@@ -350,3 +351,108 @@ def test_crib_peg_six_card_refuses_the_forms_options(args, message):
                    "2S", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+# ------------------------------------------------------------------ the posterior of the others
+
+
+def _ev_throws(five: list[int], own: bool, variant: str) -> set[tuple[int, ...]]:
+    """The throws the form's ``ev`` discard may make of ``five``, by brute force with the
+    rules' scorer (``naive_score``): every throw of the best value (ev takes the first of equals
+    in the order dealt, so each may be the one)."""
+    from itertools import combinations
+
+    from naive import naive_score
+
+    from analyzer.core.cards import throw_key
+    from analyzer.play.reads import player_tables
+
+    t = player_tables(variant, [])
+    n_thrown = VARIANTS[variant].thrown
+    starters = [c for c in range(52) if c not in five]
+    values = {}
+    for throw in combinations(five, n_thrown):
+        kept = [c for c in five if c not in throw]
+        mean = sum(naive_score(kept, s) for s in starters) / 47.0
+        if n_thrown == 1:
+            v = t.card_values[0 if own else 1, throw[0] // 4]
+        else:
+            v = t.crib_values[(0 if own else 1, *throw_key(*throw))]
+        values[tuple(sorted(throw))] = mean + v if own else mean - v
+    top = max(values.values())
+    return {throw for throw, v in values.items() if v == top}
+
+
+@pytest.mark.parametrize("variant, laid, pool, floor, own", [
+    ("four-player", "5H 9C", "5S 6D 7C 8H JD QC KS", 0, False),
+    ("four-player", "7H", "2S 6D 8C 8H JD QC", 7, True),
+    ("five-card", "6H", "5S 5D 7C 8H JD QC", 0, True),
+    ("five-card", "TH 4C", "2S 6D 9H JD QC KS", 0, False),
+])
+def test_a_posterior_draw_is_a_hand_whose_ev_discard_keeps_the_cards_laid(variant, laid, pool,
+                                                                          floor, own):
+    """Every hand the posterior draw (``_draw_seat``) deals a seat, brute-forced over a small
+    pool: its five cards are the laid ones and some of the pool, the form's ev discard (judged
+    independently, ``_ev_throws``) may throw what it throws and keeps every laid card, and its
+    other kept cards meet the floor; each such hand of the pool is drawn."""
+    from itertools import combinations
+
+    from analyzer.core.cards import parse_cards
+    from analyzer.core.rng import chunk_states
+    from analyzer.play.reads import player_tables
+    from analyzer.play.searchforms import _draw_seat
+
+    game = VARIANTS[variant]
+    t = player_tables(variant, [])
+    laid_ids = [int(c) for c in parse_cards(laid)]
+    pool_ids = [int(c) for c in parse_cards(pool)]
+    n_laid, n_draw = len(laid_ids), 5 - len(laid_ids)
+    consistent = set()
+    for drawn in combinations(pool_ids, n_draw):
+        five = laid_ids + list(drawn)
+        for throw in _ev_throws(five, own, variant):
+            kept = [c for c in drawn if c not in throw]
+            if not set(throw) & set(laid_ids) and all(card_value(c) >= floor for c in kept):
+                consistent.add((tuple(sorted(kept)), throw))
+    assert consistent  # the position has hands to draw
+    st = chunk_states(11, 1)[0]
+    order = np.array([1], np.int64)
+    left0 = np.array([0, game.kept - n_laid], np.int64)
+    floors = np.array([0, floor], np.int64)
+    seen = set()
+    for _ in range(3000):
+        work = np.array(pool_ids + [0] * 10, np.int64)
+        hand = np.zeros(game.kept, np.int64)
+        hand[:n_laid] = laid_ids
+        throw = np.zeros(2, np.int64)
+        rest = _draw_seat(work, np.int64(len(pool_ids)), hand, np.int64(n_laid), own, order,
+                          np.int64(0), np.int64(1), left0, floors, t.crib_values, t.card_values,
+                          t.hand_table, st, np.zeros(5, np.int64), throw)
+        if rest < 0:  # no try fitted: the search deals this seat uniformly
+            continue
+        assert hand[:n_laid].tolist() == laid_ids
+        kept = tuple(sorted(hand[n_laid:].tolist()))
+        thrown = tuple(sorted(throw[:game.thrown].tolist()))
+        assert (kept, thrown) in consistent, (kept, thrown)
+        left = work[:rest].tolist()
+        assert sorted(left + list(kept) + list(thrown)) == sorted(pool_ids)  # the rest is kept
+        seen.add((kept, thrown))
+    assert {kept for kept, _ in seen} == {kept for kept, _ in consistent}
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_the_posterior_search_is_reproducible_and_differs_from_the_uniform(variant):
+    game = VARIANTS[variant]
+    record = simulate(1, seed=8, players=["ev+lookahead"] * game.players, variant=variant,
+                      record_games=1, workers=1).records[0]
+    views = [d["view"] for d in decisions(record)
+             if d["kind"] == "lay" and d["answer"] is not None
+             and len(d["view"]["played"]) >= game.players]
+    args = _advice_args(views[0], samples=300, score=[0] * game.teams)
+    posterior = advise_play(**args, seed=4)
+    assert posterior.equals(advise_play(**args, seed=4, infer=True))
+    uniform = advise_play(**args, seed=4, infer=False)
+    assert uniform.equals(advise_play(**args, seed=4, infer=False))
+    assert not posterior.equals(uniform)
+    with pytest.raises(ValueError, match="infer"):
+        advise_play(**args, infer=1)

@@ -1044,14 +1044,15 @@ def _peg_form(args) -> int:
                          "--dealer/--pone")
     if args.seat is None or args.dealer_seat is None:
         raise UsageError(f"{where}: --seat (yours) and --dealer-seat are required")
-    if args.continuation != "greedy" or args.uniform:
-        raise UsageError(f"{where}: --continuation and --uniform are six-card's")
+    if args.continuation != "greedy":
+        raise UsageError(f"{where}: --continuation is six-card's")
     played = " ".join(args.played or [])
     try:
         advice = advise_play(_cards_text(args.hand), played, dealer=args.dealer_seat,
                              seat=args.seat, starter=args.starter, variant=args.variant,
                              thrown=None if args.thrown is None else _cards_text(args.thrown),
-                             score=args.score, samples=args.samples, seed=args.seed)
+                             score=args.score, samples=args.samples, seed=args.seed,
+                             infer=not args.uniform)
     except ValueError as exc:  # CardError included
         raise UsageError(f"{where}: {exc}") from None
     hand = format_cards(parse_cards(_cards_text(args.hand)))
@@ -1269,8 +1270,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--continuation", choices=("greedy", "lookahead"), default="greedy",
                    help="how both players lay in the rollouts (default greedy)")
     p.add_argument("--uniform", action="store_true",
-                   help="draw the opponent's cards uniformly from those its goes allow (default: "
-                   "as its discard suggests, if it keeps what the ev policy keeps)")
+                   help="draw the others' cards uniformly from those their goes allow (default: "
+                   "as their discards suggest, if they keep what the ev policy keeps)")
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_peg)

@@ -37,8 +37,8 @@ PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
 
 
 def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
-                   target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
-                   st):
+                   target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
+                   hand_table, st):
     """``best``'s card, by the search of the form: six-card's
     (:func:`analyzer.play.search._best_play`) when a pegging table is given, the other forms'
     (:func:`analyzer.play.searchforms._best_play_forms`) when ``peg_values`` is None. Chosen by
@@ -51,7 +51,7 @@ def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unse
 @overload(_searched_play)
 def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                unseen_p, scores, target, one_count, dealer, table, peg_values,
-                               odds, crib_values, hand_table, st):
+                               odds, crib_values, card_values, hand_table, st):
     # the search's caller itself, not a function that calls it: one compiled level fewer
     if isinstance(peg_values, types.NoneType):
         return _best_play_forms
@@ -66,7 +66,7 @@ def _his_heels(starter):
 
 @njit(cache=True)
 def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-          thrown, starter, table, peg_values, odds, crib_values, hand_table):
+          thrown, starter, table, peg_values, odds, crib_values, card_values, hand_table):
     """The play of one deal. Returns ``(number of cards laid, winning side or -1)``.
 
     ``kept`` int64 (players, cards): the hands; ``peg_pol`` int64 (players,): pegging policies;
@@ -84,13 +84,13 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     what its player may see besides: ``thrown`` int64 (players, thrown) its own cards in the
     crib, the ``starter`` (-1 if unknown), the rank ``table``, ``odds`` the form's win-odds
     table (any smaller array: it values pegging points, not wins; a (1, 1) array in
-    three-player, which has none), and the ``crib_values`` and ``hand_table`` its model of the
-    opponent's discard reads. The other policies ignore them. ``odds`` ``None`` says that no
-    player searches: ``best`` then lays as ``lookahead``, and numba compiles the play without
-    the search (a branch on an argument that is ``None`` is removed before typing), which is
-    most of its compile time. ``peg_values``, the pegging table (any array), says which search:
-    six-card's when given, the other forms' when ``None``; so a run compiles only the one it
-    can use. (In the statistics' play-out past a winning moment, where
+    three-player, which has none), and the ``crib_values``, ``card_values`` and ``hand_table``
+    its model of the others' discards reads. The other policies ignore them. ``odds`` ``None``
+    says that no player searches: ``best`` then lays as ``lookahead``, and numba compiles the
+    play without the search (a branch on an argument that is ``None`` is removed before
+    typing), which is most of its compile time. ``peg_values``, the pegging table (any array),
+    says which search: six-card's when given, the other forms' when ``None``; so a run compiles
+    only the one it can use. (In the statistics' play-out past a winning moment, where
     ``target`` is out of reach, ``best`` values pegging points, so it may lay otherwise than in
     the game.) Laying and the last card follow :func:`analyzer.play.playstep._lay`.
     """
@@ -98,8 +98,8 @@ def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
     laid = np.zeros((n_players, n_cards), np.bool_)
     ints = np.zeros(_play_ints(n_players, n_cards), np.int64)
     out = _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
-                     one_count, thrown, starter, table, peg_values, odds, crib_values, hand_table,
-                     _borrowed(laid), _borrowed(ints))
+                     one_count, thrown, starter, table, peg_values, odds, crib_values,
+                     card_values, hand_table, _borrowed(laid), _borrowed(ints))
     _keep_alive(laid)
     _keep_alive(ints)
     return out
@@ -113,7 +113,8 @@ def _play_ints(n_players, n_cards):
 
 @njit(cache=True)
 def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
-               thrown, starter, table, peg_values, odds, crib_values, hand_table, laid, ints):
+               thrown, starter, table, peg_values, odds, crib_values, card_values, hand_table,
+               laid, ints):
     """:func:`_play` on a given workspace: ``laid`` bool (players, cards) and ``ints`` int64
     (:func:`_play_ints`), both zeroed (the engine passes borrowed ones,
     :mod:`analyzer.core.borrow`)."""
@@ -140,7 +141,8 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
             if odds is not None and peg_pol[p] == _PEG_BEST:
                 choice = _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                         unseen_rank[p], scores, target, one_count, dealer,
-                                        table, peg_values, odds, crib_values, hand_table, st)
+                                        table, peg_values, odds, crib_values, card_values,
+                                        hand_table, st)
             elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
                 last_card = total_left - left[p] == 0 and left[p] == 1
                 choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
@@ -197,8 +199,8 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
 
 @njit(cache=True, inline="always")
 def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                 scores, target, dealer, table, peg_values, odds, crib_values, hand_table, st,
-                 opp_left, last_card, one_count):
+                 scores, target, dealer, table, peg_values, odds, crib_values, card_values,
+                 hand_table, st, opp_left, last_card, one_count):
     """The card player ``p`` lays by pegging policy ``pol``: its index into ``kept[p]``, or -1
     for a go: the choice :func:`_play_with` makes, for a game played at the table, where each
     card an AI lays is one call (:mod:`analyzer.table.tabletop`). The play writes the same branches
@@ -216,7 +218,7 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
     if odds is not None and pol == _PEG_BEST:
         return _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                               unseen_rank[p], scores, target, one_count, dealer, table,
-                              peg_values, odds, crib_values, hand_table, st)
+                              peg_values, odds, crib_values, card_values, hand_table, st)
     if pol == _PEG_GREEDY:  # the commonest, without the policy dispatch
         return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
     return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,

@@ -539,8 +539,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             play_ints[:] = 0
             n_plays, winner = _play_with(kept, dealer, ppol, unseen_rank, scores, target, st,
                                          plays, pegged, one_count, thrown, starter, table,
-                                         peg_values, odds, crib_values, hand_table, laid,
-                                         play_ints)
+                                         peg_values, odds, crib_values, card_values,
+                                         hand_table, laid, play_ints)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
@@ -559,7 +559,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             play_ints[:] = 0
             _play_with(kept, dealer, ppol, unseen_saved, stat_scores, np.int64(1 << 30), st_stats,
                        stat_plays, pegged, one_count, thrown, starter, table, peg_values, odds,
-                       crib_values, hand_table, laid, play_ints)
+                       crib_values, card_values, hand_table, laid, play_ints)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
             _record_deal(rec_deals[deals - 1], dealer, hands, thrown, crib, starter, heels, plays,
@@ -613,11 +613,11 @@ def _run_chunk(state, n_games, first_game, game, dpol, ppol, crib_values, card_v
 
 @njit(cache=True)
 def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, table, crib_values,
-               hand_table, peg_values, odds):
+               card_values, hand_table, peg_values, odds):
     """The play of one deal from given kept hands (for :func:`analyzer.sim.harness.play_hands`);
     ``best`` sees no thrown cards and values pegging points (``odds`` any (1, 1) array; ``None``
-    when no seat plays ``best``); ``crib_values`` and ``hand_table`` are its model of the
-    opponent's discard."""
+    when no seat plays ``best``); ``crib_values``, ``card_values`` and ``hand_table`` are its
+    model of the others' discards."""
     n_players, n_cards = kept.shape
     unseen_rank = np.full((n_players, 13), 4, np.int64)
     for p in range(n_players):
@@ -630,5 +630,5 @@ def _play_deal(kept, dealer, peg_pol, starter, target, scores, st, one_count, ta
     thrown = np.empty((n_players, 0), np.int64)
     n_plays, winner = _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged,
                             one_count, thrown, starter, table, peg_values, odds, crib_values,
-                            hand_table)
+                            card_values, hand_table)
     return plays[:n_plays], pegged, winner

@@ -57,6 +57,7 @@ from .searchcommon import (
     _DIFF,
     _DIFF_SE,
     _FOR,
+    _INFER_TRIES,
     _LEGAL,
     _N_OUT,
     _NET_SE,
@@ -85,8 +86,6 @@ _BEST_CONT = (None if BEST_CONTINUATION == "greedy" else
 #: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
 #: :func:`_search`.
 BEST_INFER = True
-# Draws of the opponent's six tried per sample before falling back to a uniform draw.
-_INFER_TRIES = 64
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
@@ -706,15 +705,16 @@ def _best_verdict(out, n, ref, aware):
 
 
 def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
-               target, one_count, dealer, table, peg_values, odds, crib_values, hand_table, st):
+               target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
+               hand_table, st):
     """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
     ``kept[p]`` of the card to lay, or -1 for a go.
 
     Not a kernel of its own: the implementation of :func:`analyzer.play.deal._searched_play`
-    (whose arguments it takes; ``one_count`` and ``peg_values`` are not read) in the six-card
-    game, compiled into the engine's play. Numba optimizes a compiled function with everything
-    it calls, so a compiled level between the play and :func:`_search` would optimize the
-    search once more (about a second of a first run).
+    (whose arguments it takes; ``one_count``, ``peg_values`` and ``card_values`` are not read)
+    in the six-card game, compiled into the engine's play. Numba optimizes a compiled function
+    with everything it calls, so a compiled level between the play and :func:`_search` would
+    optimize the search once more (about a second of a first run).
 
     It sees only what the player may see: its own hand and thrown, the starter, the cards laid
     (the opponent's taken in card order, not the order of its hand), how many the opponent holds
@@ -1020,12 +1020,13 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         (a number, not True/False), ``played`` the ``(seat, card)`` pairs in order with ``(seat,
         None)`` for each go (or text ``"1:5H 2:go"``), ``score`` each side's score in side
         order; the search deals every other player's cards from what you have not seen (their
-        goes respected, the partners' pegging counted for your side) and values points, a card
+        goes respected, with ``infer`` each hand as that player's ``ev`` discard in the form
+        suggests, the partners' pegging counted for your side) and values points, a card
         that reaches the target first, and with ``score`` in five-card and four-player the
         probability of winning from the form's shipped table
         (:func:`analyzer.play.searchforms.advise_play_forms`; three-player's search values
         points: its table of three needs is read by the keep to win only;
-        ``odds`` must be None, the continuation ``greedy``; ``infer`` has no effect there).
+        ``odds`` must be None, the continuation ``greedy``).
 
     Returns
     -------
@@ -1054,6 +1055,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     from ..keeping.crib import crib_values
 
     game = variant_game(variant)
+    if not isinstance(infer, bool | np.bool_):
+        raise ValueError(f"infer must be True or False, got {infer!r}")
     if game.name != "six-card":
         from .searchforms import advise_play_forms
 
@@ -1067,12 +1070,10 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
             raise ValueError(f"continuation: only greedy in {game.name}, got {continuation!r}")
         return advise_play_forms(hand, played, seat=seat, dealer=dealer, starter=starter,
                                  variant=game.name, thrown=thrown, score=score,
-                                 samples=samples, seed=seed)
+                                 samples=samples, seed=seed, infer=bool(infer))
     if seat is not None:
         raise ValueError("seat: only in the other forms (variant=); in six-card say dealer="
                          "True or False")
-    if not isinstance(infer, bool | np.bool_):
-        raise ValueError(f"infer must be True or False, got {infer!r}")
     mine = [int(c) for c in as_cards(hand, n=4)]
     sequence = _parse_played(played)
     laid = [c for c in sequence if c != GO]

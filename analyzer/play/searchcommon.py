@@ -2,9 +2,9 @@
 game) and :mod:`analyzer.play.searchforms` (the other forms).
 
 The engine's ``best`` budget (:data:`BEST_SAMPLES`, :data:`BEST_FIRST_SAMPLES`,
-:data:`BEST_MARGIN`), the columns of a search's output, its early stop (:func:`_beats`), its
-sub-stream (:func:`_substream`), the summary of its samples (:func:`_summarise`) and the pegging
-scorer its greedy rollouts inline.
+:data:`BEST_MARGIN`; ``_INFER_TRIES``, the draws a posterior sample tries), the columns of a
+search's output, its early stop (:func:`_beats`), its sub-stream (:func:`_substream`), the
+summary of its samples (:func:`_summarise`) and the pegging scorer its greedy rollouts inline.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ BEST_SAMPLES = 32
 BEST_FIRST_SAMPLES = 8
 #: How many standard errors the search's best card must beat the ``lookahead`` card by.
 BEST_MARGIN = 1.0
+# Draws of a hidden hand tried per sample (the posterior given the ``ev`` discard) before
+# falling back to a uniform draw: both searches' ``infer``.
+_INFER_TRIES = 64
 
 
 # Columns of the search's output, one row per card of the hand.

@@ -11,11 +11,29 @@ A sample deals every other player's cards still held from the cards the player h
 (not its own kept and thrown, not the starter, not laid by anyone, so the card the pack gave the
 crib and the others' throws are among them), each player's cards worth at least the least value
 its goes allow (a player who said go at count ``c`` holds only cards worth more than ``31 -
-c``). The players with the highest such floor are dealt first: every deal the goes allow is
-possible, and a player with no go is dealt uniformly from what is left. The same samples serve
-every candidate card. For each sample and candidate the play is played on to its end by the
-engine's rules (:func:`_greedy_rollout_n`: every player lays as ``greedy``, round the table,
-go, 31, last card, and with ``one_count`` the five-card play that ends at the first go or 31).
+c``). The players with the highest such floor are dealt first, so every deal the goes allow is
+possible. The same samples serve every candidate card.
+
+**What the others' discards say** (``infer``, on in the engine's ``best``:
+:data:`BEST_INFER_FORMS`): each other player's hand is drawn from its posterior given that it
+discarded as the engine's ``ev`` policy does in the form, partners included, by the six-card
+search's rejection idea (:func:`analyzer.play.search._draw_posterior`). A draw
+(:func:`_draw_seat`) deals the seat five cards, those it has laid and others from the cards
+still unseen, asks the form's ``ev`` discard (one card thrown with the form's card values in
+three- and four-player, two with the pair crib values in five-card: the engine's kernels,
+:func:`analyzer.play.players._choose_throw` and :func:`analyzer.play.players._choose_keep3`)
+and counts if the keep holds every card laid and its other cards fit the seat's goes (and the
+seats still to deal can still be dealt); its throw is its crib cards in the sample (the pack's
+card in three-player and the throws of a seat not read stay uniform). The seats are drawn in
+turn, the highest floor first, each from what the ones before left (each seat's posterior
+given the others drawn before it, not the exact joint one); a seat none of whose
+``_INFER_TRIES`` draws fits (:mod:`analyzer.play.searchcommon`, 64, as in six-card) is dealt
+uniformly over what its goes allow. Without ``infer`` every player is dealt uniformly from
+what its goes allow.
+
+For each sample and candidate the play is played on to its end by the engine's rules
+(:func:`_greedy_rollout_n`: every player lays as ``greedy``, round the table, go, 31, last
+card, and with ``one_count`` the five-card play that ends at the first go or 31).
 
 A card's value is **points**: what it pegs now plus its side's pegging in the rest of the play
 minus the other sides' (their mean, with three players; the partners' pegging counts for the
@@ -39,16 +57,17 @@ from numba import njit
 
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
-from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
+from ..core.choices import ADVISE_SAMPLES, DISCARD_POLICIES, PEGGING_POLICIES
 from ..core.rng import _randint
 from ..core.scoring import _peg_points, _rank, _score_one, _score_three_by_row, _value
-from .players import _choose_play
+from .players import _THROW_TWO_OF_FIVE, _choose_keep3, _choose_play, _choose_throw
 from .playstep import _lay
 from .searchcommon import (
     _AGAINST,
     _DIFF,
     _DIFF_SE,
     _FOR,
+    _INFER_TRIES,
     _LEGAL,
     _N_OUT,
     _NET_SE,
@@ -65,9 +84,14 @@ from .searchcommon import (
     _summarise,
 )
 
-__all__ = ["advise_play_forms"]
+__all__ = ["BEST_INFER_FORMS", "advise_play_forms"]
 
+#: Whether the search draws each other seat's hand as its discard suggests (the posterior given
+#: that it keeps what ``ev`` keeps in the form; False: uniform over the deals the goes allow).
+#: See :func:`_search_forms`.
+BEST_INFER_FORMS = True
 _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
+_DISCARD_EV = DISCARD_POLICIES["ev"]
 # No rollout of the points search stops at a target (it values the play's points).
 _NO_TARGET = np.int64(1) << 40
 
@@ -154,8 +178,94 @@ def _finish_forms(shown, dealer, n_players, scores, target, odds, side):
 
 
 @njit(cache=True)
+def _goes_fit(work, rest, order, k0, n_order, left0, floor):
+    """Whether ``work[:rest]`` can still deal the seats ``order[k0:n_order]`` (highest floor
+    first) their ``left0`` cards, each worth at least its ``floor``: the nested counts (enough
+    cards for the highest floor, then for the two highest together, ...)."""
+    need = 0
+    for k in range(k0, n_order):
+        q = order[k]
+        need += left0[q]
+        n_elig = 0
+        for i in range(rest):
+            if _value(work[i]) >= floor[q]:
+                n_elig += 1
+        if n_elig < need:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _draw_seat(work, rest, hand, n_laid, own, order, k, n_order, left0, floor, crib_values,
+               card_values, hand_table, st, five, throw):
+    """Draw seat ``order[k]``'s unseen cards from their posterior if it discarded as ``ev``.
+
+    A try deals the seat five cards, its ``n_laid`` laid cards (``hand[:n_laid]``) and others
+    from ``work[:rest]`` (moved to the end of it), in a random order (the order of a deal: ev
+    breaks ties by it), and asks the ``ev`` discard of the form
+    (:func:`analyzer.play.players._choose_throw`, one card, with ``card_values`` when ``hand``
+    keeps four; :func:`analyzer.play.players._choose_keep3`, two, with ``crib_values`` when it
+    keeps three; ``own`` the crib is the seat's side's, ``hand_table`` the kept-hand table).
+    The try fits if the keep holds every laid card, its other cards are each worth the seat's
+    ``floor`` or more, and the rest of ``work`` can still deal the seats after it
+    (:func:`_goes_fit`). Up to ``_INFER_TRIES`` tries; on a fit writes the kept cards not laid
+    into ``hand[n_laid:]``, the thrown into ``throw``, and returns the cards left in ``work``
+    (the drawn five taken out); -1 when no try fits. ``five`` int64 (5,) scratch."""
+    q = order[k]
+    n_cards = hand.shape[0]
+    n_thrown = 2 if n_cards == 3 else 1
+    n_draw = n_cards + n_thrown - n_laid
+    if rest < n_draw:
+        return -1
+    end = rest - n_draw  # the drawn cards are work[end:rest]
+    for _ in range(_INFER_TRIES):
+        for i in range(n_draw):
+            j = _randint(st, rest - i)
+            work[j], work[rest - 1 - i] = work[rest - 1 - i], work[j]
+        for i in range(n_laid):
+            five[i] = hand[i]
+        for i in range(n_draw):
+            five[n_laid + i] = work[end + i]
+        for i in range(4, 0, -1):
+            j = _randint(st, i + 1)
+            five[i], five[j] = five[j], five[i]
+        if n_thrown == 1:
+            d = _choose_throw(np.int64(_DISCARD_EV), five, own, card_values, hand_table, st)
+            throw[0] = five[d]
+        else:
+            d = _choose_keep3(np.int64(_DISCARD_EV), five, own, crib_values, hand_table, st)
+            throw[0] = five[_THROW_TWO_OF_FIVE[d][0]]
+            throw[1] = five[_THROW_TWO_OF_FIVE[d][1]]
+        fits = True
+        for t in range(n_thrown):
+            for i in range(n_laid):
+                if hand[i] == throw[t]:
+                    fits = False
+        if not fits:
+            continue
+        for i in range(n_draw):
+            c = work[end + i]
+            if c != throw[0] and (n_thrown == 1 or c != throw[1]) and _value(c) < floor[q]:
+                fits = False
+        if not fits:
+            continue
+        if k + 1 < n_order and floor[order[k + 1]] > 1 \
+                and not _goes_fit(work, end, order, k + 1, n_order, left0, floor):
+            continue
+        m = n_laid
+        for i in range(n_draw):
+            c = work[end + i]
+            if c != throw[0] and (n_thrown == 1 or c != throw[1]):
+                hand[m] = c
+                m += 1
+        return end
+    return -1
+
+
+@njit(cache=True)
 def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, scores, target,
-                  n_samples, st, ref, out, n_first, dealer, starter, table, hand_table, odds):
+                  n_samples, st, ref, out, n_first, dealer, starter, table, hand_table, odds,
+                  crib_values, card_values, infer):
     """Value every card of player ``p``'s hand by determinized rollouts (see the module).
 
     ``kept0`` int64 (players, cards): row ``p`` the player's kept cards, every other row the
@@ -166,6 +276,13 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
     current count (``seq`` has room for every card and one more), ``count`` the count,
     ``one_count`` the five-card play; ``scores`` int64 (sides,) as the game stands, ``target``
     the game's. ``st`` the xoshiro256** state the samples are drawn from.
+
+    With ``infer`` (bool) each other player's cards are drawn from their posterior given that
+    it discarded as ``ev`` does (see the module; :func:`_draw_seat`): ``crib_values`` float64
+    (2, 13, 13, 2), the pair thrown (five-card), ``card_values`` float64 (2, 13), one card
+    thrown (three and four players), and ``hand_table`` the kept-hand table of the form (three
+    cards in five-card), the engine's players' tables (:func:`analyzer.play.reads.player_tables`);
+    without it they are dealt uniformly over what the goes allow and the tables are not read.
 
     **Score-aware** when ``odds`` is the form's win-odds table (target + 1 square, two sides,
     :func:`analyzer.keeping.winodds.win_table`) and the ``starter`` is known: a sample also
@@ -194,11 +311,12 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
         _borrowed(floor)
     seq, scores, st, out = _borrowed(seq), _borrowed(scores), _borrowed(st), _borrowed(out)
     table, hand_table, odds = _borrowed(table), _borrowed(hand_table), _borrowed(odds)
+    crib_values, card_values = _borrowed(crib_values), _borrowed(card_values)
     n_players, n_cards = kept0.shape
     n_sides = scores.shape[0]
     side = p % n_sides
     ints_owner = np.empty(2 * 52 + 2 * n_players * n_cards + 4 * n_players + seq.shape[0]
-                          + n_sides + 3 * n_cards + 4 + n_players + 1, np.int64)
+                          + n_sides + 3 * n_cards + 4 + n_players + 1 + 7, np.int64)
     bools_owner = np.zeros(n_players * n_cards, np.bool_)
     floats_owner = np.zeros(n_cards * 5 + n_samples * n_cards + n_cards)
     ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
@@ -218,7 +336,9 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
     got_for, o = ints[o:o + n_cards], o + n_cards
     got_against, o = ints[o:o + n_cards], o + n_cards
     crib, o = ints[o:o + 4], o + 4  # the crib: the player's throw, then the cards drawn
-    shown = ints[o:o + n_players + 1]  # the show: the hands from the dealer's left, the crib
+    shown, o = ints[o:o + n_players + 1], o + n_players + 1  # the show: hands, then the crib
+    five, o = ints[o:o + 5], o + 5  # a posterior draw's dealt hand
+    throw = ints[o:o + 2]  # ... and what ev throws of it
     laid = bools[:n_players * n_cards].reshape((n_players, n_cards))
     sums = floats[:n_cards * 5].reshape((n_cards, 5))  # for, against, net^2, win, win^2
     vals = floats[n_cards * 5:n_cards * 5 + n_samples * n_cards].reshape((n_samples, n_cards))
@@ -236,7 +356,6 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
             if not is_known and n_own < 4:  # seen, not in play, not the starter: its throw
                 crib[n_own] = c
                 n_own += 1
-    n_crib = 4 - n_own
     out[:, :] = 0.0
     # the unseen cards, highest value first (a go's floor takes a prefix of them)
     n_pool = np.int64(0)
@@ -246,7 +365,7 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
                 pool[n_pool] = c
                 n_pool += 1
     # the others in order of their floors, highest first (ties in seat order)
-    n_order = 0
+    n_order = np.int64(0)  # not a literal: _draw_seat compiled once
     for q in range(n_players):
         left0[q] = 0
         for i in range(n_cards):
@@ -303,37 +422,74 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
         if s == check and not _beats(vals, s, ref, out):
             n = s  # no card is ahead of ref: it stands
             break
-        # deal the others' cards: highest floor first, each from the unseen cards it may hold
-        # (``work`` keeps the values highest first while a floor above 1 reads it)
         for i in range(n_pool):
             work[i] = pool[i]
         rest = n_pool
-        for k in range(n_order):
-            q = order[k]
-            slot = n_cards - left0[q]
-            if floor[q] > 1:
+        n_known = n_own  # the crib cards this sample knows
+        if infer:
+            # each other seat's hand from its posterior given the ev discard, highest floor
+            # first; a seat none of whose draws fits is dealt uniformly from the cards its goes
+            # allow (``work`` unordered: the eligible counted)
+            for k in range(n_order):
+                q = order[k]
+                slot = n_cards - left0[q]
+                got = _draw_seat(work, rest, hands0[q], slot, q % n_sides == dealer % n_sides,
+                                 order, k, n_order, left0, floor, crib_values, card_values,
+                                 hand_table, st, five, throw)
+                if got >= 0:
+                    rest = got
+                    for t in range(2 if n_cards == 3 else 1):  # its throw to the crib
+                        if n_known < 4:
+                            crib[n_known] = throw[t]
+                            n_known += 1
+                    continue
                 n_elig = 0
-                while n_elig < rest and _value(work[n_elig]) >= floor[q]:
-                    n_elig += 1
+                for i in range(rest):
+                    if _value(work[i]) >= floor[q]:
+                        n_elig += 1
                 for _ in range(left0[q]):
-                    j = _randint(st, n_elig)
-                    hands0[q, slot] = work[j]
-                    slot += 1
-                    for i in range(j, rest - 1):
-                        work[i] = work[i + 1]
-                    rest -= 1
-                    n_elig -= 1
-            else:  # every card fits: the rest are dealt uniformly, order no longer matters
-                for _ in range(left0[q]):
-                    j = _randint(st, rest)
+                    t = _randint(st, n_elig)
+                    j = 0
+                    while True:
+                        if _value(work[j]) >= floor[q]:
+                            if t == 0:
+                                break
+                            t -= 1
+                        j += 1
                     hands0[q, slot] = work[j]
                     slot += 1
                     rest -= 1
                     work[j] = work[rest]
+                    n_elig -= 1
+        else:
+            # uniform: highest floor first, each from the unseen cards it may hold (``work``
+            # keeps the values highest first while a floor above 1 reads it)
+            for k in range(n_order):
+                q = order[k]
+                slot = n_cards - left0[q]
+                if floor[q] > 1:
+                    n_elig = 0
+                    while n_elig < rest and _value(work[n_elig]) >= floor[q]:
+                        n_elig += 1
+                    for _ in range(left0[q]):
+                        j = _randint(st, n_elig)
+                        hands0[q, slot] = work[j]
+                        slot += 1
+                        for i in range(j, rest - 1):
+                            work[i] = work[i + 1]
+                        rest -= 1
+                        n_elig -= 1
+                else:  # every card fits: the rest are dealt uniformly, order no longer matters
+                    for _ in range(left0[q]):
+                        j = _randint(st, rest)
+                        hands0[q, slot] = work[j]
+                        slot += 1
+                        rest -= 1
+                        work[j] = work[rest]
         if aware:  # the crib cards unseen, then the show: the same for every card searched
-            for i in range(n_crib):
+            for i in range(n_known, 4):
                 j = _randint(st, rest)
-                crib[n_own + i] = work[j]
+                crib[i] = work[j]
                 rest -= 1
                 work[j] = work[rest]
             for k in range(n_players):
@@ -529,15 +685,16 @@ def _forms_verdict(out, n, ref, aware):
 
 
 def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
-                     target, one_count, dealer, table, peg_values, odds, crib_values, hand_table,
-                     st):
+                     target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
+                     hand_table, st):
     """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
     the index into ``kept[p]`` of the card to lay, or -1 for a go.
 
     Not a kernel of its own: the implementation of :func:`analyzer.play.deal._searched_play`
-    (whose arguments it takes; ``peg_values``, None in these forms, and ``crib_values`` are not
-    read) in these forms, compiled into the engine's play, with no compiled level between the
-    play and :func:`_search_forms` (as :func:`analyzer.play.search._best_play`).
+    (whose arguments it takes; ``peg_values``, None in these forms, is not read) in these
+    forms, compiled into the engine's play, with no compiled level between the play and
+    :func:`_search_forms` (as :func:`analyzer.play.search._best_play`). ``crib_values`` and
+    ``card_values`` are the ``ev`` discard's tables the search reads the others' hands by.
 
     It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
     each other seat has laid (taken in card order, not the order of its hand), how many each
@@ -567,14 +724,15 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     out = np.empty((n_cards, _N_OUT))
     n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
                       target, np.int64(BEST_SAMPLES), local, ref, out,
-                      np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds)
+                      np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds,
+                      crib_values, card_values, np.bool_(BEST_INFER_FORMS))
     return _forms_verdict(out, n, ref, odds.shape[0] == target + 1 and scores.shape[0] == 2
                           and starter >= 0)
 
 
 def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                             unseen_rank, scores, target, one_count, dealer, table, hand_table,
-                            odds, st) -> int:
+                            odds, crib_values, card_values, st) -> int:
     """:func:`_best_play_forms`'s card, for one decision asked from Python (the seat API,
     :func:`analyzer.play.seat.lay`): the same steps, each its own compiled kernel called in
     turn, with the same arguments of the same types, so the same card and the same draws from
@@ -592,7 +750,8 @@ def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, fl
     out = np.empty((n_cards, _N_OUT))
     n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
                       target, BEST_SAMPLES, local, ref, out, BEST_FIRST_SAMPLES, dealer,
-                      starter, table, hand_table, odds)
+                      starter, table, hand_table, odds, crib_values, card_values,
+                      np.bool_(BEST_INFER_FORMS))
     return int(_forms_verdict(out, n, ref, odds.shape[0] == target + 1
                               and scores.shape[0] == 2 and starter >= 0))
 
@@ -719,7 +878,8 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
 
 
 def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, variant: str,
-                      thrown=None, score=None, samples: int = ADVISE_SAMPLES, seed: int = 0):
+                      thrown=None, score=None, samples: int = ADVISE_SAMPLES, seed: int = 0,
+                      infer: bool = BEST_INFER_FORMS):
     """Which card to lay now in five-card, three-player or four-player cribbage, by
     determinized rollouts (:func:`_search_forms`); :func:`analyzer.play.search.advise_play`
     with ``variant=`` calls it.
@@ -744,6 +904,12 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
         win-odds table (:func:`analyzer.keeping.winodds.win_table`), and chosen by.
     samples, seed
         Deals of the others' cards, 1 to 1,000,000, and their seed.
+    infer
+        Whether each other player's hand follows what its discard says (default
+        :data:`BEST_INFER_FORMS`): a sample deals it five cards, of which it keeps what the
+        form's ``ev`` discard keeps, and counts only if that keep holds the cards it has laid
+        (and fits its goes). False: every deal of the unseen cards the goes allow counts the
+        same.
 
     Returns
     -------
@@ -769,8 +935,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     from ..core.cards import as_cards, format_card
     from ..core.choices import MAX_SEED, check_number, variant_game
     from ..core.rng import chunk_states
-    from ..core.scoring import hand3_table, hand_table, rank_table
     from ..keeping.winodds import ODDS_VARIANTS, win_table
+    from .reads import player_tables
 
     game = variant_game(variant)
     n = game.players
@@ -784,6 +950,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     as_cards(mine + [start] + own_throw)  # all distinct, or a CardError naming the card
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    if not isinstance(infer, bool | np.bool_):
+        raise ValueError(f"infer must be True or False, got {infer!r}")
     sides = game.teams
     if score is None:
         scores = [0] * sides
@@ -819,12 +987,13 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     st = chunk_states(seed, 1)[0]
     aware = score is not None and game.name in ODDS_VARIANTS
     odds = np.array(win_table(game.name)) if aware else np.zeros((1, 1))
-    hands = hand3_table() if game.kept == 3 else hand_table()
+    t = player_tables(game.name, [])  # the tables the engine's players read, of the same types
     got = _search_forms(kept, laid_mask, np.int64(seat), seen_mask, np.array(floor, np.int64),
                         seq, np.int64(len(ranks)), np.int64(count), np.bool_(game.one_count),
                         np.array(scores, np.int64), np.int64(game.target), np.int64(samples),
                         st, np.int64(-1), out, np.int64(0), np.int64(dealer), np.int64(start),
-                        rank_table(), hands, odds)
+                        t.rank_table, t.hand_table, odds, t.crib_values, t.card_values,
+                        np.bool_(infer))
     if got < 0:
         raise ValueError("the goes said leave too few unseen cards for the others' hands")
     rows = []

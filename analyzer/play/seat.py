@@ -363,7 +363,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         choice = best_play_forms_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq,
                                          v.nseq, v.count, v.floor, v.unseen[seat], v.sc,
                                          game.target, bool(game.one_count), dealer,
-                                         t.rank_table, t.hand_table, t.odds, st)
+                                         t.rank_table, t.hand_table, t.odds, t.crib_values,
+                                         t.card_values, st)
     else:
         choice = int(_choose_play(pol, v.kept[seat], game.kept, v.laid[seat], v.seq, v.nseq,
                                   v.count, v.unseen[seat], v.next_left, v.last_card, st))

@@ -149,7 +149,7 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
                 ints[:] = 0
                 _, winner = _play_with(kept, dealer, ppol, unseen, scores, target, st, plays,
                                        pegged, one_count, thrown, starter, table, None, None,
-                                       crib_values, hand_table, laid, ints)
+                                       crib_values, card_values, hand_table, laid, ints)
             _, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
             if winner >= 0:

@@ -279,7 +279,7 @@ def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_valu
                 ints[:] = 0
                 _, winner = _play_with(kept, dealer, ppol, unseen, scores, target, st, plays,
                                        pegged, one_count, thrown, starter, table, None, None,
-                                       crib_values, hand_table, laid, ints)
+                                       crib_values, card_values, hand_table, laid, ints)
             _, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
             if winner >= 0:

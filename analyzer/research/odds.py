@@ -166,7 +166,7 @@ def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, 
     pegged[:] = 0
     n_plays, _ = _play(kept, np.int64(_DEALER), ppol, unseen, scores, np.int64(_NO_TARGET), st,
                        plays, pegged, game[GAME.one_count] != 0, thrown, starter, table,
-                       no_table, no_table, values, hands_t)
+                       no_table, no_table, values, cards, hands_t)
     _show(kept, crib, starter, np.int64(_DEALER), table, hands_t, scores, np.int64(_NO_TARGET),
           np.int64(-1), show)
     return starter, heels, n_plays
@@ -283,7 +283,7 @@ def _games_from(st, size, start, game, dpol, ppol, values, cards, table, hands_t
             else:
                 _, winner = _play(kept, dealer, ppol, unseen, scores, target, st, plays, pegged,
                                   one_count, thrown, starter, table, no_table, no_table, values,
-                                  hands_t)
+                                  cards, hands_t)
             _, winner = _show(kept, crib, starter, dealer, table, hands_t, scores, target,
                               winner, show)
             dealer = (dealer + 1) % n_players

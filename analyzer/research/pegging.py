@@ -154,7 +154,8 @@ def _selfplay_pegging(st, n_deals, game, dpol, ppol, crib_values, card_values, h
         pegged[:] = 0
         n_plays, _ = _play(kept, np.int64(0), ppol, unseen_rank, scores,
                            np.int64(_NO_TARGET), st, plays, pegged, np.bool_(False),
-                           thrown, starter, table, no_table, no_table, crib_values, hands)
+                           thrown, starter, table, no_table, no_table, crib_values, card_values,
+                           hands)
         for p in range(2):  # seat 0 deals: role = seat
             j = pattern_number[_kept_index(kept, p)]
             mine = pegged[p]

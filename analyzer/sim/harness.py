@@ -31,7 +31,7 @@ from ..core.choices import (
 )
 from ..core.files import atomic_write, atomic_write_text
 from ..core.rng import chunk_states
-from ..core.scoring import hand_table, rank_table
+from ..core.scoring import rank_table
 from ..core.version import package_version
 from ..play.engine import (
     ACC,
@@ -549,14 +549,15 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
     scores = np.zeros(game.teams, np.int64)
     st = chunk_states(seed, 1)[0]
-    from ..keeping.crib import crib_values
+    from ..play.reads import player_tables
 
+    t = player_tables(game.name, [])  # the form's tables, as the engine's players read them
     searches = bool((peg == PEGGING_POLICIES["best"]).any())
     # best searches as in six-card with a pegging table (any array), as in the other forms
     # without one (None): the kernel compiles only the search it is given the types of
     six = game.name == "six-card"
     plays, pegged, _ = _play_deal(kept, 0, peg, s, 10**6, scores, st, game.one_count,
-                                  rank_table(), crib_values("table"), hand_table(),
+                                  t.rank_table, t.crib_values, t.card_values, t.hand_table,
                                   np.zeros((1, 1)) if searches and six else None,
                                   np.zeros((1, 1)) if searches else None)
     who = _SEAT_NAMES[n]
