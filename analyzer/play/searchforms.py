@@ -29,7 +29,9 @@ turn, the highest floor first, each from what the ones before left (each seat's 
 given the others drawn before it, not the exact joint one); a seat none of whose
 ``_INFER_TRIES`` draws fits (:mod:`analyzer.play.searchcommon`, 64, as in six-card) is dealt
 uniformly over what its goes allow. Without ``infer`` every player is dealt uniformly from
-what its goes allow.
+what its goes allow. Against ``ev+lookahead`` it lifted ``best``'s share of 100,000 games by
+1.04 points in five-card (+0.61 to +1.47), 0.61 in four-player (+0.17 to +1.05) and 0.49 in
+three-player (+0.03 to +0.95), the games 6 to 22% slower (docs/simulate-and-tables.md).
 
 For each sample and candidate the play is played on to its end by the engine's rules
 (:func:`_greedy_rollout_n`: every player lays as ``greedy``, round the table, go, 31, last
