@@ -384,19 +384,11 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
         n_order += 1
     # is there a deal at all? (nested floors: enough cards for the highest, then for the two
     # highest together, ...)
-    need = 0
-    for k in range(n_order):
-        q = order[k]
-        need += left0[q]
-        n_elig = 0
-        for i in range(n_pool):
-            if _value(pool[i]) >= floor[q]:
-                n_elig += 1
-        if n_elig < need:
-            _keep_alive(ints_owner)
-            _keep_alive(bools_owner)
-            _keep_alive(floats_owner)
-            return -1
+    if not _goes_fit(pool, n_pool, order, np.int64(0), np.int64(n_order), left0, floor):
+        _keep_alive(ints_owner)
+        _keep_alive(bools_owner)
+        _keep_alive(floats_owner)
+        return -1
     n_legal = 0
     for i in range(n_cards):
         if not laid0[p, i] and count + _value(kept0[p, i]) <= rules.MAX_COUNT:
