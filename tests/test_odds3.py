@@ -8,27 +8,19 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import subprocess
 import sys
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_odds import run  # the crib command in a subprocess, as the two-player table's tests
 
 from analyzer import simulate
 from analyzer.keeping import winodds
 from analyzer.keeping.crib import shipped_file
 from analyzer.play.engine import DEAL, PLAY
 from analyzer.research import odds, odds3
-
-CRIB = Path(sys.executable).parent / "crib"
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONWARNINGS="ignore")
-    return subprocess.run([str(CRIB), *args], capture_output=True, text=True, env=env,
-                          timeout=1800)  # a hang guard only
 
 
 @pytest.fixture(scope="module")
