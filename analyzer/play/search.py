@@ -50,7 +50,7 @@ from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from ..core.rng import _randint
 from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
+from .players import _choose_play, _choose_play_inline, _keep_values
 from .playstep import _lay
 from .searchcommon import (
     _AGAINST,
@@ -70,6 +70,7 @@ from .searchcommon import (
     BEST_SAMPLES,
     _beats,
     _greedy_card,
+    _one_rank,
     _substream,
     _summarise,
 )
@@ -272,15 +273,6 @@ def _holds(d, n_laid):
     return held == n_laid
 
 
-@njit(cache=True, inline="always")
-def _keep_value_of(six, d, unseen, dealer, crib_values, hand_table):
-    """The ``ev`` value of keep ``d`` of ``six``, as :func:`analyzer.play.players._keep_values`
-    computes it (the same operations: the same bits)."""
-    keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
-    return _keep_value(six[keep[0]], six[keep[1]], six[keep[2]], six[keep[3]], six[throw[0]],
-                       six[throw[1]], unseen, dealer, crib_values, hand_table, True)
-
-
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
                     hand_table, st, work, opp_six, keep_values, hand_out, crib_out):
@@ -299,6 +291,10 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
     """
     n_laid = opp_laid.shape[0]
     n_draw = 6 - n_laid
+    holding = 0  # bit d: keep d holds every laid card
+    for d in range(15):
+        if _holds(d, n_laid):
+            holding |= 1 << d
     for _ in range(_INFER_TRIES):
         for i in range(n_pool):
             work[i] = pool[i]
@@ -309,20 +305,15 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
             opp_six[i] = opp_laid[i]
         for i in range(n_draw):
             opp_six[n_laid + i] = work[i]
-        # ev keeps the first best of the 15 (analyzer.play.players._keep_values). The draw fits
-        # if that keep holds every laid card (it "holds" them) and fits the goes: the best of
-        # the keeps that hold them first, then any other keep as good (or better) rejects the
-        # draw at once, without valuing the rest.
-        unseen = _unseen_counts(opp_six)
+        # ev keeps the first best of the 15 (analyzer.play.players._keep_values: the same
+        # values, bit for bit). The draw fits if that keep holds every laid card and fits the
+        # goes: the best of the keeps that hold them, and no other keep as good or better.
+        _keep_values(opp_six, opp_dealer, crib_values, hand_table, True, keep_values)
         top = -1
         top_value = -np.inf
         for d in range(15):
-            if not _holds(d, n_laid):
-                continue
-            v = _keep_value_of(opp_six, d, unseen, opp_dealer, crib_values, hand_table)
-            keep_values[d] = v
-            if v > top_value:
-                top_value = v
+            if holding >> d & 1 and keep_values[d] > top_value:
+                top_value = keep_values[d]
                 top = d
         fits = True
         for slot in _KEEP_TABLE[top]:
@@ -331,11 +322,8 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
         if not fits:
             continue
         for d in range(15):
-            if _holds(d, n_laid):
-                continue
-            v = _keep_value_of(opp_six, d, unseen, opp_dealer, crib_values, hand_table)
-            keep_values[d] = v
-            if v > top_value or (v == top_value and d < top):
+            v = keep_values[d]
+            if not holding >> d & 1 and (v > top_value or (v == top_value and d < top)):
                 fits = False
                 break
         if not fits:
@@ -719,15 +707,15 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p
     It sees only what the player may see: its own hand and thrown, the starter, the cards laid
     (the opponent's taken in card order, not the order of its hand), how many the opponent holds
     and the least value they can have (``floor[1 - p]``, from its goes). A forced move (one
-    legal card) is laid without search. Otherwise the ``lookahead`` policy's card (from
-    ``unseen_p``, the player's unseen cards by rank) is the reference, and :func:`_search`
-    values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream seeded by ``st``
-    and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the (122, 122) table,
-    stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
-    reference (it is laid then). The
-    best card by the search is laid if it beats the reference by more than :data:`BEST_MARGIN`
-    standard errors of their paired difference, else the reference: the search overrules the
-    one-ply policy only where its samples say so clearly.
+    legal card) is laid without search, and so is the ``lookahead`` card when every legal card
+    is of one rank (:func:`analyzer.play.searchcommon._one_rank`). Otherwise the ``lookahead``
+    policy's card (from ``unseen_p``, the player's unseen cards by rank) is the reference, and
+    :func:`_search` values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream
+    seeded by ``st`` and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the
+    (122, 122) table, stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
+    reference (it is laid then). The best card by the search is laid if it beats the reference
+    by more than :data:`BEST_MARGIN` standard errors of their paired difference, else the
+    reference: the search overrules the one-ply policy only where its samples say so clearly.
     """
     forced, opp_laid, seq9 = _best_inputs(kept, laid, p, seq, nseq, count)
     if forced != _SEARCH:
@@ -740,6 +728,8 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p
                        unseen_p, n_opp_left, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
+    if _one_rank(kept[p], laid[p], count):
+        return ref
     out = np.empty((n_cards, _N_OUT))
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
@@ -771,6 +761,8 @@ def best_play_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor, u
                        unseen_rank, n_opp_left, False, st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
+    if _one_rank(kept[p], laid[p], count):
+        return int(ref)
     out = np.empty((n_cards, _N_OUT))
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q], seq9,
                 nseq, count, p == dealer, scores[p], scores[q], target, table, odds,

@@ -78,6 +78,22 @@ def _greedy_card(kept, laid, p, seq, nseq, count, last_card):
 
 
 @njit(cache=True)
+def _one_rank(hand, laid, count):
+    """Whether every card of ``hand`` (int64 (cards,)) not ``laid`` that may go on ``count`` is
+    of one rank. Such cards lead to the same play and the same show, so the search would value
+    them alike and its verdict would be the reference card: both engines lay the reference
+    without searching (the same card, and the same draws from the game's stream)."""
+    rank = -1
+    for i in range(hand.shape[0]):
+        if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
+            continue
+        if rank >= 0 and _rank(hand[i]) != rank:
+            return False
+        rank = _rank(hand[i])
+    return True
+
+
+@njit(cache=True)
 def _beats(vals, n, ref, out):
     """Whether a legal card's values in the first ``n`` samples (``vals`` (samples, cards)) sum
     to more than card ``ref``'s: a mean paired difference above zero."""

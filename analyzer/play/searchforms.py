@@ -82,6 +82,7 @@ from .searchcommon import (
     BEST_SAMPLES,
     _beats,
     _greedy_card,
+    _one_rank,
     _substream,
     _summarise,
 )
@@ -693,8 +694,9 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     It sees only what the seat may see: its own hand and ``thrown[p]``, the starter, the cards
     each other seat has laid (taken in card order, not the order of its hand), how many each
     holds and the least value they can have (``floor``, from their goes), and ``scores`` by
-    side. A forced move is laid without search. Otherwise the ``lookahead`` card (from
-    ``unseen_p``, the seat's unseen cards by rank) is the reference and :func:`_search_forms`
+    side. A forced move is laid without search, and so is the ``lookahead`` card when every
+    legal card is of one rank. Otherwise the ``lookahead`` card (from ``unseen_p``, the seat's
+    unseen cards by rank) is the reference and :func:`_search_forms`
     values every card with up to :data:`analyzer.play.searchcommon.BEST_SAMPLES` samples from a
     sub-stream seeded by ``st``, stopping after
     :data:`analyzer.play.searchcommon.BEST_FIRST_SAMPLES` when no card is ahead of the reference.
@@ -715,6 +717,8 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
                        unseen_p, opp_left, np.bool_(False), st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
+    if _one_rank(kept[p], laid[p], count):
+        return ref
     out = np.empty((n_cards, _N_OUT))
     n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
                       target, np.int64(BEST_SAMPLES), local, ref, out,
@@ -741,6 +745,8 @@ def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, fl
                        unseen_rank, opp_left, False, st)
     local = np.empty(4, np.uint64)
     _substream(st, local)
+    if _one_rank(kept[p], laid[p], count):
+        return int(ref)
     out = np.empty((n_cards, _N_OUT))
     n = _search_forms(view, view_laid, p, seen, floors, seq_s, nseq, count, one_count, sc,
                       target, BEST_SAMPLES, local, ref, out, BEST_FIRST_SAMPLES, dealer,
