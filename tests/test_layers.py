@@ -225,3 +225,46 @@ def test_the_public_names_are_what_they_name_after_every_module_is_imported():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=1800)
     assert result.returncode == 0, result.stderr
+
+
+#: The faces: what people use (the terminal, the page, the table's games). They reach the
+#: wings below through public calls only.
+FACES = ("table", "web", "cli")
+
+
+def private_names_in_faces() -> list[str]:
+    """Every private name (``_x``) a face imports from a module of another wing, as
+    ``module: from x import _y`` lines (a face's own helpers, in its own wing, are its
+    business)."""
+    found = []
+    for name, path in sorted(MODULES.items()):
+        parts = name.split(".")
+        if len(parts) < 3 or parts[1] not in FACES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            targets = {m for m in _resolve(name, path, node) if m.count(".") >= 2}
+            if private and any(m.split(".")[1] != parts[1] for m in targets):
+                found.append(f"{name}: from {'.' * node.level}{node.module or ''} import "
+                             f"{', '.join(private)}")
+    return found
+
+
+def test_the_faces_use_public_calls_only():
+    """cli, web and table import no private name (a kernel, a helper) of a lower wing: each
+    has a documented public call (``crib bench`` times them through
+    :func:`analyzer.keeping.discard.crib_means` and :func:`analyzer.core.scoring.show_census`;
+    the table deals and lays through :func:`analyzer.play.engine.deal_cards` and
+    :func:`analyzer.play.playstep.lay_card`)."""
+    assert private_names_in_faces() == []
+
+
+def test_the_checker_sees_a_private_import(monkeypatch, tmp_path):
+    """The checker itself: a made-up module in web/ that takes a kernel's private name."""
+    path = tmp_path / "face.py"
+    path.write_text("from ..play.engine import _deal, PLAY\nfrom .answers import _helper\n")
+    monkeypatch.setitem(MODULES, "analyzer.web.face", path)
+    assert [line for line in private_names_in_faces() if line.startswith("analyzer.web.face")] \
+        == ["analyzer.web.face: from ..play.engine import _deal"]

@@ -73,7 +73,7 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
 
     Returns ``{"threads": T, "figures": [{"name", "value", "unit", "note"}, ...]}``.
     """
-    from ..core.scoring import _census, hand_table, rank_table, score_hands
+    from ..core.scoring import score_hands, show_census
     from ..keeping.discard import keep
 
     say = progress or (lambda _msg: None)
@@ -84,12 +84,11 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
         say(f"{name}: {value:.4g} {unit} {note}".rstrip())
 
     threads = numba.get_num_threads()
-    table = rank_table()
     with numba_threads(1):
-        t = _median_seconds(lambda: _census(False, table), repeats)
+        t = _median_seconds(show_census, repeats)
         add("census, 1 thread", t, "s", f"{t / CENSUS_CASES * 1e9:.1f} ns a case")
         add("show scores/s, 1 thread", CENSUS_CASES / t, "scores/s", "full census")
-    t = _median_seconds(lambda: _census(False, table), repeats)
+    t = _median_seconds(show_census, repeats)
     add(f"show scores/s, {threads} threads", CENSUS_CASES / t, "scores/s", "full census")
 
     rng = np.random.default_rng(0)
@@ -98,8 +97,7 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
     t = _median_seconds(lambda: score_hands(hands[:, :4], hands[:, 4]), repeats)
     add(f"score_hands/s, {threads} threads", n / t, "scores/s", f"random batch of {n:,}")
 
-    from ..keeping.cribcount import _crib_means_counted, _rank_pair_weights
-    from ..keeping.discard import DISCARDS, _crib_means_enumerated, _pair_weights, evaluate_discards
+    from ..keeping.discard import crib_means, evaluate_discards
 
     sixes = [np.sort(rng.permutation(52)[:6]) for _ in range(20)]
     for crib in ("uniform", "weighted", "table"):
@@ -114,19 +112,15 @@ def run_benchmarks(progress: Callable[[str], None] | None = None, repeats: int =
             f"{1 / per_hand:.0f} hands/s as a DataFrame; "
             f"{_spread(t_arrays, 1e3 / len(sixes))} as arrays (evaluate_discards)")
 
-    # The exact crib's kernel against the enumeration it replaced (kept as the tests' oracle),
+    # The exact crib counted against the enumeration it replaced (kept as the tests' oracle),
     # in turn, one hand at a time: the 15 discards' means.
-    out = np.empty(15, np.float64)
     few = sixes[:5]
     for crib in ("uniform", "weighted"):
-        ranks = _rank_pair_weights(crib, True)
-        cards = np.ones((52, 52), np.int64) if crib == "uniform" else _pair_weights(True)
         with numba_threads(1):
             counted, enumerated = _interleaved_seconds(
-                [lambda ranks=ranks: [_crib_means_counted(six, DISCARDS, ranks, hand_table(), out)
-                                      for six in few],
-                 lambda cards=cards: [_crib_means_enumerated(six, DISCARDS, cards, table, out)
-                                      for six in few]], repeats)
+                [lambda crib=crib: [crib_means(six, True, crib) for six in few],
+                 lambda crib=crib: [crib_means(six, True, crib, "enumerated") for six in few]],
+                repeats)
         ratio = statistics.median(enumerated) / statistics.median(counted)
         add(f"exact {crib} crib of 15 discards, counted, 1 thread",
             statistics.median(counted) / len(few) * 1e3, "ms a hand",

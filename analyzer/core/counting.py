@@ -21,12 +21,17 @@ from . import cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT, variant_game
 
-__all__ = ["CountStep", "ScoreItem", "count_hand", "count_peg", "say_count", "say_count_steps",
-           "say_peg"]
+__all__ = ["CountStep", "ScoreItem", "cards_shown", "count_hand", "count_peg", "say_count",
+           "say_count_steps", "say_peg"]
 
 
-def _shown(crib: bool, variant: str) -> tuple[int, str]:
-    """How many cards a hand (or crib) of ``variant`` holds in the show, and what it is called."""
+def cards_shown(crib: bool, variant: str = DEFAULT_VARIANT) -> tuple[int, str]:
+    """How many cards a hand (or, ``crib``, a crib) of ``variant`` holds in the show, and what
+    it is called, for a message.
+
+    >>> cards_shown(False, "five-card"), cards_shown(True, "five-card")[0]
+    ((3, 'a five-card hand'), 4)
+    """
     game = variant_game(variant)
     what = "crib" if crib else "hand"
     return (game.crib_size if crib else game.kept), f"a {game.name} {what}"
@@ -44,7 +49,7 @@ def _hand_and_starter(hand, starter, crib: bool = False,
                       variant: str = DEFAULT_VARIANT) -> tuple[np.ndarray, int]:
     from .cards import CardError
 
-    n, what = _shown(crib, variant)
+    n, what = cards_shown(crib, variant)
     hand_ids = as_cards(hand)
     _check_count(hand_ids, n, what)
     starter_ids = as_cards(starter, n=1)

@@ -30,7 +30,7 @@ from numba import njit, prange
 from . import cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT
-from .counting import ScoreItem, _hand_and_starter, _shown, count_hand, say_count
+from .counting import ScoreItem, _hand_and_starter, cards_shown, count_hand, say_count
 from .ranktables import hand3_table, hand_table, rank_table, rank_table4
 
 __all__ = [
@@ -341,7 +341,7 @@ def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARI
 
     hands = np.ascontiguousarray(hands)
     starters = np.ascontiguousarray(starters)
-    n, what = _shown(crib, variant)
+    n, what = cards_shown(crib, variant)
     if hands.ndim != 2 or hands.shape[1] != n:
         raise CardError(f"hands must have shape (n, {n}), got {hands.shape} ({what} holds {n} "
                         "cards)")
@@ -376,7 +376,7 @@ def show_census(crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarra
     >>> int(show_census(variant="five-card").sum())
     1082900
     """
-    n, _ = _shown(crib, variant)
+    n, _ = cards_shown(crib, variant)
     if n == 3:
         return _census3(rank_table4()).sum(axis=0)
     return _census(bool(crib), rank_table())

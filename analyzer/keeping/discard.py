@@ -81,7 +81,7 @@ from .cribcount import (
 from .tablekeep import COLUMNS, _dealt
 
 __all__ = ["COLUMNS", "CRIB_MODES", "DISCARDS", "CribDistribution", "crib_distribution",
-           "evaluate_discards", "keep", "keep_many"]
+           "crib_means", "evaluate_discards", "keep", "keep_many"]
 
 #: The 15 discards of a six-card hand as index pairs (i, j), i < j, into the six cards.
 DISCARDS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
@@ -486,6 +486,38 @@ def crib_distribution(cards, dealer: bool, crib: str = "uniform") -> CribDistrib
     return CribDistribution(hand=" ".join(names), role="dealer" if dealer else "pone",
                             crib_mode=crib, discard=[t.format(*names) for t in _DISCARD_TEXT],
                             weights=weights)
+
+
+def crib_means(cards, dealer: bool, crib: str = "uniform", method: str = "counted") -> np.ndarray:
+    """The exact mean crib of each discard of a six-card hand: float64 (15,), in
+    :data:`DISCARDS` order of the hand in id order.
+
+    The cribs are :func:`crib_distribution`'s (and :func:`keep`'s ``crib_mean``, bit for bit).
+    ``method="counted"`` counts them by rank class (:mod:`analyzer.keeping.cribcount`, what
+    :func:`keep` does); ``"enumerated"`` scores each of the 45,540 cribs of a discard one by
+    one: the independent oracle the counted means are tested against, some 50 times slower
+    (``crib bench`` times the two in turn).
+
+    >>> m = crib_means("5H 5S 6D JC QS KH", dealer=True)
+    >>> bool((m == crib_means("5H 5S 6D JC QS KH", True, method="enumerated")).all())
+    True
+    >>> round(float(m[0]), 4)  # 5H 5S thrown
+    8.7117
+    """
+    if crib not in ("uniform", "weighted"):
+        raise ValueError(f"crib mode {crib!r} has no exact means here: 'uniform' or 'weighted'")
+    six = np.sort(_dealt(cards, variant_game(DEFAULT_VARIANT)))
+    out = np.empty(len(DISCARDS), np.float64)
+    if method == "counted":
+        _crib_means_counted(six, DISCARDS, _rank_pair_weights(crib, bool(dealer)), hand_table(),
+                            out)
+    elif method == "enumerated":
+        weights = (np.ones((52, 52), np.int64) if crib == "uniform"
+                   else _pair_weights(bool(dealer)))
+        _crib_means_enumerated(six, DISCARDS, weights, rank_table(), out)
+    else:
+        raise ValueError(f"method {method!r}: 'counted' or 'enumerated'")
+    return out
 
 
 # Where the float and the integer columns of COLUMNS sit (the blocks :func:`keep` builds from).

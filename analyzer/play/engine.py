@@ -85,7 +85,7 @@ from .winkeepforms import (
 
 __all__ = [
     "ACC", "CRIB_ACC_SHAPE", "CRIB_STAT", "DEAL", "FIRST_DEALER_MODES", "GAME_RECORD",
-    "MAX_RECORDED_DEALS", "PHASE", "PHASES", "PLAY", "SKUNK_TIERS",
+    "MAX_RECORDED_DEALS", "PHASE", "PHASES", "PLAY", "SKUNK_TIERS", "cut_for_deal", "deal_cards",
 ]
 
 MAX_MARGIN = 256
@@ -221,6 +221,39 @@ def _deal(st, game, deck, hands):
         for i in range(n_dealt):
             hands[p, i] = deck[p * n_dealt + i]
     return deck[n_cards]
+
+
+def cut_for_deal(st: np.ndarray, cut: np.ndarray) -> int:
+    """The cut for the first deal, as the engine's games make it (:func:`_cut_cards`), for a
+    game played in Python (:class:`analyzer.table.tabletop.Table`): each player in seat order
+    cuts a card, the lowest rank deals, ties cut again. ``st`` uint64 (4,) a xoshiro256**
+    state (:func:`analyzer.core.rng.chunk_states`), advanced in place; ``cut`` int64 (players,)
+    gets the last round's cards. Returns the first dealer's seat.
+
+    >>> from analyzer.core.rng import chunk_states
+    >>> cut = np.zeros(2, np.int64)
+    >>> seat = cut_for_deal(chunk_states(7, 1)[0], cut)
+    >>> seat == int(np.argmin(cut // 4))
+    True
+    """
+    return int(_cut_cards(st, cut))
+
+
+def deal_cards(st: np.ndarray, game: np.ndarray, deck: np.ndarray, hands: np.ndarray) -> int:
+    """Shuffle and deal as the engine's games do (:func:`_deal`), for a game played in Python:
+    ``game`` the form as the engine's array (:meth:`analyzer.core.game.Game.as_array`),
+    ``deck`` int64 (52,) in any order (the dealt cards, then those the pack adds to the crib,
+    come first after it), ``hands`` int64 (players, dealt) gets the hands. ``st`` as
+    :func:`cut_for_deal`. Returns the starter.
+
+    >>> from analyzer.core.game import STANDARD
+    >>> from analyzer.core.rng import chunk_states
+    >>> hands = np.zeros((2, 6), np.int64)
+    >>> starter = deal_cards(chunk_states(7, 1)[0], STANDARD.as_array(), np.arange(52), hands)
+    >>> len(set(hands.ravel().tolist()) | {starter})
+    13
+    """
+    return int(_deal(st, game, deck, hands))
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from numba import njit
 from ..core import rules
 from ..core.scoring import _peg_points, _rank, _value
 
-__all__: list[str] = []  # kernels only
+__all__ = ["lay_card"]
 
 
 @njit(cache=True, inline="always")
@@ -37,3 +37,18 @@ def _go_floor(count):
     """The least card value a player who says go at ``count`` can still hold (every card it holds
     is worth more than ``31 - count``)."""
     return rules.MAX_COUNT - count + 1
+
+
+def lay_card(seq, nseq: int, count: int, card: int, total_left: int) -> tuple[int, int, int]:
+    """Lay ``card`` (an id) on the count as the engine does (:func:`_lay`), for a game played in
+    Python (:class:`analyzer.table.tabletop.Table`): ``seq`` int64 holds the ranks of the
+    current count (``seq[:nseq]``) with room for one more, and gets the card's;
+    ``total_left`` is how many cards all players still hold after it. Returns ``(count, nseq,
+    points)`` after it: 15, 31, pairs, runs and the last card (a go is the caller's).
+
+    >>> import numpy as np
+    >>> lay_card(np.zeros(9, np.int64), 0, 10, 16, 5)  # a 5 (5C) on 10: fifteen two
+    (15, 1, 2)
+    """
+    count, nseq, points = _lay(seq, nseq, count, card, total_left)
+    return int(count), int(nseq), int(points)

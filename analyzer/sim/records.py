@@ -56,7 +56,7 @@ from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 
 __all__ = ["FORMAT", "RecordError", "decisions", "format_game", "game_records", "read_records",
-           "validate_record", "write_records"]
+           "record_form", "validate_record", "write_records"]
 
 FORMAT = 1
 #: The records of the three- and four-player games (and, later, the five-card game).
@@ -189,7 +189,7 @@ def decisions(record: dict):
     """
     from ..core.cards import parse_card
 
-    game = _record_game(record)
+    game = record_form(record)
     n, sides = game.players, game.teams
     for number, deal in enumerate(record["deals"]):
         dealer = deal["dealer"]
@@ -287,8 +287,13 @@ def _scores(x, where: str, what: str, n: int = 2) -> list[int]:
     return [_int(v, where, f"{what}[{p}]") for p, v in enumerate(_list(x, n, where, what))]
 
 
-def _record_game(record: dict) -> Game:
-    """The form a record is of: format 1 is the six-card game; format 2 names its variant."""
+def record_form(record: dict) -> Game:
+    """The form of the game a record is of (:class:`analyzer.core.game.Game`): format 1 is the
+    six-card game; format 2 names its variant. A :class:`RecordError` when neither.
+
+    >>> record_form({"format": 2, "variant": "five-card"}).name
+    'five-card'
+    """
     from ..core.game import VARIANTS
 
     fmt = record.get("format", FORMAT)
@@ -324,7 +329,7 @@ def validate_record(record: dict) -> None:
 
     if not isinstance(record, dict):
         _fail("record", f"must be a JSON object, got {type(record).__name__}")
-    game = _record_game(record)
+    game = record_form(record)
     keys = _GAME_KEYS if game == STANDARD else _GAME_KEYS | {"variant", "start"}
     missing = sorted(keys - record.keys())
     extra = sorted(record.keys() - keys - _PEOPLE_KEYS)
@@ -624,7 +629,7 @@ def format_game(record: dict) -> str:
     from ..core.scoring import count_hand, say_count
 
     validate_record(record)
-    game = _record_game(record)
+    game = record_form(record)
     n = game.players
     tiers = record["skunk"] if isinstance(record["skunk"], list) else [record["skunk"]]
     skunk = max(tiers)

@@ -265,12 +265,12 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     import pandas as pd
 
     from ..core.choices import MAX_SEED, check_number
-    from ..sim.records import _record_game, validate_record
+    from ..sim.records import record_form, validate_record
 
     if not isinstance(record, dict):
         raise RecordError(f"a game record is a dict, got {type(record).__name__}")
     validate_record(record)
-    game = _record_game(record)
+    game = record_form(record)
     seat = _person_seat(record, seat, game.players)
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
@@ -353,9 +353,9 @@ def explain_deal(record: dict, number: int, seat: int, *, samples: int = ADVISE_
     the order made, each with its top :data:`TOP` alternatives: what ``crib review --explain``
     prints of that deal, and ``why`` in ``crib play`` of the AI's last deal shown. The record
     is taken as valid (a table's own, :meth:`analyzer.table.tabletop.Table.record`)."""
-    from ..sim.records import _record_game
+    from ..sim.records import record_form
 
-    game = _record_game(record)
+    game = record_form(record)
     deals = record["deals"]
     if not 1 <= number <= len(deals):
         raise ValueError(f"no deal {number}: the record has {len(deals)} complete deals")

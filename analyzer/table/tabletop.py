@@ -287,13 +287,13 @@ class Table:
     def play(self) -> dict:
         """Play the game to its end; return its record. A :class:`QuitGame` (or any exception)
         from a person leaves the game where it stands: :meth:`record` gives it, unfinished."""
-        from ..play.engine import _cut_cards
+        from ..play.engine import cut_for_deal
 
         game = self.game
         if self.first_dealer is None:
             if self.first == "cut":
                 cut = np.zeros(game.players, np.int64)
-                self.first_dealer = int(_cut_cards(self._st, cut))
+                self.first_dealer = cut_for_deal(self._st, cut)
                 self._tell({"kind": "cut", "cards": cut.tolist(), "dealer": self.first_dealer})
             else:
                 self.first_dealer = int(self.first)
@@ -349,11 +349,11 @@ class Table:
         self._marks.append((len(self._reveals), self._dealt))
 
     def _play_deal(self) -> None:
-        from ..play.engine import _deal
+        from ..play.engine import deal_cards
         from ..play.seat import discard as seat_discard
 
         game, n, dealer = self.game, self.game.players, self.dealer
-        starter = int(_deal(self._st, self._game, self._deck, self._hands))
+        starter = deal_cards(self._st, self._game, self._deck, self._hands)
         deal = {"dealer": dealer, "hands": [[format_card(c) for c in h] for h in self._hands],
                 "discards": [[] for _ in range(n)]}
         if game != variant_game("six-card"):
@@ -412,7 +412,7 @@ class Table:
 
     def _play(self) -> None:
         """The play: the Python twin of :func:`analyzer.play.deal._play_with`."""
-        from ..play.playstep import _lay
+        from ..play.playstep import lay_card
         from ..play.seat import lay as seat_lay
 
         game, n, n_cards = self.game, self.game.players, self.game.kept
@@ -466,8 +466,7 @@ class Table:
             left[p] -= 1
             total_left -= 1
             history.append((p, card))
-            count, nseq, points = (int(x) for x in _lay(self._seq, nseq, count, card,
-                                                        total_left))
+            count, nseq, points = lay_card(self._seq, nseq, count, card, total_left)
             self.count_cards.append(card)
             self.played.append(card)
             self.count, self._go_reset = count, False

@@ -88,10 +88,10 @@ def count_answer(hand: str, starter: str, crib: bool = False,
     >>> answer["total"], answer["said"][-8:], len(answer["items"])
     (29, 'makes 29', 15)
     """
-    from ..core.counting import _shown, count_hand, say_count
+    from ..core.counting import cards_shown, count_hand, say_count
 
     variant = _variant(variant)
-    n, what = _shown(bool(crib), variant)
+    n, what = cards_shown(bool(crib), variant)
     ids = _cards(hand, "hand")
     if len(ids) != n:
         given = " ".join(_names(ids)) or "nothing"
