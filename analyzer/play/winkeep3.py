@@ -29,9 +29,11 @@ statistics name the places (:data:`analyzer.core.choices.FORM_POSITIONS`, the fi
 ``"second"`` (on the dealer's right: you show last of the hands). ``dealer=True`` is
 ``"dealer"``; a pone is ``"first"`` unless told ``"second"``.
 
-The kernel, :func:`_win_samples3`, is this module's own: the other forms' kernel is left as it
-is (their compiled versions unchanged); it calls the engine's steps with the argument types
-four-player's samples give them, so it links the versions four-player has compiled.
+The kernel, :func:`_win_samples3`, is this module's own (three scores by seat, the table of
+three); it deals its samples with the other forms' helpers
+(:func:`analyzer.play.winkeepforms._sample_scratch`, ``_deal_sample``, ``_set_way``) and calls
+the engine's steps with the argument types four-player's samples give them, so it links the
+versions four-player has compiled.
 """
 
 from __future__ import annotations
@@ -42,10 +44,8 @@ from numba import njit
 from ..core.choices import FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
-from ..core.rng import _shuffle_prefix
-from ..core.scoring import _rank
-from .deal import PLAY, _his_heels, _play_ints, _play_with, _show
-from .winkeepforms import _ev_keep
+from .deal import _his_heels, _play_with, _show
+from .winkeepforms import _deal_sample, _ev_keep, _sample_scratch, _set_way
 
 __all__ = ["THREE_PLACES", "check_three", "odds3_rows", "win_samples3"]
 
@@ -75,70 +75,24 @@ def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, car
     cards, the pack's card, the starter, their keeps), and ``greedy`` draws nothing, so the
     ways differ only by the player's keep.
     """
-    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
-    n_pack, one_count = game[GAME.crib_from_pack], game[GAME.one_count] != 0
+    n_players, target = game[GAME.players], game[GAME.target]
+    one_count = game[GAME.one_count] != 0
     dealer = np.int64(0)  # np.int64, not a literal: the engine's versions of the steps
-    deck = np.empty(52 - n_dealt, np.int64)
-    n = 0
-    for c in range(52):
-        held = False
-        for i in range(n_dealt):
-            held = held or dealt[i] == c
-        if not held:
-            deck[n] = c
-            n += 1
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_thrown), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen = np.empty((n_players, 13), np.int64)
+    deck, hands, kept, thrown, crib, unseen, plays, pegged, show, laid, ints, ppol = \
+        _sample_scratch(game, dealt)
     scores = np.empty(n_players, np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
-    laid = np.zeros((n_players, n_kept), np.bool_)
-    ints = np.zeros(_play_ints(n_players, n_kept), np.int64)
-    ppol = np.full(n_players, _GREEDY, np.int64)
-    n_deal = (n_players - 1) * n_dealt + n_pack + 1
     before = (place + n_players - 1) % n_players  # the player's seat in the next deal
     size = target + 1
     for s in range(out.shape[0]):
-        _shuffle_prefix(st, deck, np.int64(n_deal))
-        k = 0
-        for q in range(n_players):
-            for i in range(n_dealt):
-                if q == place:
-                    hands[q, i] = dealt[i]
-                else:
-                    hands[q, i] = deck[k]
-                    k += 1
-        pack = k
-        starter = deck[pack + n_pack]
+        pack, starter = _deal_sample(game, dealt, place, st, deck, hands)
         for q in range(n_players):  # the others keep by ev, once for every way of the player
             if q != place:
                 _ev_keep(hands[q], q == dealer, crib_values, card_values, hand_table, st,
                          kept[q], thrown[q])
         heels = _his_heels(starter)
         for d in range(keeps.shape[0]):
-            for i in range(n_kept):
-                kept[place, i] = dealt[keeps[d, i]]
-            for i in range(n_thrown):
-                thrown[place, i] = dealt[throws[d, i]]
-            c = 0
-            for q in range(n_players):  # the crib in seat order, then the pack's card
-                for i in range(n_thrown):
-                    crib[c] = thrown[q, i]
-                    c += 1
-            for i in range(n_pack):
-                crib[c] = deck[pack + i]
-                c += 1
-            for q in range(n_players):
-                for r in range(13):
-                    unseen[q, r] = 4
-                for i in range(n_dealt):
-                    unseen[q, _rank(hands[q, i])] -= 1
-                unseen[q, _rank(starter)] -= 1
+            _set_way(game, dealt, place, keeps, throws, d, hands, deck, pack, starter, kept,
+                     thrown, crib, unseen)
             for q in range(n_players):
                 scores[q] = start[q]
             scores[0] += heels  # the dealer's

@@ -187,6 +187,87 @@ def _best_discard_forms(game, hand, place, me, opp, st, crib_values, card_values
     return ref
 
 
+@njit(cache=True)
+def _sample_scratch(game, dealt):
+    """The arrays a kernel of deal samples (:func:`_forms_win_samples`,
+    :func:`analyzer.play.winkeep3._win_samples3`) works in, for the form ``game`` and the
+    player's ``dealt`` cards: ``(deck, hands, kept, thrown, crib, unseen, plays, pegged, show,
+    laid, ints, ppol)``, ``deck`` the cards not dealt to the player (in id order; the samples
+    shuffle it), ``ppol`` every seat pegging ``greedy``, the rest the engine's play's scratch."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    deck = np.empty(52 - n_dealt, np.int64)
+    n = 0
+    for c in range(52):
+        held = False
+        for i in range(n_dealt):
+            held = held or dealt[i] == c
+        if not held:
+            deck[n] = c
+            n += 1
+    hands = np.empty((n_players, n_dealt), np.int64)
+    kept = np.empty((n_players, n_kept), np.int64)
+    thrown = np.empty((n_players, n_thrown), np.int64)
+    crib = np.empty(4, np.int64)
+    unseen = np.empty((n_players, 13), np.int64)
+    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
+    pegged = np.zeros(n_players, np.int64)
+    show = np.zeros(n_players + 1, np.int64)
+    laid = np.zeros((n_players, n_kept), np.bool_)
+    ints = np.zeros(_play_ints(n_players, n_kept), np.int64)
+    ppol = np.full(n_players, _GREEDY, np.int64)
+    return deck, hands, kept, thrown, crib, unseen, plays, pegged, show, laid, ints, ppol
+
+
+@njit(cache=True)
+def _deal_sample(game, dealt, place, st, deck, hands):
+    """One sample's deal: ``deck`` shuffled as far as the deal needs, the others' hands dealt
+    from it into ``hands`` round the table (the player's, seat ``place``, is ``dealt``).
+    Returns ``(pack, starter)``: where the pack's cards for the crib start in ``deck``, and the
+    starter, the card after them."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_pack = game[GAME.crib_from_pack]
+    _shuffle_prefix(st, deck, np.int64((n_players - 1) * n_dealt + n_pack + 1))
+    k = 0
+    for q in range(n_players):
+        for i in range(n_dealt):
+            if q == place:
+                hands[q, i] = dealt[i]
+            else:
+                hands[q, i] = deck[k]
+                k += 1
+    return k, deck[k + n_pack]
+
+
+@njit(cache=True)
+def _set_way(game, dealt, place, keeps, throws, d, hands, deck, pack, starter, kept, thrown,
+             crib, unseen):
+    """The player (seat ``place``) keeps way ``d`` of ``dealt`` (``keeps``, ``throws``): its
+    row of ``kept`` and ``thrown``, the crib in seat order and then the pack's cards
+    (``deck[pack:]``), and every seat's unseen ranks (its hand and the starter seen)."""
+    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
+    n_kept, n_thrown = game[GAME.kept], game[GAME.thrown]
+    n_pack = game[GAME.crib_from_pack]
+    for i in range(n_kept):
+        kept[place, i] = dealt[keeps[d, i]]
+    for i in range(n_thrown):
+        thrown[place, i] = dealt[throws[d, i]]
+    c = 0
+    for q in range(n_players):  # the crib in seat order, then the pack's cards
+        for i in range(n_thrown):
+            crib[c] = thrown[q, i]
+            c += 1
+    for i in range(n_pack):
+        crib[c] = deck[pack + i]
+        c += 1
+    for q in range(n_players):
+        for r in range(13):
+            unseen[q, r] = 4
+        for i in range(n_dealt):
+            unseen[q, _rank(hands[q, i])] -= 1
+        unseen[q, _rank(starter)] -= 1
+
+
 @njit(cache=True, nogil=True)
 def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_values, card_values,
                        table, hand_table, odds, out):
@@ -203,46 +284,16 @@ def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_valu
     samples are drawn from it, the same for every way (the others' cards, the starter, their
     keeps), and ``greedy`` draws nothing, so ways differ only by the player's keep.
     """
-    n_players, n_dealt = game[GAME.players], game[GAME.dealt]
-    n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
-    n_pack, one_count = game[GAME.crib_from_pack], game[GAME.one_count] != 0
+    n_players, target = game[GAME.players], game[GAME.target]
+    one_count = game[GAME.one_count] != 0
     n_sides = game[GAME.teams]
     mine = place % n_sides
     dealer = np.int64(0)  # np.int64, not a literal: the engine's versions of the steps
-    deck = np.empty(52 - n_dealt, np.int64)
-    n = 0
-    for c in range(52):
-        held = False
-        for i in range(n_dealt):
-            held = held or dealt[i] == c
-        if not held:
-            deck[n] = c
-            n += 1
-    hands = np.empty((n_players, n_dealt), np.int64)
-    kept = np.empty((n_players, n_kept), np.int64)
-    thrown = np.empty((n_players, n_thrown), np.int64)
-    crib = np.empty(4, np.int64)
-    unseen = np.empty((n_players, 13), np.int64)
+    deck, hands, kept, thrown, crib, unseen, plays, pegged, show, laid, ints, ppol = \
+        _sample_scratch(game, dealt)
     scores = np.empty(n_sides, np.int64)
-    plays = np.zeros((n_players * n_kept, PLAY.size), np.int64)
-    pegged = np.zeros(n_players, np.int64)
-    show = np.zeros(n_players + 1, np.int64)
-    laid = np.zeros((n_players, n_kept), np.bool_)
-    ints = np.zeros(_play_ints(n_players, n_kept), np.int64)
-    ppol = np.full(n_players, _GREEDY, np.int64)
-    n_deal = (n_players - 1) * n_dealt + n_pack + 1
     for s in range(out.shape[0]):
-        _shuffle_prefix(st, deck, np.int64(n_deal))
-        k = 0
-        for q in range(n_players):
-            for i in range(n_dealt):
-                if q == place:
-                    hands[q, i] = dealt[i]
-                else:
-                    hands[q, i] = deck[k]
-                    k += 1
-        pack = k
-        starter = deck[pack + n_pack]
+        pack, starter = _deal_sample(game, dealt, place, st, deck, hands)
         scores[mine] = me
         scores[1 - mine] = opp
         for q in range(n_players):  # the others keep by ev, once for every way of the player
@@ -251,24 +302,8 @@ def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_valu
                          st, kept[q], thrown[q])
         heels = _his_heels(starter)
         for d in range(keeps.shape[0]):
-            for i in range(n_kept):
-                kept[place, i] = dealt[keeps[d, i]]
-            for i in range(n_thrown):
-                thrown[place, i] = dealt[throws[d, i]]
-            c = 0
-            for q in range(n_players):  # the crib in seat order, then the pack's cards
-                for i in range(n_thrown):
-                    crib[c] = thrown[q, i]
-                    c += 1
-            for i in range(n_pack):
-                crib[c] = deck[pack + i]
-                c += 1
-            for q in range(n_players):
-                for r in range(13):
-                    unseen[q, r] = 4
-                for i in range(n_dealt):
-                    unseen[q, _rank(hands[q, i])] -= 1
-                unseen[q, _rank(starter)] -= 1
+            _set_way(game, dealt, place, keeps, throws, d, hands, deck, pack, starter, kept,
+                     thrown, crib, unseen)
             scores[mine] = me
             scores[1 - mine] = opp
             scores[0] += heels  # the dealer's side
