@@ -421,3 +421,44 @@ def test_the_greedy_rollout_plays_as_the_general_rollout_with_greedy():
                              np.int64(target), st, a["pegged"])
             results.append((w, *a["scores"], *a["pegged"], *a["laid"].ravel()))
         assert results[0] == results[1], (kept, laid, count)
+
+
+def test_the_engines_search_looks_after_every_eight_samples():
+    """``best``'s search (``n_first`` 8, at most 32 samples) stops after 8, 16 or 24 samples at
+    the first look where no card's mean paired difference from the reference is above zero, and
+    its figures are then those of that many samples: each answer equals the search drawn with
+    exactly that many samples (the same stream), whose earlier looks each had a card ahead."""
+    from analyzer.core.scoring import hand_table, rank_table
+    from analyzer.keeping.winodds import win_table
+    from analyzer.play.search import _DIFF, _LEGAL, _N_OUT, _search
+
+    odds = np.array(win_table(), np.float64)
+    tables = (rank_table(), odds)
+
+    def search(hand, thrown, starter, opp_laid, seed, n_samples, n_first):
+        out = np.empty((4, _N_OUT))
+        n = _search(np.array(hand, np.int64), np.zeros(4, np.bool_), np.array(thrown, np.int64),
+                    starter, np.array(opp_laid, np.int64), 4 - len(opp_laid), 0,
+                    np.zeros(9, np.int64), 0, 0, True, 100, 104, 121, *tables,
+                    n_samples, None, np.array([seed, 3, 5, 7], np.uint64), 0, out,
+                    crib_values("table"), hand_table(), True, n_first)
+        assert n == 4
+        return out
+
+    def ahead(out):
+        return bool(((out[1:, _DIFF] > 0.0) & (out[1:, _LEGAL] != 0.0)).any())
+
+    stops = set()
+    for seed in range(1, 41):
+        hand = [int(c) for c in parse_cards(("5H 4C KH QH", "2D 3S 9C JC")[seed % 2])]
+        thrown = [int(c) for c in parse_cards("7D 8D")]
+        starter = int(parse_cards("AS")[0])
+        got = search(hand, thrown, starter, [], seed, 32, 8)
+        prefixes = {k: search(hand, thrown, starter, [], seed, k, 0) for k in (8, 16, 24, 32)}
+        matches = [k for k, out in prefixes.items() if np.array_equal(out, got, equal_nan=True)]
+        assert matches, seed
+        k = matches[0]
+        assert all(ahead(prefixes[j]) for j in (8, 16, 24) if j < k), (seed, k)
+        assert k == 32 or not ahead(prefixes[k]), (seed, k)
+        stops.add(k)
+    assert len(stops) >= 2  # the looks both stopped and went on

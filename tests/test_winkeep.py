@@ -238,3 +238,59 @@ def test_best_games_replay_and_do_not_depend_on_the_workers(best_games):
     b = simulate(12, seed=3, players=("best", "baseline"), chunk_size=4, workers=2,
                  record_games=12)
     assert a.records == b.records
+
+
+def test_the_best_discard_looks_after_every_sixteen_samples():
+    """Near the end the engine's ``best`` discard samples the rest of the deal for its 5 best
+    keeps by points, looks after 16 samples, 32 and 48, and keeps the points keep at the first
+    look where no other keep is ahead of it; after 64 it switches to the keep most ahead when
+    that keep is 2 standard errors ahead. Checked against the same rule written out here, on
+    the very samples (the kernel's sampler, :func:`_sample_keeps`, from the same stream): the
+    same keep, and the stream left where the same number of samples leaves it."""
+    from analyzer.play.winkeep import (
+        BEST_DISCARD_CANDIDATES,
+        BEST_DISCARD_FIRST,
+        BEST_DISCARD_SAMPLES,
+        ENGINE_SWITCH_Z,
+        _sample_keeps,
+        _unseen_deck,
+    )
+    from analyzer.research.pegging import peg_table
+
+    values, table, hands = crib_values("table"), rank_table(), hand_table()
+    pegs = np.array(peg_table(), np.float64)
+    odds = _SPELL * 0 + np.linspace(0.0, 1.0, 122)[None, :]  # P(win) grows with the pone's need
+    greedy = np.full(2, PEGGING_POLICIES["greedy"], np.int64)
+    rng = np.random.default_rng(11)
+    stops = []
+    for trial in range(60):
+        six = rng.permutation(52)[:6].astype(np.int64)
+        dealer, me, opp = bool(trial % 2), 100 + trial % 15, 96 + trial % 20
+        st = chunk_states(trial, np.arange(1))[0].copy()
+        st_kernel = st.copy()
+        got = _best_discard(six, dealer, me, opp, st_kernel, values, pegs, table, hands, odds,
+                            BEST_DISCARD_SAMPLES, 30, BEST_DISCARD_CANDIDATES)
+        points = np.empty(15)
+        best = _points_values(six, dealer, values, pegs, hands, points)
+        keeps = np.argsort(-points, kind="mergesort")[:BEST_DISCARD_CANDIDATES]
+        deck, out, rows = _unseen_deck(six), np.empty(len(keeps)), []
+        want, stop = None, BEST_DISCARD_SAMPLES
+        for k in range(BEST_DISCARD_SAMPLES):
+            if k and k % BEST_DISCARD_FIRST == 0:
+                x = np.array(rows) - np.array(rows)[:, :1]
+                if not (x[:, 1:].sum(axis=0) > 0).any():
+                    want, stop = best, k
+                    break
+            _sample_keeps(six, dealer, me, opp, st, deck, greedy, values, table, hands, odds,
+                          keeps, out)
+            rows.append(out.copy())
+        if want is None:
+            x = np.array(rows) - np.array(rows)[:, :1]
+            top = int(np.argmax(x.sum(axis=0)))
+            mean, sd = x[:, top].mean(), x[:, top].std(ddof=1)
+            want = (keeps[top] if top and mean > 0
+                    and mean * mean * len(x) >= ENGINE_SWITCH_Z**2 * sd * sd else best)
+        assert got == want, trial
+        assert np.array_equal(st_kernel, st), trial  # it drew as many samples: it stopped there
+        stops.append(stop)
+    assert len(set(stops)) >= 3, stops  # the looks stopped at more than one point

@@ -24,10 +24,10 @@ The engine's ``best`` pegging policy calls :func:`_best_play` (forced moves skip
 Cost: a decision costs ``samples * legal cards`` rollouts of a few cards each (a whole play of
 greedy rollout about 0.3 microseconds), and with ``infer`` a draw of the ``ev`` keep (15 keeps
 valued, about 0.2 to 0.4 microseconds) for each sample tried, 2.8 tries a sample on average in
-games. The engine's ``best`` draws :data:`BEST_FIRST_SAMPLES` = 8 samples first and stops there
-when no card is ahead of the ``lookahead`` card, else goes on to :data:`BEST_SAMPLES` = 32:
-about 16 samples a searched decision, 25 searched decisions a game
-(docs/benchmarks.md, session 10, has the figures). :func:`advise_play` draws
+games. The engine's ``best`` looks after every :data:`BEST_FIRST_SAMPLES` = 8 samples (8, 16,
+24) and stops when no card is ahead of the ``lookahead`` card, else goes on to
+:data:`BEST_SAMPLES` = 32: about 14.6 samples a searched decision, 25 searched decisions a game
+(docs/benchmarks.md, sessions 10 and 15, has the figures). :func:`advise_play` draws
 :data:`ADVISE_SAMPLES` = 4,000 samples by default (tens of milliseconds), without stopping early.
 
 **What the opponent's discard says** (``infer``, on in the engine's ``best``): the samples are
@@ -369,10 +369,11 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
 
     **Stopping early** (``n_first`` below ``n_samples``, and ``ref`` a legal card): after the
-    first ``n_first`` samples, if no card's mean paired difference from ``ref``'s is above zero,
-    the search stops there (``ref`` stands: the engine's ``best`` lays it) and the figures in
-    ``out`` are those of the ``n_first`` samples; otherwise it goes on to ``n_samples``. The
-    first ``n_first`` samples are the same either way (the same draws from ``st``).
+    first ``n_first`` samples, and after every ``n_first`` more, if no card's mean paired
+    difference from ``ref``'s is above zero, the search stops there (``ref`` stands: the
+    engine's ``best`` lays it) and the figures in ``out`` are those of the samples drawn;
+    otherwise it goes on, to ``n_samples`` at most. The samples drawn are the same either way
+    (the same draws from ``st``).
 
     Fills ``out`` float64 (4, 10) by hand index: legal (1/0), points now, mean pegging for and
     against in the rest of the play, the standard error of their difference, the mean
@@ -500,7 +501,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
     n = n_samples
     for s in range(n_samples):
-        if s == check and not _beats(vals, s, ref, out):
+        if 0 < check <= s and s % check == 0 and not _beats(vals, s, ref, out):
             n = s  # no card is ahead of ref: it stands
             break
         accepted = False
@@ -712,10 +713,11 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p
     policy's card (from ``unseen_p``, the player's unseen cards by rank) is the reference, and
     :func:`_search` values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream
     seeded by ``st`` and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the
-    (122, 122) table, stopping after :data:`BEST_FIRST_SAMPLES` when no card is ahead of the
-    reference (it is laid then). The best card by the search is laid if it beats the reference
-    by more than :data:`BEST_MARGIN` standard errors of their paired difference, else the
-    reference: the search overrules the one-ply policy only where its samples say so clearly.
+    (122, 122) table, stopping after :data:`BEST_FIRST_SAMPLES` (or as many more) when no card
+    is ahead of the reference (it is laid then). The best card by the search is laid if it beats
+    the reference by more than :data:`BEST_MARGIN` standard errors of their paired difference,
+    else the reference: the search overrules the one-ply policy only where its samples say so
+    clearly.
     """
     forced, opp_laid, seq9 = _best_inputs(kept, laid, p, seq, nseq, count)
     if forced != _SEARCH:

@@ -20,7 +20,8 @@ __all__ = ["BEST_FIRST_SAMPLES", "BEST_MARGIN", "BEST_SAMPLES"]
 
 #: Samples (determinizations) of the opponent's cards per decision of the engine's ``best`` policy,
 #: at most: it looks after :data:`BEST_FIRST_SAMPLES` and stops there when no card is ahead of
-#: the ``lookahead`` card (see :func:`analyzer.play.search._search`).
+#: the ``lookahead`` card (see :func:`analyzer.play.search._search`; the six-card search looks
+#: again after every as many more).
 BEST_SAMPLES = 32
 #: The samples after which the engine's ``best`` search stops if no card is ahead of the
 #: reference.

@@ -60,8 +60,9 @@ __all__ = ["check_win_keep", "keep_to_win"]
 #: ``BEST_DISCARD_CANDIDATES`` keeps best by points; it leaves the points keep for one that wins
 #: more by at least ``ENGINE_SWITCH_Z`` standard errors.
 BEST_DISCARD_SAMPLES = 64
-#: After this many samples the ``best`` discard keeps the points keep if no other keep is ahead
-#: of it (a mean paired difference above zero), without drawing the rest.
+#: After this many samples, and after every as many more, the ``best`` discard keeps the points
+#: keep if no other keep is ahead of it (a mean paired difference above zero), without drawing
+#: the rest.
 BEST_DISCARD_FIRST = 16
 BEST_DISCARD_REACH = 30
 BEST_DISCARD_CANDIDATES = 5
@@ -244,10 +245,10 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     this deal (either player needs at most ``reach`` points) and ``samples`` samples of the rest
     of the deal, both players pegging greedily, find among the ``candidates`` keeps best by
     points one more likely to win by at least :data:`ENGINE_SWITCH_Z` standard errors of the
-    paired difference. After :data:`BEST_DISCARD_FIRST` samples it stops, with the points
-    keep, if no other keep is ahead of it. ``me``, ``opp``: the scores. ``odds`` ``None`` (the
-    ``pegging`` policy, no win-odds table) is the points choice always, compiled without the
-    samples.
+    paired difference. After :data:`BEST_DISCARD_FIRST` samples, and after every as many more,
+    it stops, with the points keep, if no other keep is ahead of it. ``me``, ``opp``: the
+    scores. ``odds`` ``None`` (the ``pegging`` policy, no win-odds table) is the points choice
+    always, compiled without the samples.
     """
     values = np.empty(15, np.float64)
     best = _points_values(six, dealer, crib_values, peg_values, hand_table, values)
@@ -263,7 +264,8 @@ def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand
     s1 = np.zeros(m, np.float64)
     s2 = np.zeros(m, np.float64)
     for k in range(samples):
-        if k == BEST_DISCARD_FIRST:  # stop when no keep is ahead of the points keep
+        if k > 0 and k % BEST_DISCARD_FIRST == 0:  # stop when no keep is ahead of the
+            # points keep (looking after 16 samples, 32 and 48)
             ahead = False
             for j in range(1, m):
                 ahead = ahead or s1[j] > 0.0
