@@ -294,8 +294,6 @@ def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_valu
     scores = np.empty(n_sides, np.int64)
     for s in range(out.shape[0]):
         pack, starter = _deal_sample(game, dealt, place, st, deck, hands)
-        scores[mine] = me
-        scores[1 - mine] = opp
         for q in range(n_players):  # the others keep by ev, once for every way of the player
             if q != place:
                 _ev_keep(hands[q], q % n_sides == dealer, crib_values, card_values, hand_table,
