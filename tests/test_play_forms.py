@@ -136,14 +136,14 @@ def test_a_whole_three_player_game_through_a_terminal(tmp_path):
     assert f"three-player cribbage to 121, you against two AIs at {LEVEL} ({SPEC})" in flat
     assert "You sit South, West on your left and East on your right" in flat
     # the advice: the keep advice for this form, and at the first card each card that fits
-    # valued in points (three-player has no win-odds table: no P(win))
+    # valued in points, with its P(win) from the table of three needs beside
     assert "Advice (the analyzer's best keeps, by points: hand and crib):" in text
     assert "Advice by points (points now, the rest of the play for minus against):" in text
     cards, count = held(text[:text.index("Advice by points")])
-    rows = re.findall(r"^    (\S\S): now \d+, rest [-+]\d+\.\d\d, total [-+]\d+\.\d\d$",
-                      text, re.MULTILINE)
+    rows = re.findall(r"^    (\S\S): now \d+, rest [-+]\d+\.\d\d, total [-+]\d+\.\d\d, "
+                      r"P\(win\) \d+\.\d%$", text, re.MULTILINE)
     assert sorted(rows) == sorted(c for c in cards if count + card_value(parse_card(c)) <= 31)
-    assert "Play advice is not available" not in flat and "P(win)" not in text
+    assert "Play advice is not available" not in flat
     _check_the_turns(text, record, 3)
     # the crib takes the top card of the pack: four cards, one of each player and the pack's
     assert text.count("the top card of the pack to the crib.") == len(record["deals"])
@@ -260,7 +260,7 @@ def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
                          env=_env(), timeout=TIMEOUT)
     assert run.returncode == 0, run.stderr
     assert "you against two AIs at Expert (best)" in run.stdout
-    assert "In three-player, best keeps as ev and searches the play for points" in run.stdout
+    assert "In three-player, best keeps as ev and searches the play to win." in run.stdout
     assert "\x1b" not in run.stdout
     assert max(len(line) for line in run.stdout.splitlines()) <= 80
 

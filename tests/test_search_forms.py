@@ -269,7 +269,78 @@ def test_the_show_after_the_play_and_the_next_deal_are_read_in_order():
     assert p == 1.0 - table[121 - 104, 121 - 111]
 
 
-@pytest.mark.parametrize("variant", ["five-card", "four-player"])
+def test_three_players_next_deal_is_read_from_the_table_of_three_needs():
+    from analyzer.keeping.winodds import win_probability3
+    from analyzer.play.reads import search_odds
+    from analyzer.play.searchforms import _finish_forms
+
+    rows = search_odds("three-player")
+    # seat 2 deals: seat 0, 1, 2 show, then the crib (seat 2's); seat 0 deals next
+    for side in range(3):
+        scores = np.array([90, 100, 80], np.int64)
+        p = _finish_forms(np.array([4, 7, 12, 5], np.int64), 2, 3, scores, 121, rows, side)
+        assert list(scores) == [94, 107, 97]
+        assert p == win_probability3((94, 107, 97), dealer=0)[side]
+    # seat 1 needs 9 and shows 9 after seat 0 (its hand before seat 1's): seat 1 wins
+    for side, won in ((0, 0.0), (1, 1.0), (2, 0.0)):
+        assert _finish_forms(np.array([30, 9, 0, 0], np.int64), 2, 3,
+                             np.array([80, 112, 119], np.int64), 121, rows, side) == won
+
+
+def test_the_last_card_of_three_players_is_valued_by_the_show_and_the_table():
+    """Seat 0 deals and lays the play's last card (KH, 18 to 28: the last card's point); the
+    others' hands are all laid, so only the crib is unseen: seat 0's 5S and three cards of
+    the 38 unseen, every three alike without ``infer``. Its P(win), enumerated over all
+    8,436 cribs with the naive count and :func:`win_probability3` for the next deal (seat 1
+    deals), is the search's within its standard error."""
+    from itertools import combinations
+
+    from naive import cards, naive_score
+
+    from analyzer.core.rng import chunk_states
+    from analyzer.keeping.winodds import win_probability3
+    from analyzer.play.reads import player_tables, search_odds
+    from analyzer.play.searchcommon import _LEGAL, _N_OUT, _NOW, _WIN, _WIN_SE
+    from analyzer.play.searchforms import _search_forms
+
+    hands = [cards("5H 5D JH KH"), cards("9D 4S 6S 7S"), cards("9S 2H 3H 8C")]
+    starter, throw = cards("5C")[0], cards("5S")[0]
+    kept0 = np.array(hands, np.int64)
+    laid0 = np.ones((3, 4), np.bool_)
+    laid0[0, 3] = False  # KH, the last card
+    seen = np.zeros(52, np.bool_)
+    seen[[c for h in hands for c in h] + [starter, throw]] = True
+    seq = np.zeros(13, np.int64)
+    seq[:2] = [cards("9D")[0] // 4, cards("9S")[0] // 4]
+    scores = np.array([80, 100, 100], np.int64)  # after the play so far
+    t = player_tables("three-player", [])
+    out = np.empty((4, _N_OUT))
+    n = _search_forms(kept0, laid0, np.int64(0), seen, np.zeros(3, np.int64), seq, np.int64(2),
+                      np.int64(18), np.bool_(False), scores, np.int64(121), np.int64(20_000),
+                      chunk_states(5, 1)[0], np.int64(-1), out, np.int64(0), np.int64(0),
+                      np.int64(starter), t.rank_table, t.hand_table, search_odds("three-player"),
+                      t.crib_values, t.card_values, np.bool_(False))
+    assert n == 1 and out[3, _LEGAL] == 1.0 and out[3, _NOW] == 1  # the last card's point
+    shown = [naive_score(h, starter) for h in (hands[1], hands[2], hands[0])]
+    unseen = [c for c in range(52) if not seen[c]]
+    assert len(unseen) == 38
+    total = 0.0
+    for three in combinations(unseen, 3):
+        after = [81, 100, 100]
+        won = None
+        for seat, points in ((1, shown[0]), (2, shown[1]), (0, shown[2]),
+                             (0, naive_score([throw, *three], starter, crib=True))):
+            after[seat] += points
+            if after[seat] >= 121:
+                won = seat
+                break
+        total += (won == 0) if won is not None else win_probability3(after, dealer=1)[0]
+    exact = total / 8_436
+    assert 0.0 < exact < 1.0 and out[3, _WIN_SE] > 0
+    assert abs(out[3, _WIN] - exact) < 4 * out[3, _WIN_SE], (out[3, _WIN], exact)
+
+
+@pytest.mark.parametrize("variant", FORMS)
 def test_score_aware_advice_in_the_forms_with_a_table(variant):
     game = VARIANTS[variant]
     records = simulate(2, seed=3, players=["ev+lookahead"] * game.players, variant=variant,
@@ -317,6 +388,16 @@ def test_crib_peg_in_the_other_forms():
     assert result.stdout.splitlines()[-1].startswith("best: lay 8H")
     data = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json").stdout)
     assert data["best"] == "8H" and {r["card"] for r in data["rows"]} == {"8H", "2C", "KD", "QS"}
+    assert data["opponent"] == "ev discard" and "p_win" not in data["rows"][0]
+    uniform = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json",
+                               "--uniform").stdout)
+    assert uniform["opponent"] == "uniform"
+    # three-player's score: each card's chance of the three from the table of three needs
+    scored = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json", "--thrown",
+                              "5D", "--score", "110", "100", "105").stdout)
+    p_win = {r["card"]: r["p_win"] for r in scored["rows"]}
+    assert scored["best"] == "8H" and p_win["8H"] == max(p_win.values())
+    assert all(0.5 < p < 0.95 for p in p_win.values())  # seat 0 at 110, the dealer
     aware = _crib("peg", "--variant", "five-card", "--hand", "8H", "2C", "KD", "--played",
                   "0:7C", "--starter", "4S", "--seat", "1", "--dealer-seat", "1", "--score",
                   "52", "59", "--samples", "200")

@@ -1063,8 +1063,9 @@ def _peg_form(args) -> int:
         print(json.dumps({"variant": args.variant, "hand": hand, "seat": args.seat,
                           "dealer_seat": args.dealer_seat, "starter": starter,
                           "played": played, "count": count, "score": args.score,
-                          "samples": args.samples, "seed": args.seed, "best": best,
-                          "rows": rows}))
+                          "samples": args.samples, "seed": args.seed,
+                          "opponent": "uniform" if args.uniform else "ev discard",
+                          "best": best, "rows": rows}))
         return 0
     said = f"; played {played}" if played else "; nothing laid yet"
     score = f"; scores {'-'.join(str(x) for x in args.score)}" if args.score else ""

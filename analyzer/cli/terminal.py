@@ -897,8 +897,7 @@ def _greet(player: TerminalPlayer, table: Table, opponent: str, seed: int, muggi
         player.say(player.seating.seats_said())
         if parse_player(opponent)[1] == PEGGING_POLICIES["best"]:
             if game.players == 3:
-                player.say(f"In {game.name}, best keeps as ev and searches the play for points "
-                           "(its win-odds table, of three needs, is not read here).")
+                player.say(f"In {game.name}, best keeps as ev and searches the play to win.")
             else:
                 player.say(f"In {game.name}, best keeps as ev until the game can end in the "
                            "deal, then to win, and searches the play to win.")

@@ -25,7 +25,7 @@ from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES, parse_player
 from ..core.game import VARIANTS
 
 __all__ = ["NO_CARD_VALUES", "PlayerTables", "crib_pairs", "player_tables",
-           "score_tables"]
+           "score_tables", "search_odds"]
 
 #: The forms that throw two cards never read one card's crib value.
 NO_CARD_VALUES = np.zeros((2, 13), np.float64)
@@ -40,7 +40,7 @@ class PlayerTables(NamedTuple):
     rank_table: np.ndarray  #: the show's rank table (:func:`analyzer.core.scoring.rank_table`)
     hand_table: np.ndarray  #: the kept-hand table (three cards in five-card)
     peg_values: np.ndarray | None  #: float64 (2, 13**4), or None when no player reads it
-    odds: np.ndarray | None  #: float64 (122, 122), or None when no player reads it
+    odds: np.ndarray | None  #: the win-odds table (:func:`search_odds`), or None
 
 
 def crib_pairs(crib: str, variant: str) -> np.ndarray:
@@ -58,9 +58,9 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     (:func:`analyzer.keeping.pegtable.peg_table`, :func:`analyzer.keeping.winodds.win_table`):
     the ``pegging`` and ``best`` discard policies read the first, ``best`` (discard or pegging)
     the second, in the two-player six-card game; in the other forms ``best`` (its pegging; its
-    discard in five-card and four-player) reads the form's win-odds table (a (1, 1) array in
-    three-player, whose table of three needs the engine does not read: its search values points
-    there, and its discard is ``ev``) and no pegging table (None): the play kernels search as
+    discard in five-card and four-player) reads the form's win-odds table
+    (:func:`search_odds`; three-player's discard is ``ev``) and no pegging table (None): the
+    play kernels search as
     the six-card game does when they are given a pegging table and as the other forms do when
     not, so that numba compiles only the search a run can use (``best`` in six-card does not
     compile the other forms' search, nor they six-card's); ``None`` for a table no player reads.
@@ -70,20 +70,19 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
         # best searches the play of the other forms (analyzer.play.searchforms) with the form's
-        # win-odds table, or for points in three-player (a (1, 1) table: its three needs' table
-        # is read by keep_to_win only),
-        # and keeps to win near the end with it (analyzer.play.winkeepforms; five-card and
-        # four-player); no pegging table: the engine's version for best in these forms
-        # compiles only their search and discard, and six-card's version only six-card's
-        from ..keeping.winodds import ODDS_VARIANTS, win_table
+        # win-odds table (three-player's, of three needs, as rows: search_odds) and keeps to
+        # win near the end with it (analyzer.play.winkeepforms; five-card and four-player;
+        # three-player's discard is ev: its table's shape says so); no pegging table: the
+        # engine's version for best in these forms compiles only their search and discard,
+        # and six-card's version only six-card's
+        from ..keeping.winodds import ODDS_VARIANTS
 
         name = VARIANTS[variant].name
         searches = any(g == PEGGING_POLICIES["best"] for _, g in codes)
         keeps = name in ODDS_VARIANTS and any(d == DISCARD_POLICIES["best"] for d, _ in codes)
         if not (searches or keeps):
             return None, None
-        odds_table = np.array(win_table(name)) if name in ODDS_VARIANTS else np.zeros((1, 1))
-        return None, odds_table
+        return None, search_odds(name)
     pegging = any(d >= DISCARD_POLICIES["pegging"] for d, _ in codes)
     odds = any(d == DISCARD_POLICIES["best"] or g == PEGGING_POLICIES["best"] for d, g in codes)
     peg_values = odds_table = None
@@ -96,6 +95,28 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
 
         odds_table = np.array(win_table())
     return peg_values, odds_table
+
+
+def search_odds(variant: str) -> np.ndarray:
+    """The win-odds table the other forms' search of the play reads
+    (:func:`analyzer.play.searchforms._search_forms`), a writable float64 copy of two
+    dimensions, so that every form's search is one compiled version: five-card's and
+    four-player's ``D[nd, np]`` (:func:`analyzer.keeping.winodds.win_table`), and three-player's
+    ``V[i, n0, n1, n2]`` (:func:`analyzer.keeping.winodds.win_table3`) as rows ``(i * m + n0) *
+    m + n1`` of ``m = target + 1`` columns ``n2``: (3 m**2, m).
+
+    Examples
+    --------
+    >>> search_odds("three-player").shape, search_odds("five-card").shape
+    ((44652, 122), (62, 62))
+    """
+    from ..keeping.winodds import win_table, win_table3
+
+    name = VARIANTS[variant].name
+    if name == "three-player":
+        table = win_table3()
+        return np.array(table).reshape(table.shape[0] * table.shape[1] * table.shape[2], -1)
+    return np.array(win_table(name))
 
 
 def player_tables(variant: str, players, crib: str = "table") -> PlayerTables:

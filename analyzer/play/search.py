@@ -1016,10 +1016,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         order; the search deals every other player's cards from what you have not seen (their
         goes respected, with ``infer`` each hand as that player's ``ev`` discard in the form
         suggests, the partners' pegging counted for your side) and values points, a card
-        that reaches the target first, and with ``score`` in five-card and four-player the
-        probability of winning from the form's shipped table
-        (:func:`analyzer.play.searchforms.advise_play_forms`; three-player's search values
-        points: its table of three needs is read by the keep to win only;
+        that reaches the target first, and with ``score`` the probability of winning from
+        the form's shipped table (:func:`analyzer.play.searchforms.advise_play_forms`;
         ``odds`` must be None, the continuation ``greedy``).
 
     Returns

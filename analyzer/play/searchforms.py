@@ -39,11 +39,12 @@ card, and with ``one_count`` the five-card play that ends at the first go or 31)
 
 A card's value is **points**: what it pegs now plus its side's pegging in the rest of the play
 minus the other sides' (their mean, with three players; the partners' pegging counts for the
-side). A card that reaches the target now wins the game and comes first. In five-card and
-four-player, given the form's win-odds table (:func:`analyzer.keeping.winodds.win_table`), it is
-**score-aware** as the six-card search is: each rollout stops at the target, the show is counted
-in order and the next deal's chance read from the table; a card's value is its probability of
-winning. Three-player has no table (its state is three needs): points there.
+side). A card that reaches the target now wins the game and comes first. Given the form's
+win-odds table (:func:`analyzer.play.reads.search_odds`: five-card's and four-player's of two
+needs, three-player's of three), it is **score-aware** as the six-card search is: each rollout
+stops at the target, the show is counted in order and the next deal's chance read from the
+table; a card's value is its probability of winning (in three-player, the player's own chance
+of the three).
 
 The engine's ``best`` pegging policy calls :func:`_best_play_forms` in these forms (the
 ``lookahead`` card as the reference, the search's card only where it is ahead by more than
@@ -164,20 +165,43 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
 
 
 @njit(cache=True)
+def _is_aware(odds, target, n_sides, starter):
+    """Whether :func:`_search_forms` values the probability of winning: the starter is known
+    and ``odds`` is the form's win-odds table as :func:`analyzer.play.reads.search_odds` gives
+    it, ``(target + 1, target + 1)`` with two sides, ``(3 (target + 1)**2, target + 1)`` with
+    three (any other array, such as a (1, 1), means points)."""
+    m = target + 1
+    if starter < 0 or odds.shape[1] != m:
+        return False
+    if n_sides == 2:
+        return odds.shape[0] == m
+    return n_sides == 3 and odds.shape[0] == 3 * m * m
+
+
+@njit(cache=True)
 def _finish_forms(shown, dealer, n_players, scores, target, odds, side):
-    """The probability that side ``side`` wins, from the end of a play nobody won (two sides):
-    the show in order (``shown`` int64 (players + 1,): the hands from the dealer's left round
-    to ``dealer``, then the crib, the dealer's side's), each to its side's score in ``scores``
+    """The probability that side ``side`` wins, from the end of a play nobody won: the show in
+    order (``shown`` int64 (players + 1,): the hands from the dealer's left round to
+    ``dealer``, then the crib, the dealer's side's), each to its side's score in ``scores``
     (updated) until a side reaches ``target``; then ``odds`` for the next deal, dealt by the
-    player on the dealer's left, of the other side."""
+    player on the dealer's left. Two sides: ``D[nd, np]``, the chance of the side that deals
+    next. Three (three-player, a side a player): ``V[i, n0, n1, n2]`` as rows
+    (:func:`analyzer.play.reads.search_odds`), the chance of the player ``i`` places left of
+    the next dealer when the next dealer needs ``n0``, his left ``n1`` and the third ``n2``."""
+    n_sides = scores.shape[0]
     for k in range(n_players + 1):
         q = (dealer + 1 + k) % n_players if k < n_players else dealer
-        scores[q % 2] += shown[k]
-        if scores[q % 2] >= target:
-            return 1.0 if q % 2 == side else 0.0
-    nxt = (dealer + 1) % n_players % 2  # the side that deals next
-    p = odds[target - scores[nxt], target - scores[1 - nxt]]
-    return p if nxt == side else 1.0 - p
+        scores[q % n_sides] += shown[k]
+        if scores[q % n_sides] >= target:
+            return 1.0 if q % n_sides == side else 0.0
+    nd = (dealer + 1) % n_players  # the next dealer
+    if n_sides == 2:
+        nxt = nd % 2  # the side that deals next
+        p = odds[target - scores[nxt], target - scores[1 - nxt]]
+        return p if nxt == side else 1.0 - p
+    m = target + 1
+    row = (((side - nd) % 3) * m + target - scores[nd]) * m + target - scores[(nd + 1) % 3]
+    return odds[row, target - scores[(nd + 2) % 3]]
 
 
 @njit(cache=True)
@@ -287,16 +311,17 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
     cards in five-card), the engine's players' tables (:func:`analyzer.play.reads.player_tables`);
     without it they are dealt uniformly over what the goes allow and the tables are not read.
 
-    **Score-aware** when ``odds`` is the form's win-odds table (target + 1 square, two sides,
-    :func:`analyzer.keeping.winodds.win_table`) and the ``starter`` is known: a sample also
+    **Score-aware** when ``odds`` is the form's win-odds table (:func:`_is_aware`: target + 1
+    square with two sides, three-player's of three needs as rows with three,
+    :func:`analyzer.play.reads.search_odds`) and the ``starter`` is known: a sample also
     deals the crib cards the player has not seen (the others' throws and the pack's card; its
     own throw is what it has seen besides its hand, the starter and the cards laid) from what
     is left; each rollout stops the moment a side reaches ``target``;
     otherwise the show is counted in order (the hands from the dealer's left round to
     ``dealer``, three-card hands from ``hand_table``, four-card ones and the crib from the rank
     ``table``) and, if nobody has won, the next deal's chance is read from ``odds`` (the deal
-    passes to the left: the other side deals). A card's value is then its probability of
-    winning. Otherwise (``odds`` any smaller array) it values points.
+    passes to the left; :func:`_finish_forms`). A card's value is then its probability of
+    winning. Otherwise (``odds`` any other array, such as a (1, 1)) it values points.
 
     Stopping early as :func:`analyzer.play.search._search` (``n_first`` below ``n_samples`` and
     ``ref`` a legal card: after ``n_first`` samples, if no card's mean paired difference from
@@ -346,7 +371,7 @@ def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, sco
     sums = floats[:n_cards * 5].reshape((n_cards, 5))  # for, against, net^2, win, win^2
     vals = floats[n_cards * 5:n_cards * 5 + n_samples * n_cards].reshape((n_samples, n_cards))
     got_win = floats[n_cards * 5 + n_samples * n_cards:]
-    aware = odds.shape[0] == target + 1 and n_sides == 2 and starter >= 0
+    aware = _is_aware(odds, target, n_sides, starter)
     stop = target if aware else _NO_TARGET
     n_own = 0  # the player's throw, as far as known
     for c in range(52):
@@ -703,7 +728,7 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     A card that reaches the target now is laid; else the search's best card if it beats the
     reference by more than :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their
     paired difference, else the reference. Score-aware (the probability of winning) when
-    ``odds`` is the form's win-odds table (five-card, four-player), else points. Arguments as
+    ``odds`` is the form's win-odds table (:func:`_is_aware`), else points. Arguments as
     :func:`analyzer.play.deal._play_choice`, ``one_count`` the five-card play, ``hand_table``
     the three-card hand table in five-card.
     """
@@ -724,8 +749,7 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
                       target, np.int64(BEST_SAMPLES), local, ref, out,
                       np.int64(BEST_FIRST_SAMPLES), dealer, starter, table, hand_table, odds,
                       crib_values, card_values, np.bool_(BEST_INFER_FORMS))
-    return _forms_verdict(out, n, ref, odds.shape[0] == target + 1 and scores.shape[0] == 2
-                          and starter >= 0)
+    return _forms_verdict(out, n, ref, _is_aware(odds, target, scores.shape[0], starter))
 
 
 def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor,
@@ -752,8 +776,7 @@ def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, fl
                       target, BEST_SAMPLES, local, ref, out, BEST_FIRST_SAMPLES, dealer,
                       starter, table, hand_table, odds, crib_values, card_values,
                       np.bool_(BEST_INFER_FORMS))
-    return int(_forms_verdict(out, n, ref, odds.shape[0] == target + 1
-                              and scores.shape[0] == 2 and starter >= 0))
+    return int(_forms_verdict(out, n, ref, _is_aware(odds, target, scores.shape[0], starter)))
 
 
 # --------------------------------------------------------------------------- advise_play_forms
@@ -899,9 +922,10 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     score
         Each side's score now, in side order (side ``s`` is seats ``s``, ``s + sides``, ...;
         default zeros), before the cards of ``played`` (their points are added): a card that
-        reaches the target (61 in five-card, else 121) comes first; in five-card and
-        four-player each card's probability of winning is estimated too, from the form's
-        win-odds table (:func:`analyzer.keeping.winodds.win_table`), and chosen by.
+        reaches the target (61 in five-card, else 121) comes first, and each card's
+        probability of winning is estimated too, from the form's win-odds table
+        (:func:`analyzer.keeping.winodds.win_table`, three-player's
+        :func:`analyzer.keeping.winodds.win_table3`), and chosen by.
     samples, seed
         Deals of the others' cards, 1 to 1,000,000, and their seed.
     infer
@@ -935,8 +959,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     from ..core.cards import as_cards, format_card
     from ..core.choices import MAX_SEED, check_number, variant_game
     from ..core.rng import chunk_states
-    from ..keeping.winodds import ODDS_VARIANTS, win_table
-    from .reads import player_tables
+    from .reads import player_tables, search_odds
 
     game = variant_game(variant)
     n = game.players
@@ -985,8 +1008,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     seq[:len(ranks)] = ranks
     out = np.empty((game.kept, _N_OUT))
     st = chunk_states(seed, 1)[0]
-    aware = score is not None and game.name in ODDS_VARIANTS
-    odds = np.array(win_table(game.name)) if aware else np.zeros((1, 1))
+    aware = score is not None
+    odds = search_odds(game.name) if aware else np.zeros((1, 1))
     t = player_tables(game.name, [])  # the tables the engine's players read, of the same types
     got = _search_forms(kept, laid_mask, np.int64(seat), seen_mask, np.array(floor, np.int64),
                         seq, np.int64(len(ranks)), np.int64(count), np.bool_(game.one_count),

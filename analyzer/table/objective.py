@@ -27,12 +27,11 @@ keep by :func:`analyzer.keep` with the form's tables, a card by the forms' searc
 (:func:`analyzer.play.searchforms.advise_play_forms`: the points it pegs now plus its side's
 pegging for minus against in the rest of the play, the other sides' their mean), except that
 a card that reaches the target now wins the game and is ranked first whatever its points. Not
-P(win): three-player's win-odds table (three needs) is not read here, and the keep advice of
-five-card and four-player has no P(win) estimator, so the points keep one objective for every
-decision of a deal. Where
-the form has a win-odds table (five-card, four-player) each card's ``p_win`` is shown beside
-its points, not ranked by. A card that wins now may be worth fewer points than another: the
-advice still puts it first, and a review of a card laid instead charges only the points.
+P(win): the keep advice of these forms is in points, so the points keep one objective for
+every decision of a deal. Each card's ``p_win`` (from the form's win-odds table, three-player's
+of three needs included) is shown beside its points, not ranked by. A card that wins now may be
+worth fewer points than another: the advice still puts it first, and a review of a card laid
+instead charges only the points.
 
 **One evaluation.** :func:`rank_keeps` and :func:`rank_cards` value every alternative of a
 decision under its objective, from the same samples for every alternative, best first, with
@@ -131,8 +130,8 @@ def rank_cards(hand, played, *, dealer, starter, thrown, scores,
     score by :func:`analyzer.play.searchforms.advise_play_forms`; a card that reaches the
     target now (``wins_now``) comes first, then the others by ``total`` (``value``: the points
     it pegs now plus its side's pegging for minus against in the rest of the play). The
-    frame keeps ``p_win`` in five-card and four-player (their win-odds tables), shown beside
-    the points but not ranked by; not in three-player (its table of three needs is not read).
+    frame keeps ``p_win`` (the form's win-odds table), shown beside the points but not
+    ranked by.
 
     ``attrs``: ``objective``, ``best`` (the first card, or ``"go"``), ``count``.
 

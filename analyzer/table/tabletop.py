@@ -652,8 +652,8 @@ def play_advice(table: Table, seat: int, samples: int = ADVISE_SAMPLES):
     Six-card: points far from the end, P(win) near it, from the live scores, with ``p_win``
     always. Five-card, three-player, four-player: points, a card that reaches the target now
     first; the position as the AI seats are given it (:attr:`Table.history` and
-    :attr:`Table.play_scores`, :func:`analyzer.play.seat.lay`), ``p_win`` beside the points
-    in five-card and four-player. The advice draws from its own seeded samples, never from
+    :attr:`Table.play_scores`, :func:`analyzer.play.seat.lay`), ``p_win`` beside the points.
+    The advice draws from its own seeded samples, never from
     the game's state: with the same ``samples`` it is the review's ranking of that card.
     """
     from .objective import rank_cards

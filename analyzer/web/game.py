@@ -282,8 +282,8 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         ``dealer`` and ``crib`` as ``"you"``/``"ai"``, ``target``, ``skunk_lines``, ``winner``),
         and with ``advice`` an ``advice`` list: for a throw the best keeps (``keep``,
         ``discard``, ``net``, ``hand``, ``crib``, ``peg``), for a card each card that fits, best
-        first (``card``, ``now``, ``rest``, ``total``, ``p_win``: None in three-player, whose
-        table of three needs is not read here; ``wins_now``: it reaches the target; ``objective``).
+        first (``card``, ``now``, ``rest``, ``total``, ``p_win``, ``wins_now``: it reaches the
+        target; ``objective``).
 
     Examples
     --------
