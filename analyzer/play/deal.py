@@ -18,6 +18,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ..core import rules
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import PEGGING_POLICIES
 from ..core.game import layout
@@ -64,6 +65,7 @@ def _his_heels(starter):
     return rules.HEELS_POINTS if _rank(starter) == rules.JACK else 0
 
 
+@compiled_apart
 @njit(cache=True)
 def _play(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
           thrown, starter, table, peg_values, odds, crib_values, card_values, hand_table):
@@ -111,6 +113,7 @@ def _play_ints(n_players, n_cards):
     return 2 * n_players + n_players * n_cards + 1
 
 
+@compiled_apart
 @njit(cache=True)
 def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pegged, one_count,
                thrown, starter, table, peg_values, odds, crib_values, card_values, hand_table,
@@ -225,6 +228,7 @@ def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, u
                                unseen_rank[p], opp_left, last_card, st)
 
 
+@compiled_apart
 @njit(cache=True)
 def _show(kept, crib, starter, dealer, table, hand_table, scores, target, winner, show):
     """The show: each hand from the dealer's left round to the dealer, then the crib.

@@ -52,6 +52,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import DISCARD_POLICIES
 from ..core.game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
@@ -256,6 +257,7 @@ def deal_cards(st: np.ndarray, game: np.ndarray, deck: np.ndarray, hands: np.nda
     return int(_deal(st, game, deck, hands))
 
 
+@compiled_apart
 @njit(cache=True)
 def _discards(st, game, hands, dealer, starter, deck, dpol, crib_values, card_values,
               hand_table, kept, thrown, crib, unseen_rank, scores, table, peg_values, odds):
@@ -329,6 +331,7 @@ def _forms_discard_of_the_tables(game, hand, place, pol, me, opp, st, crib_value
     return none
 
 
+@compiled_apart
 @njit(cache=True)
 def _discard_one(st, game, hand, own, pol, scores, p, dealer, crib_values, card_values,
                  hand_table, table, peg_values, odds, kept, thrown):

@@ -45,6 +45,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ..core import rules
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from ..core.rng import _randint
@@ -91,6 +92,7 @@ _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
 
+@compiled_apart
 @njit(cache=True)
 def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol, scores,
              target, st, pegged):
@@ -149,6 +151,7 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
     return -1
 
 
+@compiled_apart
 @njit(cache=True)
 def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scores, target,
                     pegged):
@@ -273,6 +276,7 @@ def _holds(d, n_laid):
     return held == n_laid
 
 
+@compiled_apart
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
                     hand_table, st, work, opp_six, keep_values, hand_out, crib_out):
@@ -343,6 +347,7 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
     return False
 
 
+@compiled_apart
 @njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
             me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,

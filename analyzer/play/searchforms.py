@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rules
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, DISCARD_POLICIES, PEGGING_POLICIES
 from ..core.rng import _randint
@@ -100,6 +101,7 @@ _DISCARD_EV = DISCARD_POLICIES["ev"]
 _NO_TARGET = np.int64(1) << 40
 
 
+@compiled_apart
 @njit(cache=True)
 def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, scores, one_count,
                       target, pegged):
@@ -222,6 +224,7 @@ def _goes_fit(work, rest, order, k0, n_order, left0, floor):
     return True
 
 
+@compiled_apart
 @njit(cache=True)
 def _draw_seat(work, rest, hand, n_laid, own, order, k, n_order, left0, floor, crib_values,
                card_values, hand_table, st, five, throw):
@@ -289,6 +292,7 @@ def _draw_seat(work, rest, hand, n_laid, own, order, k, n_order, left0, floor, c
     return -1
 
 
+@compiled_apart
 @njit(cache=True)
 def _search_forms(kept0, laid0, p, seen, floor, seq, nseq, count, one_count, scores, target,
                   n_samples, st, ref, out, n_first, dealer, starter, table, hand_table, odds,

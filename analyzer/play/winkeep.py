@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rules
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import (
     DEFAULT_SAMPLES,
@@ -99,6 +100,7 @@ def _unseen_deck(six):
     return deck
 
 
+@compiled_apart
 @njit(cache=True)
 def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand_table, odds,
                   keeps, out):
@@ -115,6 +117,7 @@ def _sample_keeps(six, dealer, me, opp, st, deck, ppol, crib_values, table, hand
                   odds, crib_values, keeps, out)
 
 
+@compiled_apart
 @njit(cache=True)
 def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table, hand_table,
                   odds, crib_values, keeps, out):
@@ -205,6 +208,7 @@ def _rest_of_deal(six, opp_six, d_opp, starter, dealer, me, opp, st, ppol, table
     _keep_alive(bools_owner)
 
 
+@compiled_apart
 @njit(cache=True, nogil=True)
 def _keep_win_samples(six, dealer, me, opp, st, ppol, crib_values, table, hand_table, odds, out):
     """``out`` float64 (n, 15): ``n`` samples' win probability per keep, drawn from ``st`` (a
@@ -217,6 +221,7 @@ def _keep_win_samples(six, dealer, me, opp, st, ppol, crib_values, table, hand_t
                       keeps, out[s])
 
 
+@compiled_apart
 @njit(cache=True)
 def _points_values(six, dealer, crib_values, peg_values, hand_table, values):
     """The points value of each keep into ``values`` (15,): the exact hand mean over the 46
@@ -236,6 +241,7 @@ def _points_values(six, dealer, crib_values, peg_values, hand_table, values):
     return best
 
 
+@compiled_apart
 @njit(cache=True)
 def _best_discard(six, dealer, me, opp, st, crib_values, peg_values, table, hand_table, odds,
                   samples, reach, candidates):

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.apart import compiled_apart
 from ..core.choices import FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
@@ -56,6 +57,7 @@ _GREEDY = PEGGING_POLICIES["greedy"]
 _VARIANT = "three-player"
 
 
+@compiled_apart
 @njit(cache=True, nogil=True)
 def _win_samples3(game, dealt, place, start, st, keeps, throws, crib_values, card_values, table,
                   hand_table, odds3, out):

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core.apart import compiled_apart
 from ..core.choices import DISCARD_POLICIES, FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
@@ -135,6 +136,7 @@ def _ways(n_thrown):
     return keeps, throws
 
 
+@compiled_apart
 @njit(cache=True)
 def _best_discard_forms(game, hand, place, me, opp, st, crib_values, card_values, table,
                         hand_table, odds, samples, reach, first, z):
@@ -268,6 +270,7 @@ def _set_way(game, dealt, place, keeps, throws, d, hands, deck, pack, starter, k
         unseen[q, _rank(starter)] -= 1
 
 
+@compiled_apart
 @njit(cache=True, nogil=True)
 def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_values, card_values,
                        table, hand_table, odds, out):

@@ -68,6 +68,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import (
     DEFAULT_PLAYER,
@@ -149,6 +150,7 @@ def _scratch(game):
             np.zeros(n_players + 1, np.int64))
 
 
+@compiled_apart
 @njit(cache=True)
 def _one_deal(st, game, dpol, ppol, values, cards, table, hands_t, deck, hands, kept, thrown,
               crib, unseen, scores, plays, pegged, show):
