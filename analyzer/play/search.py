@@ -92,7 +92,6 @@ _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
 
-@compiled_apart
 @njit(cache=True)
 def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol, scores,
              target, st, pegged):
@@ -151,7 +150,6 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
     return -1
 
 
-@compiled_apart
 @njit(cache=True)
 def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scores, target,
                     pegged):
@@ -276,7 +274,6 @@ def _holds(d, n_laid):
     return held == n_laid
 
 
-@compiled_apart
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
                     hand_table, st, work, opp_six, keep_values, hand_out, crib_out):

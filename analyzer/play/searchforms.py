@@ -101,7 +101,6 @@ _DISCARD_EV = DISCARD_POLICIES["ev"]
 _NO_TARGET = np.int64(1) << 40
 
 
-@compiled_apart
 @njit(cache=True)
 def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, scores, one_count,
                       target, pegged):
@@ -224,7 +223,6 @@ def _goes_fit(work, rest, order, k0, n_order, left0, floor):
     return True
 
 
-@compiled_apart
 @njit(cache=True)
 def _draw_seat(work, rest, hand, n_laid, own, order, k, n_order, left0, floor, crib_values,
                card_values, hand_table, st, five, throw):
