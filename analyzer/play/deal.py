@@ -59,6 +59,21 @@ def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count,
     return _best_play
 
 
+def _play_tables(peg_values, odds):
+    """``peg_values`` as the play reads it: only ``best``'s search does, so when no seat
+    searches (``odds`` None) the play is given None, and the ``pegging`` discard's games
+    (a pegging table, no search) play with the same compiled play as the others rather than a
+    version of their own. Chosen by the argument's type as the caller is compiled."""
+    raise NotImplementedError("called from compiled code only")
+
+
+@overload(_play_tables, inline="always")
+def _play_tables_of_the_run(peg_values, odds):
+    if isinstance(odds, types.NoneType):
+        return lambda peg_values, odds: None
+    return lambda peg_values, odds: peg_values
+
+
 @njit(cache=True, inline="always")
 def _his_heels(starter):
     """What the dealer pegs for the starter: 2 for a Jack (his heels), else 0."""

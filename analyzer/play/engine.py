@@ -59,7 +59,7 @@ from ..core.game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_TH
 from ..core.rng import _randint, _shuffle_prefix
 from ..core.scoring import _rank, _throw_key
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
-from .deal import PLAY, _his_heels, _play, _play_ints, _play_with, _show
+from .deal import PLAY, _his_heels, _play, _play_ints, _play_tables, _play_with, _show
 from .players import (
     _KEEP_THREE_OF_FIVE,
     _THROW_TWO_OF_FIVE,
@@ -549,6 +549,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     states = _borrowed(states_owner)
     st_saved = states[:st.shape[0]]
     st_stats = states[st.shape[0]:]
+    peg_play = _play_tables(peg_values, odds)  # None unless a seat searches
     first_dealer = _cut_for_deal(st, n_players) if first < 0 else first
     scores[(first_dealer + 1) % n_sides] += game[GAME.start_points]
     dealer = first_dealer
@@ -575,7 +576,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             play_ints[:] = 0
             n_plays, winner = _play_with(kept, dealer, ppol, unseen_rank, scores, target, st,
                                          plays, pegged, one_count, thrown, starter, table,
-                                         peg_values, odds, crib_values, card_values,
+                                         peg_play, odds, crib_values, card_values,
                                          hand_table, laid, play_ints)
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
@@ -594,7 +595,7 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             laid[:, :] = False
             play_ints[:] = 0
             _play_with(kept, dealer, ppol, unseen_saved, stat_scores, np.int64(1 << 30), st_stats,
-                       stat_plays, pegged, one_count, thrown, starter, table, peg_values, odds,
+                       stat_plays, pegged, one_count, thrown, starter, table, peg_play, odds,
                        crib_values, card_values, hand_table, laid, play_ints)
         _tally_deal(acc, crib_acc, dealer, pegged, show, heels, thrown, phase)
         if record and deals <= MAX_RECORDED_DEALS:
