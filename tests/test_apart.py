@@ -79,7 +79,7 @@ def test_callers_call_the_callee_and_find_it_from_the_cache_even_compiled_again(
 
     def run(what):
         out = subprocess.run([sys.executable, "run.py", what], cwd=tmp_path, env=env,
-                             capture_output=True, text=True, timeout=600)
+                             capture_output=True, text=True, timeout=1800)
         assert out.returncode == 0, out.stderr
         return out.stdout.split("\n")[:-1]
 

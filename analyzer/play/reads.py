@@ -115,7 +115,7 @@ def search_odds(variant: str) -> np.ndarray:
     name = VARIANTS[variant].name
     if name == "three-player":
         table = win_table3()
-        return np.array(table).reshape(table.shape[0] * table.shape[1] * table.shape[2], -1)
+        return np.array(table).reshape(-1, table.shape[-1])
     return np.array(win_table(name))
 
 
