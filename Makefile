@@ -1,11 +1,12 @@
-# Two commands for a fresh machine: `make run` and `make test` (`make test-fast` skips slow tests).
+# Two commands for a fresh machine: `make run` and `make test` (`make test-fast` skips slow tests,
+# `make test-all` adds the exhaustive sweeps).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Test processes at once (pytest-xdist workers, and the processes compiling the numba kernels).
 JOBS   ?= 2
 
-.PHONY: run serve test test-fast lint bench clean
+.PHONY: run serve test test-fast test-all lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +45,12 @@ test-fast: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
+
+# The suite with the oracles' exhaustive sweeps over every rank pattern (about 4 minutes more).
+test-all: $(VENV)/.installed-test
+	$(BIN)/ruff check analyzer tests
+	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) --exhaustive
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests

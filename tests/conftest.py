@@ -1,5 +1,6 @@
 """Shared test settings: hypothesis profiles sized for a 2-core CI machine, a history of games
-that is never the user's own, and the tests marked slow started first."""
+that is never the user's own, the tests marked slow started first, and the exhaustive sweeps
+run only when asked for (``--exhaustive``, ``make test-all``)."""
 
 import os
 import signal
@@ -35,9 +36,25 @@ def history_in_a_temporary_folder(tmp_path_factory):
         yield path
 
 
-def pytest_collection_modifyitems(items):
-    """The tests marked slow first, in their order, then the others: pytest-xdist deals the
+def pytest_addoption(parser):
+    parser.addoption(
+        "--exhaustive", action="store_true",
+        help="also run the tests marked exhaustive: the oracles' sweeps over every rank pattern "
+             "(minutes of CPU; make test-all)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked exhaustive are skipped, with the reason, unless ``--exhaustive`` is
+    given: each sweeps every rank pattern in parts, of which the part the suite always runs is
+    an even sample (every eighth pattern), so a plain run checks the same thing on fewer hands.
+
+    The tests marked slow first, in their order, then the others: pytest-xdist deals the
     first quarter of the tests to its workers in turn and the rest as they finish, so the long
     tests run side by side at the start and short ones fill in at the end, instead of one long
     test keeping a worker busy after the other has finished."""
+    if not config.getoption("--exhaustive"):
+        skip = pytest.mark.skip(reason="an exhaustive sweep: run with --exhaustive (make test-all)")
+        for item in items:
+            if item.get_closest_marker("exhaustive") is not None:
+                item.add_marker(skip)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
