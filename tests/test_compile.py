@@ -70,29 +70,30 @@ def test_the_clock_counts_each_kernels_versions_and_its_own_time_without_inner_o
 
 def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
     """The kernels each of ``steps`` (Python code, run in turn by one new process from an
-    empty numba cache) compiles that the steps before it had not: one process, so the kernels
-    all steps share are compiled once."""
+    empty numba cache) compiles a version of that the steps before it had not: one process, so
+    the versions all steps share are compiled once."""
     report = tmp_path / "report.json"
     code = ["import json\nfrom analyzer.cli.compiletime import CompileClock\n"
             "clock = CompileClock().install()\nafter = []\n"]
     for step in steps:
-        code.append(f"{step}\nafter.append([r['kernel'] for r in clock.rows()])\n")
+        code.append(f"{step}\nafter.append({{r['kernel']: r['versions'] for r in clock.rows()}})\n")
     code.append(f"open({str(report)!r}, 'w').write(json.dumps(after))\n")
     done = subprocess.run([sys.executable, "-c", "".join(code)], capture_output=True, text=True,
                           timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert done.returncode == 0, done.stderr
-    after = [set(names) for names in json.loads(report.read_text())]
-    return [names - (after[k - 1] if k else set()) for k, names in enumerate(after)]
+    after = json.loads(report.read_text())
+    return [{name for name, n in versions.items() if n > (after[k - 1].get(name, 0) if k else 0)}
+            for k, versions in enumerate(after)]
 
 
 @pytest.mark.slow
 def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     """Rarely used paths are compiled only when used (issue 22), one new process from an empty
     cache taking the steps in turn."""
-    games, discard6, lay5, lay6 = _kernels_compiled_by_step(tmp_path, [
-        # games without best
+    games, discard6, lay5, lay6, best_games, pegging = _kernels_compiled_by_step(tmp_path, [
+        # games without best or the pegging discard
         "from analyzer import simulate\n"
-        "simulate(4, seed=1, players=('ev+lookahead', 'pegging+greedy'), workers=1)",
+        "simulate(4, seed=1, players=('ev+lookahead', 'ev+greedy'), workers=1)",
         # best's six-card discard near the end of a game
         "from analyzer.play.seat import discard, lay\n"
         "discard('best', '5H 5S 6D JC QS KH', own_crib=True, scores=(110, 115))",
@@ -100,15 +101,23 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
         "lay('best', '5H 6D JC', seat=1, dealer=0, starter='2C', thrown='KH KD', "
         "variant='five-card')",
         "lay('best', '5H 6D JC QS', seat=1, dealer=0, starter='2C', thrown='KH KD')",
+        # six-card games of best, then of the pegging discard
+        "simulate(4, seed=1, players=('best', 'ev+lookahead'), workers=1)",
+        "simulate(4, seed=1, players=('pegging+greedy', 'ev+greedy'), workers=1)",
     ])
-    # The tables only best reads are None for other players (analyzer.play.reads): numba
-    # removes the branches that read them before typing, so their kernels are never compiled;
-    # nor the other forms' score-aware discard (analyzer.play.winkeepforms).
+    # The tables only best and the pegging discard read are None for other players
+    # (analyzer.play.reads): numba removes the branches that read them before typing, so their
+    # kernels are never compiled; nor the other forms' score-aware discard
+    # (analyzer.play.winkeepforms).
     assert "play.engine._run_chunk" in games
-    assert "play.winkeep._points_values" in games  # the pegging discard: points only
     assert {k for k in games if k.startswith(("play.search.", "play.searchforms.",
                                               "play.winkeepforms."))} == set()
-    assert {k for k in games if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal")} == set()
+    assert {k for k in games if k.split(".")[-1] in ("_sample_keeps", "_rest_of_deal",
+                                                     "_points_values")} == set()
+    # The pegging discard runs the version of the engine six-card's best compiles (given a
+    # win-odds table it never reads): no version of any kernel of its own.
+    assert "play.engine._run_chunk" in best_games
+    assert pegging == set()
     # best's discard in five-card and four-player is reached through an overload that
     # six-card's tables (a pegging table given) compile as a constant: no sample of their deals
     assert {k.split(".")[-1] for k in discard6} >= {"_sample_keeps", "_rest_of_deal"}

@@ -5,7 +5,7 @@ a copy of the callee's optimized module into the caller's and runs LLVM's optimi
 generator over the whole again (``numba.core.codegen.CPUCodeLibrary.finalize``). A big callee
 is so optimized and compiled once more in every kernel above it: the engine's levels (the play,
 the discards, ``best``'s search and score-aware discard) were most of a first run's compile
-time, each level optimizing everything below it again, in each of the engine's four versions.
+time, each level optimizing everything below it again, in each of the engine's versions.
 
 :func:`compiled_apart` marks a kernel whose callers call its compiled code instead: a caller's
 module declares the callee's symbol and LLVM's JIT resolves it to the code the callee's own

@@ -65,7 +65,11 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
     not, so that numba compiles only the search a run can use (``best`` in six-card does not
     compile the other forms' search, nor they six-card's); ``None`` for a table no player reads.
     A six-card game with ``best`` in it is given both (its pegging half alone reads no pegging
-    table), so that it runs the version ``best`` against anyone compiles, not one of its own.
+    table), so that it runs the version ``best`` against anyone compiles, not one of its own;
+    so is one with the ``pegging`` discard and no ``best``, with a (1, 1) array of zeros for
+    the win-odds table, which it never reads (the discard near the end samples only for
+    ``best``; nobody searches): the rarely used pegging discard compiles no version of the
+    engine of its own, and the plain games compile none of it.
     """
     codes = [parse_player(p) for p in players]
     if VARIANTS[variant].name != "six-card":
@@ -94,6 +98,8 @@ def score_tables(variant: str, players) -> tuple[np.ndarray | None, np.ndarray |
         from ..keeping.winodds import win_table
 
         odds_table = np.array(win_table())
+    elif pegging:
+        odds_table = np.zeros((1, 1))  # never read: best's version of the engine, not a fourth
     return peg_values, odds_table
 
 
