@@ -103,9 +103,8 @@ def test_table_discards_equal_the_compiled_path_on_every_rank_pattern(part):
             cards += [r * 4 + int(s) for s in suits]
         hands.append(cards)
     assert len(hands) == 18_395
-    for i, cards in enumerate(hands):
-        if (i // 4) % PARTS == part:
-            _check_hands("six-card", [cards], i)
+    for start in range(4 * part, len(hands), 4 * PARTS):
+        _check_hands("six-card", hands[start:start + 4], start)
 
 
 def test_table_discards_refuse_what_keep_refuses():
