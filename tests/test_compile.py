@@ -90,7 +90,8 @@ def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
 def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     """Rarely used paths are compiled only when used (issue 22), one new process from an empty
     cache taking the steps in turn."""
-    games, discard6, lay5, lay6, best_games, pegging = _kernels_compiled_by_step(tmp_path, [
+    games, discard6, lay5, lay6, lookahead, best_games, pegging = _kernels_compiled_by_step(
+        tmp_path, [
         # games without best or the pegging discard
         "from analyzer import simulate\n"
         "simulate(4, seed=1, players=('ev+lookahead', 'ev+greedy'), workers=1)",
@@ -101,6 +102,10 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
         "lay('best', '5H 6D JC', seat=1, dealer=0, starter='2C', thrown='KH KD', "
         "variant='five-card')",
         "lay('best', '5H 6D JC QS', seat=1, dealer=0, starter='2C', thrown='KH KD')",
+        # the play's advice with the lookahead continuation (crib peg --continuation)
+        "from analyzer import advise_play\n"
+        "advise_play('5H 6D JC QS', dealer=False, starter='2C', samples=4, "
+        "continuation='lookahead')",
         # six-card games of best, then of the pegging discard
         "simulate(4, seed=1, players=('best', 'ev+lookahead'), workers=1)",
         "simulate(4, seed=1, players=('pegging+greedy', 'ev+greedy'), workers=1)",
@@ -133,6 +138,9 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     assert "play.search._best_play" not in lay6
     assert "play.searchforms._best_play_forms" not in lay5
     assert {k for k in lay5 | lay6 if k.startswith("play.seat.")} == set()
+    # The continuation is a number the search branches on: one version serves both, and the
+    # lookahead rollout is already there (the late discard's samples compiled it).
+    assert lookahead == set()
 
 
 # ------------------------------------------------------------------ said before the wait

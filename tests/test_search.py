@@ -430,7 +430,7 @@ def test_the_engines_search_looks_after_every_eight_samples():
     exactly that many samples (the same stream), whose earlier looks each had a card ahead."""
     from analyzer.core.scoring import hand_table, rank_table
     from analyzer.keeping.winodds import win_table
-    from analyzer.play.search import _DIFF, _LEGAL, _N_OUT, _search
+    from analyzer.play.search import _BEST_CONT, _DIFF, _LEGAL, _N_OUT, _search
 
     odds = np.array(win_table(), np.float64)
     tables = (rank_table(), odds)
@@ -440,7 +440,7 @@ def test_the_engines_search_looks_after_every_eight_samples():
         n = _search(np.array(hand, np.int64), np.zeros(4, np.bool_), np.array(thrown, np.int64),
                     starter, np.array(opp_laid, np.int64), 4 - len(opp_laid), 0,
                     np.zeros(9, np.int64), 0, 0, True, 100, 104, 121, *tables,
-                    n_samples, None, np.array([seed, 3, 5, 7], np.uint64), 0, out,
+                    n_samples, _BEST_CONT, np.array([seed, 3, 5, 7], np.uint64), 0, out,
                     crib_values("table"), hand_table(), True, n_first)
         assert n == 4
         return out

@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from ..core import rules
+from ..core.apart import compiled_apart
 from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES
 from ..core.rng import _randint
 from ..core.scoring import _peg_points, _rank, _rank_value, _row3, _suit, _throw_key, _value
@@ -209,6 +210,7 @@ def _thrown_points(a, b):
     return pts
 
 
+@compiled_apart
 @njit(cache=True)
 def _baseline_discard(dealt, n_ways, own_crib, st):
     """The ``baseline`` discard: index ``0..n_ways-1`` of the way to keep and throw that has the
@@ -249,6 +251,7 @@ def _baseline_discard(dealt, n_ways, own_crib, st):
     return best
 
 
+@compiled_apart
 @njit(cache=True)
 def _choose_discard(policy, six, dealer, crib_values, hand_table, st):
     """Index 0..14 into ``DISCARDS`` of the discard ``policy`` chooses for ``six`` (int64 (6,)).
@@ -333,6 +336,7 @@ def _hand3_total(k0, k1, k2, unseen, n_unseen, hand3_table):
     return total
 
 
+@compiled_apart
 @njit(cache=True)
 def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     """Index 0..9 into the ways to throw two of ``five`` (int64 (5,)) and keep three, as
@@ -367,6 +371,7 @@ def _choose_keep3(policy, five, own_crib, crib_values, hand3_table, st):
     return best
 
 
+@compiled_apart
 @njit(cache=True)
 def _choose_throw(policy, five, own_crib, card_values, hand_table, st):
     """Index 0..4 of the card ``policy`` throws from ``five`` (int64 (5,)), keeping the other four

@@ -41,8 +41,7 @@ are its crib cards. Early in the play nearly every draw fits; a draw that fits i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from ..core import rules
 from ..core.apart import compiled_apart
@@ -81,9 +80,8 @@ __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_IN
 
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
-# ... as _search takes it: None is greedy, and compiles no policy rollout (_play_on)
-_BEST_CONT = (None if BEST_CONTINUATION == "greedy" else
-              np.int64(PEGGING_POLICIES[BEST_CONTINUATION]))
+# ... as _search takes it: a pegging-policy code (one compiled version for every continuation)
+_BEST_CONT = np.int64(PEGGING_POLICIES[BEST_CONTINUATION])
 #: Whether the search draws the opponent's hand as its discard suggests (the posterior given
 #: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
 #: :func:`_search`.
@@ -92,6 +90,7 @@ _PEG_LOOKAHEAD = PEGGING_POLICIES["lookahead"]
 _PEG_GREEDY = PEGGING_POLICIES["greedy"]
 
 
+@compiled_apart
 @njit(cache=True)
 def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol, scores,
              target, st, pegged):
@@ -150,6 +149,7 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
     return -1
 
 
+@compiled_apart
 @njit(cache=True)
 def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scores, target,
                     pegged):
@@ -199,46 +199,6 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
             nseq = 0
         turn = nxt
     return -1
-
-
-def _continuation(policy):
-    """The rollouts' policy as a number: ``greedy`` when ``policy`` is None (see
-    :func:`_play_on`)."""
-    raise NotImplementedError("called from compiled code only")
-
-
-@overload(_continuation)
-def _continuation_of(policy):
-    if isinstance(policy, types.NoneType):
-        return lambda policy: np.int64(_PEG_GREEDY)
-    return lambda policy: policy
-
-
-def _play_on(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
-             pegged):
-    """:func:`_rollout` from a searched card (the opponent to lay), for a ``policy`` other than
-    ``greedy`` (which :func:`_greedy_rollout` plays). Chosen by the type of ``policy`` as
-    :func:`_search` is compiled: None (the engine's ``best``, whose continuation is greedy)
-    compiles no call of :func:`_rollout` and none of the policies it dispatches to, so that
-    ``best`` and ``crib peg`` do not compile them; an int64 policy (``advise_play``'s
-    ``continuation="lookahead"``) compiles the call."""
-    raise NotImplementedError("called from compiled code only")
-
-
-@overload(_play_on)
-def _play_on_by(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
-                pegged):
-    if isinstance(policy, types.NoneType):
-        def never(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
-                  pegged):
-            return np.int64(-1)  # not reached: a None policy is greedy
-        return never
-
-    def rollout(policy, kept, laid, left, seq, nseq, count, unseen, pols, scores, target, st,
-                pegged):
-        return _rollout(kept, laid, left, seq, nseq, count, np.int64(1), np.int64(0),
-                        np.int64(0), unseen, pols, scores, target, st, pegged)
-    return rollout
 
 
 @njit(cache=True)
@@ -359,8 +319,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     ``count`` the count. Scores and ``target`` as the game stands; ``table`` the rank table;
     ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
     ``st`` the xoshiro256** state the samples are drawn from. ``policy`` the continuation
-    of the rollouts, both players: a pegging-policy code, or None for ``greedy`` (the
-    engine's and ``advise_play``'s default), which compiles only :func:`_greedy_rollout`.
+    of the rollouts, both players: a pegging-policy code, int64. ``greedy`` (the engine's and
+    ``advise_play``'s default) plays on by :func:`_greedy_rollout`, the others by
+    :func:`_rollout` (``crib peg --continuation lookahead``): a branch at run time, so the search
+    is compiled once, not once for each; both rollouts are compiled apart
+    (:mod:`analyzer.core.apart`) and the late discard's :func:`analyzer.play.winkeep._rest_of_deal`
+    calls the same two.
 
     With ``infer`` the samples follow what the opponent's discard says about its cards: each
     sample deals the opponent six cards (the cards it has laid and others from the unseen),
@@ -467,7 +431,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     # Cards of one rank lead to the same play (the policies see ranks; of equal cards they lay
     # the first) and the same show: a card of a rank searched already takes its values, when
     # the rollouts draw nothing from the stream (greedy, lookahead).
-    pol = _continuation(policy)
+    pol = policy
     same = pol == _PEG_GREEDY or pol == _PEG_LOOKAHEAD
     greedy = pol == _PEG_GREEDY
     for i in range(n_hand):
@@ -587,8 +551,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                     w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
                                         np.int64(0), np.int64(0), scores, stop, pegged)
                 else:
-                    w = _play_on(policy, kept, laid, left, seq2, n2, c2, unseen, pols,
-                                 scores, stop, st, pegged)
+                    w = _rollout(kept, laid, left, seq2, n2, c2, np.int64(1), np.int64(0),
+                                 np.int64(0), unseen, pols, scores, stop, st, pegged)
                 if aware:
                     if w >= 0:
                         win = 1.0 if w == 0 else 0.0
@@ -1118,7 +1082,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     n = _search(np.array(mine, np.int64), laid_mine, np.array(own_throw, np.int64), start,
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
-                None if continuation == "greedy" else PEGGING_POLICIES[continuation], st, -1,
+                np.int64(PEGGING_POLICIES[continuation]), st, -1,
                 out, crib_values("table"), hand_table(),
                 bool(infer), 0)
     if n < 0:
