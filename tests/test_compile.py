@@ -90,8 +90,8 @@ def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
 def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     """Rarely used paths are compiled only when used (issue 22), one new process from an empty
     cache taking the steps in turn."""
-    games, discard6, lay5, lay6, lookahead, best_games, pegging = _kernels_compiled_by_step(
-        tmp_path, [
+    (games, discard6, lay5, lay6, lookahead, best_games, pegging, keep4, keep5,
+     keep3) = _kernels_compiled_by_step(tmp_path, [
         # games without best or the pegging discard
         "from analyzer import simulate\n"
         "simulate(4, seed=1, players=('ev+lookahead', 'ev+greedy'), workers=1)",
@@ -109,6 +109,11 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
         # six-card games of best, then of the pegging discard
         "simulate(4, seed=1, players=('best', 'ev+lookahead'), workers=1)",
         "simulate(4, seed=1, players=('pegging+greedy', 'ev+greedy'), workers=1)",
+        # the score-aware keep in four-player, five-card, then three-player
+        "from analyzer import keep_to_win\n"
+        "keep_to_win('5H 5S 6D JC KH', True, (100, 95), samples=64, variant='four-player')",
+        "keep_to_win('5H 5S 6D JC KH', True, (50, 55), samples=64, variant='five-card')",
+        "keep_to_win('5H 5S 6D JC KH', True, (100, 95, 90), samples=64, variant='three-player')",
     ])
     # The tables only best and the pegging discard read are None for other players
     # (analyzer.play.reads): numba removes the branches that read them before typing, so their
@@ -141,6 +146,12 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     # The continuation is a number the search branches on: one version serves both, and the
     # lookahead rollout is already there (the late discard's samples compiled it).
     assert lookahead == set()
+    # The other forms' score-aware keep: four-player compiles the forms' samples, five-card then
+    # the same versions (nothing new), three-player its own kernel and nothing else (the
+    # engine's steps it calls are the versions four-player compiled).
+    assert "play.winkeepforms._forms_win_samples" in keep4
+    assert keep5 == set()
+    assert keep3 == {"play.winkeep3._win_samples3"}
 
 
 # ------------------------------------------------------------------ said before the wait

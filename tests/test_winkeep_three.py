@@ -7,9 +7,6 @@ of a deal no one can end, the seats of ``crib odds``, and every refusal in one l
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -287,37 +284,3 @@ def test_a_score_the_command_line_refuses_the_api_refuses_in_its_words(client, c
     r = client.get("/api/keep/win", params={**query, "third": 121, "variant": "three-player"})
     assert r.status_code == 422 and r.json() == {"error": "third: 121 is more than 120",
                                                  "field": "third"}
-
-
-# --------------------------------------------------------------------------- compiling
-
-
-@pytest.mark.slow
-def test_three_player_compiles_its_own_kernel_only(tmp_path):
-    """From an empty cache, in one process: four-player's and five-card's score-aware keeps,
-    then three-player's, which compiles its own kernel and nothing else (the engine's steps it
-    calls are the versions four-player compiled); the other forms get no new version."""
-    report = tmp_path / "report.json"
-    code = (
-        "import json\nfrom analyzer.cli.compiletime import CompileClock\n"
-        "clock = CompileClock().install()\nafter = []\n"
-        "from analyzer.play.winkeep import keep_to_win\n"
-        "for variant, score in (('four-player', (100, 95)), ('five-card', (50, 55)),\n"
-        "                       ('three-player', (100, 95, 90))):\n"
-        "    keep_to_win('5H 5S 6D JC KH', True, score, samples=64, variant=variant)\n"
-        "    after.append(clock.rows())\n"
-        f"open({str(report)!r}, 'w').write(json.dumps(after))\n")
-    env = dict(os.environ, PYTHONWARNINGS="ignore", NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("ANALYZER_COMPILE_REPORT", None)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=1800, env=env)
-    assert done.returncode == 0, done.stderr
-    four, five, three = json.loads(report.read_text())
-    names = [{r["kernel"] for r in rows} for rows in (four, five, three)]
-    assert "play.winkeepforms._forms_win_samples" in names[0]
-    assert names[1] == names[0]  # five-card: the same kernels as four-player
-    assert names[2] - names[1] == {"play.winkeep3._win_samples3"}
-    before = {r["kernel"]: r["versions"] for r in five}
-    now = {r["kernel"]: r["versions"] for r in three}
-    assert {k: now[k] for k in before if now[k] != before[k]} == {}  # no new version
-    assert now["play.winkeep3._win_samples3"] == 1
