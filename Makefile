@@ -24,7 +24,8 @@ $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $(VENV)/.installed $@
 
-# crib warmup compiles the numba kernels the commands use (a few minutes, once; a progress bar).
+# crib warmup compiles the numba kernels the commands use (about half a minute on 2 cores, once;
+# a progress bar).
 run: $(VENV)/.installed-web
 	$(BIN)/crib warmup
 	$(BIN)/crib keep 5H 5S 6D JC QS KH --dealer
