@@ -40,9 +40,20 @@ def _env() -> dict:
     return {**os.environ, "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
 
 
+def terminal(args, cwd, env=None) -> pexpect.spawn:
+    """``crib ARGS`` (``python -m analyzer``) in a terminal of 80 by 24, text, the hang guard;
+    each answer typed as soon as its prompt has been read (pexpect sleeps 50 ms before every
+    send by default, for programs that change the terminal's settings after their prompt,
+    which ``crib play`` does not: a whole game's answers spent seconds asleep)."""
+    child = pexpect.spawn(sys.executable, ["-m", "analyzer", *args], cwd=str(cwd),
+                          env=_env() if env is None else env, encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 80))
+    child.delaybeforesend = None
+    return child
+
+
 def spawn(*args, cwd) -> pexpect.spawn:
-    return pexpect.spawn(sys.executable, ["-m", "analyzer", "play", *args], cwd=str(cwd),
-                         env=_env(), encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    return terminal(["play", *args], cwd)
 
 
 def held(before: str) -> tuple[list[str], int]:
@@ -393,9 +404,7 @@ def test_crib_review_of_a_saved_game_through_a_terminal(tmp_path):
     from analyzer.sim.records import write_records
 
     write_records(tmp_path / "hand.jsonl", [HAND_RECORD])
-    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "review", "hand.jsonl"],
-                          cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 80))
+    child = terminal(["review", "hand.jsonl"], tmp_path)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -680,9 +689,7 @@ def test_a_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(tmp_pat
     child.close()
     (stopped,) = read_records(tmp_path / "r.jsonl")
     assert stopped["unfinished"] is True and stopped["partial_deal"]["plays"]
-    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "play", "--resume", "r.jsonl"],
-                          cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 80))
+    child = spawn("--resume", "r.jsonl", cwd=tmp_path)
     child.expect(r"Resumed from r\.jsonl, where the game stopped\.")
     assert child.expect(PROMPTS) == LAY
     assert held(child.before) == (cards, count)  # the same question, asked again
@@ -923,11 +930,8 @@ def test_in_a_colour_terminal_suits_are_signs_and_the_board_is_unicode(tmp_path)
     terminal with colour; the game is the same game."""
     env = {**_env(), "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
-    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "play", "--level", "Beginner",
-                                           "--seed", "3", "--first", "cut", "--no-history",
-                                           "--save", "fancy.jsonl"],
-                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 80))
+    child = terminal(["play", "--level", "Beginner", "--seed", "3", "--first", "cut",
+                      "--no-history", "--save", "fancy.jsonl"], tmp_path, env)
     seen = []
     throws = 0
     while True:

@@ -236,9 +236,7 @@ def test_a_three_player_game_stopped_mid_deal_and_resumed_is_the_game_played_str
     child.close()
     (stopped,) = read_records(tmp_path / "r.jsonl")
     assert stopped["unfinished"] is True and stopped["partial_deal"]["plays"]
-    child = pexpect.spawn(sys.executable, ["-m", "analyzer", "play", "--resume", "r.jsonl"],
-                          cwd=str(tmp_path), env=_env(), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 80))
+    child = spawn("--resume", "r.jsonl", cwd=tmp_path)
     child.expect(r"Resumed from r\.jsonl, where the game stopped\.")
     assert child.expect(PROMPTS) == LAY
     assert held(child.before) == (cards, count)  # the same question, asked again
