@@ -171,7 +171,8 @@ def _three_suit_points(c0, c1, c2, s):
 
 @njit(cache=True, parallel=True)
 def _score_batch(hands, starters, crib, table, out):
-    """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); ids of any integer dtype."""
+    """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); card ids uint8 (as
+    :func:`score_hands` passes them, so that one version is compiled)."""
     for k in prange(hands.shape[0]):
         i = np.int64(k)
         out[i] = _score_one(
@@ -207,7 +208,8 @@ def _census(crib, table):
 
 @njit(cache=True, parallel=True)
 def _score_batch3(hands, starters, table4, out):
-    """Score three-card ``hands`` (n, 3) with ``starters`` (n,) into ``out`` (n,); any int ids."""
+    """Score three-card ``hands`` (n, 3) with ``starters`` (n,) into ``out`` (n,); card ids uint8
+    (as :func:`score_hands` passes them)."""
     for k in prange(hands.shape[0]):
         i = np.int64(k)
         out[i] = _score_three(np.int64(hands[i, 0]), np.int64(hands[i, 1]),
@@ -352,6 +354,9 @@ def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARI
             raise ValueError(f"{name} must hold integer card ids, got dtype {arr.dtype}")
         if arr.size and (arr.min() < 0 or arr.max() > 51):
             raise ValueError(f"{name} holds card ids outside 0..51")
+    # card ids as uint8, C order, whatever the caller's integers: one compiled version
+    hands = np.ascontiguousarray(hands, dtype=np.uint8)
+    starters = np.ascontiguousarray(starters, dtype=np.uint8)
     out = np.empty(hands.shape[0], np.uint8)
     if n == 3:
         _score_batch3(hands, starters, rank_table4(), out)

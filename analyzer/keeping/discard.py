@@ -421,6 +421,7 @@ def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np
     exactly by rank class (:mod:`analyzer.keeping.cribcount`), parallel over the hands when there
     are several.
     """
+    sixes = np.ascontiguousarray(sixes, dtype=np.int64)  # one compiled version for any caller
     out = np.empty((len(sixes), 15), np.float64)
     if crib == "table":
         from .crib import crib_values
