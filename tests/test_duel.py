@@ -30,6 +30,9 @@ from analyzer.sim.records import validate_record
 BASELINE = parse_player("baseline")
 NO_CRIB = np.zeros((2, 13, 13, 2), np.float64)
 NO_CARD = np.zeros((2, 13), np.float64)
+# read-only, as the engine's tables are: the kernels' compiled versions, not new ones
+NO_CRIB.flags.writeable = False
+NO_CARD.flags.writeable = False
 
 
 # --------------------------------------------------------------------------- a naive count
