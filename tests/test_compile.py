@@ -68,10 +68,10 @@ def test_the_clock_counts_each_kernels_versions_and_its_own_time_without_inner_o
 # ------------------------------------------------------------------ compiled only when used
 
 
-def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
+def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[dict[str, int]]:
     """The kernels each of ``steps`` (Python code, run in turn by one new process from an
-    empty numba cache) compiles a version of that the steps before it had not: one process, so
-    the versions all steps share are compiled once."""
+    empty numba cache) compiles new versions of, with how many: one process, so the versions
+    all steps share are compiled once."""
     report = tmp_path / "report.json"
     code = ["import json\nfrom analyzer.cli.compiletime import CompileClock\n"
             "clock = CompileClock().install()\nafter = []\n"]
@@ -82,8 +82,9 @@ def _kernels_compiled_by_step(tmp_path, steps: list[str]) -> list[set[str]]:
                           timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "c")))
     assert done.returncode == 0, done.stderr
     after = json.loads(report.read_text())
-    return [{name for name, n in versions.items() if n > (after[k - 1].get(name, 0) if k else 0)}
-            for k, versions in enumerate(after)]
+    before = [{}, *after[:-1]]
+    return [{name: n - old.get(name, 0) for name, n in now.items() if n > old.get(name, 0)}
+            for old, now in zip(before, after, strict=True)]
 
 
 @pytest.mark.slow
@@ -127,7 +128,7 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     # The pegging discard runs the version of the engine six-card's best compiles (given a
     # win-odds table it never reads): no version of any kernel of its own.
     assert "play.engine._run_chunk" in best_games
-    assert pegging == set()
+    assert pegging == {}
     # best's discard in five-card and four-player is reached through an overload that
     # six-card's tables (a pegging table given) compile as a constant: no sample of their deals
     assert {k.split(".")[-1] for k in discard6} >= {"_sample_keeps", "_rest_of_deal"}
@@ -145,13 +146,13 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     assert {k for k in lay5 | lay6 if k.startswith("play.seat.")} == set()
     # The continuation is a number the search branches on: one version serves both, and the
     # lookahead rollout is already there (the late discard's samples compiled it).
-    assert lookahead == set()
+    assert lookahead == {}
     # The other forms' score-aware keep: four-player compiles the forms' samples, five-card then
     # the same versions (nothing new), three-player its own kernel and nothing else (the
     # engine's steps it calls are the versions four-player compiled).
     assert "play.winkeepforms._forms_win_samples" in keep4
-    assert keep5 == set()
-    assert keep3 == {"play.winkeep3._win_samples3"}
+    assert keep5 == {}
+    assert keep3 == {"play.winkeep3._win_samples3": 1}  # one version, nothing else
 
 
 # ------------------------------------------------------------------ said before the wait

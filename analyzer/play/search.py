@@ -431,9 +431,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     # Cards of one rank lead to the same play (the policies see ranks; of equal cards they lay
     # the first) and the same show: a card of a rank searched already takes its values, when
     # the rollouts draw nothing from the stream (greedy, lookahead).
-    pol = policy
-    same = pol == _PEG_GREEDY or pol == _PEG_LOOKAHEAD
-    greedy = pol == _PEG_GREEDY
+    same = policy == _PEG_GREEDY or policy == _PEG_LOOKAHEAD
+    greedy = policy == _PEG_GREEDY
     for i in range(n_hand):
         twin[i] = -1
         if out[i, _LEGAL] != 0.0 and same:
@@ -441,8 +440,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if out[j, _LEGAL] != 0.0 and _rank(hand[j]) == _rank(hand[i]):
                     twin[i] = j
                     break
-    pols[0] = pol
-    pols[1] = pol
+    pols[0] = policy
+    pols[1] = policy
     if aware:  # the player's own hand at the show: the same in every sample
         shown[0] = _score_one(hand[0], hand[1], hand[2], hand[3], starter, False, table)
     n_opp_laid = opp_laid.shape[0]
