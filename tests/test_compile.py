@@ -313,8 +313,12 @@ def _run_caller(tmp_path) -> list[str]:
             "from analyzer.core import numbacache\n"
             f"print(numbacache.drop_stale_kernels(Path({str(tmp_path / 'pkg')!r}), ('w',)))\n"
             "from pkg.w.caller import f\nprint(f())\n")
+    # No bytecode written: Python checks a .pyc against its source's size and mtime in whole
+    # seconds, so callee.py rewritten within the second, at the same size, would be read from
+    # a stale .pyc (numba's cache is what is tested here, not Python's).
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache")))
+                          timeout=HANG_GUARD, env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+                                                       PYTHONDONTWRITEBYTECODE="1"))
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
