@@ -12,16 +12,25 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# pip byte-compiles what it installs one file at a time; compileall does the same on every core
+# (the same .pyc files, in about half the time).
+INSTALL = $(BIN)/python -m pip install --quiet --no-compile
+COMPILE = $(BIN)/python -m compileall -q -j 0 \
+	"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(INSTALL) -e .
+	$(COMPILE)
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(INSTALL) -e '.[test]'
+	$(COMPILE)
 	touch $(VENV)/.installed $(VENV)/.installed-web $@
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[web]'
+	$(INSTALL) -e '.[web]'
+	$(COMPILE)
 	touch $(VENV)/.installed $@
 
 # crib warmup compiles the numba kernels the commands use (about half a minute on 2 cores, once;
@@ -33,6 +42,10 @@ run: $(VENV)/.installed-web
 # The analyzer in the browser, on this machine only: http://127.0.0.1:8000 (crib serve --help).
 serve: $(VENV)/.installed-web
 	$(BIN)/crib serve
+
+# The suite starts some 400 Python processes. With PYTHONDONTWRITEBYTECODE set (as in many
+# containers) each would compile the package's own sources again: the tests write their .pyc.
+test test-fast test-all: export PYTHONDONTWRITEBYTECODE =
 
 # The numba kernels are compiled into their cache first, JOBS at once (tests/compile_kernels.py),
 # so that no two test workers compile the same kernel; then the suite runs on JOBS workers.
