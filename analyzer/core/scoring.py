@@ -341,8 +341,8 @@ def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARI
     """
     from .cards import CardError
 
-    hands = np.ascontiguousarray(hands)
-    starters = np.ascontiguousarray(starters)
+    hands = np.asarray(hands)
+    starters = np.asarray(starters)
     n, what = cards_shown(crib, variant)
     if hands.ndim != 2 or hands.shape[1] != n:
         raise CardError(f"hands must have shape (n, {n}), got {hands.shape} ({what} holds {n} "
