@@ -218,14 +218,22 @@ def _cumulate3(w: np.ndarray) -> None:
 
 
 def tally_deals3(deals: int, seed: int, workers: int | None = None,
-                 players: str = DEFAULT_PLAYER, progress=None) -> dict[str, np.ndarray]:
+                 players: str = DEFAULT_PLAYER, progress=None,
+                 needs: int = rules.GAME_POINTS) -> dict[str, np.ndarray]:
     """Play ``deals`` three-player self-play deals and return their tallies by group.
 
     Returns ``{"w", "h"}``: ``w`` int32 (GROUPS, 3, 122, 122, 122), ``w[g, i, n0, n1, n2]`` the
     deals of group ``g`` in which seat ``i`` (0 the dealer, 1 his left) reaches its need first;
     ``h`` int32 (GROUPS, 122, 122, 122), the deals with totals ``x0, x1, x2`` (clipped at 121).
     ``progress(done, deals)`` is called after each block of chunks.
+
+    With ``needs`` below 121, the tallies of the states where every seat needs at most
+    ``needs`` only, as :func:`corner` cuts them (``needs + 1`` along each need and total): cut
+    before the reach tallies are summed from their difference arrays, whose first
+    ``needs + 1`` entries along each axis are all that their sums there read, so the sums
+    run over the corner only (a corner of 40 is some 25 times less memory to sum).
     """
+    needs = check_number("needs", needs, low=1, high=rules.GAME_POINTS, integer=True)
     deals = check_number("deals", deals, low=1, high=MAX_DEALS, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     form, game, values, cards, table, hands_t = _form3()
@@ -249,6 +257,10 @@ def tally_deals3(deals: int, seed: int, workers: int | None = None,
         done += int(sizes[chunks].sum())
         if progress is not None:
             progress(done, deals)
+    if needs < form.target:
+        k = needs + 1
+        w = np.ascontiguousarray(w[..., :k, :k, :k])
+        h = np.stack([corner(w[g], h[g], needs)[1] for g in range(GROUPS)])
     _cumulate3(w)
     return {"w": w, "h": h}
 
@@ -508,10 +520,7 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     needs = check_number("needs", needs, low=1, high=rules.GAME_POINTS, integer=True)
     commit = git_commit()
     start = time.perf_counter()
-    t = tally_deals3(deals, seed, workers, players, progress)
-    if needs < rules.GAME_POINTS:
-        t = {"w": t["w"][:, :, :needs + 1, :needs + 1, :needs + 1],
-             "h": np.stack([corner(t["w"][g], t["h"][g], needs)[1] for g in range(GROUPS)])}
+    t = tally_deals3(deals, seed, workers, players, progress, needs)
     w_total = t["w"].sum(axis=0, dtype=np.int64)
     h_total = t["h"].sum(axis=0, dtype=np.int64)
     solving = time.perf_counter()
