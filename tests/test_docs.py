@@ -30,8 +30,10 @@ it. How a page is read, so that a new example follows the same rules:
   its ``--help`` lists, and each other command a program installed beside this Python or on
   ``PATH``.
 - **Python.** A fenced ``python`` block is a doctest (``>>>`` lines, outputs compared with
-  ELLIPSIS and NORMALIZE_WHITESPACE), run in an empty temporary folder. A block with no ``>>>`` is
-  an error here: every Python example runs.
+  ELLIPSIS and NORMALIZE_WHITESPACE), run in an empty temporary folder. A page's blocks run in
+  one fresh interpreter, in page order, as a reader runs them in one session, each with names of
+  its own (a block imports what it uses). A block with no ``>>>`` is an error here: every Python
+  example runs.
 - **Links.** Every relative link and image (``[text](docs/play.md#crib-review)``) names a file of
   the repository and, after ``#``, a heading of that page (GitHub's anchors: lower case,
   punctuation dropped, spaces as ``-``).
@@ -360,32 +362,66 @@ def test_recipe(block: Block) -> None:
 
 PYTHON = [b for b in BLOCKS if b.lang in ("python", "py", "pycon")]
 
+#: What each page's Python examples gave: block name -> (passed, what the doctest printed).
+_PAGE_RESULTS: dict[Path, dict[str, tuple[bool, str]]] = {}
 
-@pytest.mark.parametrize("block", _params(PYTHON))
-def test_python_example(block: Block, tmp_path: Path) -> None:
+
+def _doctest_task(block: Block, folder: Path) -> dict:
     assert ">>> " in block.text, (
         f"{block.name}: a Python example is a doctest (>>> lines), so that it runs here")
     test = doctest.DocTestParser().get_doctest(block.text, {}, block.name, str(block.page),
                                                block.line)
-    examples = test.examples
-    # A fresh interpreter, as a reader's: this process's imports (other tests') would change what
-    # ``from analyzer import ...`` finds.
-    task = json.dumps({"name": block.name, "file": str(block.page), "line": block.line,
-                       "examples": [[e.source, e.want, e.lineno] for e in examples]})
-    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=task, text=True,
-                            capture_output=True, cwd=tmp_path, env=_environment(),
+    return {"name": block.name, "file": str(block.page), "line": block.line,
+            "folder": str(folder),
+            "examples": [[e.source, e.want, e.lineno] for e in test.examples]}
+
+
+def _run_page(page: Path, folder: Path) -> dict[str, tuple[bool, str]]:
+    """Every Python example of ``page`` run by one fresh interpreter, in page order, as a reader
+    runs them in one session: each block with names of its own, in an empty folder of its own.
+    A fresh interpreter, not this one: this process's imports (other tests') would change what
+    ``from analyzer import ...`` finds."""
+    blocks = [b for b in PYTHON if b.page == page]
+    tasks = []
+    for k, block in enumerate(blocks):
+        (folder / str(k)).mkdir()
+        tasks.append(_doctest_task(block, folder / str(k)))
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=json.dumps(tasks),
+                            text=True, capture_output=True, cwd=folder, env=_environment(),
                             timeout=COMMAND_TIMEOUT)
     assert result.returncode == 0, result.stdout + result.stderr
+    return {name: (passed, out) for name, passed, out in json.loads(result.stdout)}
 
 
+def _python_params():
+    # a page's examples in one worker, so that its interpreter is started once
+    return [pytest.param(b, id=b.name, marks=[pytest.mark.xdist_group(f"python {b.page.name}"),
+                                              *([pytest.mark.slow] if b.slow else [])])
+            for b in PYTHON]
+
+
+@pytest.mark.parametrize("block", _python_params())
+def test_python_example(block: Block, tmp_path_factory) -> None:
+    if block.page not in _PAGE_RESULTS:
+        _PAGE_RESULTS[block.page] = _run_page(block.page, tmp_path_factory.mktemp("python"))
+    passed, out = _PAGE_RESULTS[block.page][block.name]
+    assert passed, out
+
+
+# Each task's examples run in its own folder with its own globals; one line of JSON out: each
+# task's name, whether it passed, and what the doctest runner printed (its failures).
 _DOCTEST_DRIVER = """
-import doctest, json, sys
-task = json.load(sys.stdin)
-examples = [doctest.Example(s, w, lineno=n) for s, w, n in task["examples"]]
-test = doctest.DocTest(examples, {}, task["name"], task["file"], task["line"], None)
-runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-runner.run(test, out=sys.stdout.write)
-sys.exit(1 if runner.failures else 0)
+import doctest, io, json, os, sys
+results = []
+for task in json.load(sys.stdin):
+    os.chdir(task["folder"])
+    examples = [doctest.Example(s, w, lineno=n) for s, w, n in task["examples"]]
+    test = doctest.DocTest(examples, {}, task["name"], task["file"], task["line"], None)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out = io.StringIO()
+    runner.run(test, out=out.write)
+    results.append([task["name"], not runner.failures, out.getvalue()])
+sys.stdout.write(json.dumps(results))
 """
 
 
@@ -477,10 +513,13 @@ def test_the_reader_reads_examples() -> None:
     assert [(c.line, c.text, c.shown) for c in commands(block)] == [
         (11, "crib a --b", ["one", ""]), (15, "crib c", [])]
     assert "output varies" in MARK.match("<!-- output varies: timings -->")["what"]
-    failing = json.dumps({"name": "page.md:3", "file": "page.md", "line": 3,
-                          "examples": [["1 + 1\n", "3\n", 1]]})
-    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=failing, text=True,
+    tasks = json.dumps([{"name": f"page.md:{line}", "file": "page.md", "line": line,
+                         "folder": str(ROOT), "examples": [[source, "3\n", 1]]}
+                        for line, source in ((3, "1 + 1\n"), (9, "1 + 2\n"))])
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=tasks, text=True,
                             capture_output=True, timeout=COMMAND_TIMEOUT)
-    assert result.returncode == 1 and 'File "page.md", line 5' in result.stdout, result.stdout
+    (first, failed, out), (second, passed, _) = json.loads(result.stdout)
+    assert (first, failed, second, passed) == ("page.md:3", False, "page.md:9", True)
+    assert 'File "page.md", line 5' in out, out
     readme = [target for _, target in links(ROOT / "README.md")]
     assert "docs/architecture.md#the-suites-time" in readme  # its text runs over two lines
