@@ -54,19 +54,19 @@ test test-fast test-all: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 # The suite without the tests marked slow (building and installing the wheel, ...).
 test-fast: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS) -m "not slow"
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not slow"
 
 # The suite with the oracles' exhaustive sweeps over every rank pattern (about 4 minutes more).
 test-all: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS) --exhaustive
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup --exhaustive
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests

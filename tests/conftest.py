@@ -48,10 +48,12 @@ def pytest_collection_modifyitems(config, items):
     given: each sweeps every rank pattern in parts, of which the part the suite always runs is
     an even sample (every eighth pattern), so a plain run checks the same thing on fewer hands.
 
-    The tests marked slow first, in their order, then the others: pytest-xdist deals the
-    first quarter of the tests to its workers in turn and the rest as they finish, so the long
-    tests run side by side at the start and short ones fill in at the end, instead of one long
-    test keeping a worker busy after the other has finished."""
+    The tests marked slow first, in their order, then the others: pytest-xdist (``--dist
+    loadgroup``, the Makefile's) gives each worker the next test as it finishes one, so the
+    long tests run side by side at the start and short ones fill in at the end, instead of one
+    long test keeping a worker busy after the other has finished. A group of tests that share a
+    worker (the browser modules, a docs page's Python examples) is one unit, dealt before the
+    single tests, the largest first."""
     if not config.getoption("--exhaustive"):
         skip = pytest.mark.skip(reason="an exhaustive sweep: run with --exhaustive (make test-all)")
         for item in items:
