@@ -25,9 +25,11 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(COMPILE)
 	touch $@
 
+# No compileall for the tests: their targets write byte code (below), so each module the suite
+# imports is compiled once, by the first process that imports it, and the many the suite never
+# imports (IPython's, Jedi's, fontTools', the packages' own tests...) are not compiled at all.
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(INSTALL) -e '.[test]'
-	$(COMPILE)
 	touch $(VENV)/.installed $(VENV)/.installed-web $@
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
