@@ -504,7 +504,8 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     needs
         Solve only the states where every seat needs at most this (1 to 121): the tables are
         then ``(3, needs + 1, needs + 1, needs + 1)``, equal to the whole table's corner
-        (:func:`corner`), and each solve is quicker by about ``(122 / (needs + 1)) ** 3``.
+        (:func:`corner`), and each solve, and the summing of the tallies, is quicker by about
+        ``(122 / (needs + 1)) ** 3``.
 
     Returns
     -------
