@@ -386,11 +386,12 @@ def _run_page(page: Path, folder: Path) -> dict[str, tuple[bool, str]]:
     for k, block in enumerate(blocks):
         (folder / str(k)).mkdir()
         tasks.append(_doctest_task(block, folder / str(k)))
-    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=json.dumps(tasks),
-                            text=True, capture_output=True, cwd=folder, env=_environment(),
-                            timeout=COMMAND_TIMEOUT)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return {name: (passed, out) for name, passed, out in json.loads(result.stdout)}
+    report = folder / "report.json"
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER, str(report)],
+                            input=json.dumps(tasks), text=True, capture_output=True, cwd=folder,
+                            env=_environment(), timeout=COMMAND_TIMEOUT)
+    assert result.returncode == 0 and report.exists(), result.stdout + result.stderr
+    return {name: (passed, out) for name, passed, out in json.loads(report.read_text())}
 
 
 def _python_params():
@@ -408,8 +409,9 @@ def test_python_example(block: Block, tmp_path_factory) -> None:
     assert passed, out
 
 
-# Each task's examples run in its own folder with its own globals; one line of JSON out: each
-# task's name, whether it passed, and what the doctest runner printed (its failures).
+# Each task's examples run in its own folder with its own globals; written to the file named by
+# the first argument, as JSON: each task's name, whether it passed, and what the doctest runner
+# printed (its failures).
 _DOCTEST_DRIVER = """
 import doctest, io, json, os, sys
 results = []
@@ -421,7 +423,8 @@ for task in json.load(sys.stdin):
     out = io.StringIO()
     runner.run(test, out=out.write)
     results.append([task["name"], not runner.failures, out.getvalue()])
-sys.stdout.write(json.dumps(results))
+with open(sys.argv[1], "w") as f:
+    json.dump(results, f)
 """
 
 
@@ -501,7 +504,7 @@ def test_readme_is_short() -> None:
 
 # --------------------------------------------------------------------------- the reader itself
 
-def test_the_reader_reads_examples() -> None:
+def test_the_reader_reads_examples(tmp_path: Path) -> None:
     """The conventions above, on a page made up here (a reader that saw nothing would pass)."""
     assert matches("a\n...\nz", "a\nb\nc\nz") and not matches("a\nz", "a\nb\nz")
     assert matches("took ... s (9 games/s)", "took 1.5 s (9 games/s)")
@@ -514,11 +517,13 @@ def test_the_reader_reads_examples() -> None:
         (11, "crib a --b", ["one", ""]), (15, "crib c", [])]
     assert "output varies" in MARK.match("<!-- output varies: timings -->")["what"]
     tasks = json.dumps([{"name": f"page.md:{line}", "file": "page.md", "line": line,
-                         "folder": str(ROOT), "examples": [[source, "3\n", 1]]}
-                        for line, source in ((3, "1 + 1\n"), (9, "1 + 2\n"))])
-    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER], input=tasks, text=True,
-                            capture_output=True, timeout=COMMAND_TIMEOUT)
-    (first, failed, out), (second, passed, _) = json.loads(result.stdout)
+                         "folder": str(tmp_path), "examples": [[source, "3\n", 1]]}
+                        for line, source in ((3, "1 + 1\n"), (9, "print(3)\n"))])
+    report = tmp_path / "report.json"
+    result = subprocess.run([sys.executable, "-c", _DOCTEST_DRIVER, str(report)], input=tasks,
+                            text=True, capture_output=True, timeout=COMMAND_TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    (first, failed, out), (second, passed, _) = json.loads(report.read_text())
     assert (first, failed, second, passed) == ("page.md:3", False, "page.md:9", True)
     assert 'File "page.md", line 5' in out, out
     readme = [target for _, target in links(ROOT / "README.md")]
