@@ -36,6 +36,47 @@ def history_in_a_temporary_folder(tmp_path_factory):
         yield path
 
 
+#: Tests that share a worker, one unit each for pytest-xdist's scheduler: both browser modules
+#: (Chromium started once per module, on the worker that waits on it while the other's tests use
+#: the other core), and each docs page's Python examples (one interpreter runs a page's blocks).
+WORK_UNITS = (
+    ("browser", ("tests/test_web_browser.py::", "tests/test_web_table_browser.py::")),
+    ("python examples of {page}", ("tests/test_docs.py::test_python_example[",)),
+)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test is dealt in: its group's name, else its own id.
+
+    >>> work_unit("tests/test_web_browser.py::test_count[x]")
+    'browser'
+    >>> work_unit("tests/test_docs.py::test_python_example[docs/api.md:16]")
+    'python examples of docs/api.md'
+    >>> work_unit("tests/test_cards.py::test_parse")
+    'tests/test_cards.py::test_parse'
+    """
+    for name, prefixes in WORK_UNITS:
+        if nodeid.startswith(prefixes):
+            return name.format(page=nodeid.partition("[")[2].rpartition(":")[0])
+    return nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist loadgroup`` (the Makefile's), the groups of :data:`WORK_UNITS`, by file:
+    pytest-xdist's own ``xdist_group`` marks group nothing under pytest 9.2 (pytest-xdist issue
+    #1386). The units are dealt largest first (xdist's ``--loadscope-reorder``), then the single
+    tests in the order below, each worker taking the next as it runs low."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Units(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return Units(config, log)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--exhaustive", action="store_true",
@@ -52,8 +93,7 @@ def pytest_collection_modifyitems(config, items):
     loadgroup``, the Makefile's) gives each worker the next test as it finishes one, so the
     long tests run side by side at the start and short ones fill in at the end, instead of one
     long test keeping a worker busy after the other has finished. A group of tests that share a
-    worker (the browser modules, a docs page's Python examples) is one unit, dealt before the
-    single tests, the largest first."""
+    worker (:data:`WORK_UNITS`) is one unit, dealt before the single tests, the largest first."""
     if not config.getoption("--exhaustive"):
         skip = pytest.mark.skip(reason="an exhaustive sweep: run with --exhaustive (make test-all)")
         for item in items:

@@ -394,14 +394,9 @@ def _run_page(page: Path, folder: Path) -> dict[str, tuple[bool, str]]:
     return {name: (passed, out) for name, passed, out in json.loads(report.read_text())}
 
 
-def _python_params():
-    # a page's examples in one worker, so that its interpreter is started once
-    return [pytest.param(b, id=b.name, marks=[pytest.mark.xdist_group(f"python {b.page.name}"),
-                                              *([pytest.mark.slow] if b.slow else [])])
-            for b in PYTHON]
-
-
-@pytest.mark.parametrize("block", _python_params())
+# A page's examples are one unit of work for the test workers (conftest.py's WORK_UNITS), so
+# that its interpreter is started once.
+@pytest.mark.parametrize("block", _params(PYTHON))
 def test_python_example(block: Block, tmp_path_factory) -> None:
     if block.page not in _PAGE_RESULTS:
         _PAGE_RESULTS[block.page] = _run_page(block.page, tmp_path_factory.mktemp("python"))

@@ -13,11 +13,8 @@ pytest.importorskip("fastapi", reason="the web extra is not installed (pip insta
 from analyzer.web.browser import missing  # noqa: E402
 
 REASON = missing()
-# Both browser modules are one xdist group (`pytest --dist loadgroup`, the Makefile's): one
-# worker takes them, and first, as the largest unit of work; the page waits on Chromium, and the
-# other worker's tests use the other core meanwhile.
-pytestmark = [pytest.mark.skipif(REASON is not None, reason=f"no browser to drive: {REASON}"),
-              pytest.mark.xdist_group("browser")]
+# Both browser modules are one unit of work for the test workers (conftest.py's WORK_UNITS).
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no browser to drive: {REASON}")
 
 from analyzer import keep  # noqa: E402
 from analyzer.core.cards import format_card  # noqa: E402
