@@ -63,6 +63,7 @@ def work_unit(nodeid: str) -> str:
     return nodeid
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: no error where xdist is not loaded
 def pytest_xdist_make_scheduler(config, log):
     """With ``--dist loadgroup`` (the Makefile's), the groups of :data:`WORK_UNITS`, by file:
     pytest-xdist's own ``xdist_group`` marks group nothing under pytest 9.2 (pytest-xdist issue
