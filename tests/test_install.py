@@ -1,11 +1,11 @@
 """The package works installed from a wheel, not only as the editable checkout.
 
-Builds the wheel from the repository, installs it (``--no-deps``) into a new virtual environment
-that borrows this environment's site-packages (numpy, numba, pandas...) through a ``.pth`` file,
-and runs its ``crib`` from a folder outside the repository. A ``.pth`` line only adds a folder to
-``sys.path``; the ``.pth`` files inside that folder (such as this environment's editable install
-of analyzer) are not run, and the new environment's own site-packages comes first, so the wheel
-is what is imported; the test checks ``analyzer.__file__`` to be sure.
+Builds the wheel from the repository, installs it with pip (``--no-deps``) into a new virtual
+environment that borrows this environment's site-packages (numpy, numba, pandas...) through a
+``.pth`` file, and runs its ``crib`` from a folder outside the repository. A ``.pth`` line only
+adds a folder to ``sys.path``; the ``.pth`` files inside that folder (such as this environment's
+editable install of analyzer) are not run, and the new environment's own site-packages comes
+first, so the wheel is what is imported; the test checks ``analyzer.__file__`` to be sure.
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
          cwd=ROOT)
     (wheel,) = wheels.glob("analyzer-*.whl")
 
-    _run([sys.executable, "-m", "venv", venv], cwd=tmp_path)
+    # The venv gets no pip of its own (ensurepip took most of a 3-second step): this
+    # environment's pip installs into it (``pip --python``).
+    _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp_path)
     python = venv / "bin" / "python"
     site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                      cwd=elsewhere).stdout.strip())
@@ -53,8 +55,8 @@ def test_wheel_installs_and_runs_outside_the_repository(tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel],
-         cwd=elsewhere, env=env)
+    _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index",
+          "--quiet", wheel], cwd=elsewhere, env=env)
 
     where = _run([python, "-c", "import analyzer, analyzer.keeping.crib, sys; "
                   "print(analyzer.__file__); print(analyzer.keeping.crib.shipped_folder()); "
