@@ -171,10 +171,12 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
         ids = [_TOKEN_IDS[t] if t in _TOKEN_IDS else parse_card(t) for t in tokens]
         names = tokens
     else:
-        ids, names = [], []
+        ids = []
         items = cards.ravel().tolist() if isinstance(cards, np.ndarray) else list(cards)
         for item in items:
-            if isinstance(item, str):
+            if type(item) is int and 0 <= item < 52:  # an id, the common case
+                ids.append(item)
+            elif isinstance(item, str):
                 ids.append(parse_card(item))
             elif isinstance(item, int | np.integer) and not isinstance(item, bool):
                 if not 0 <= int(item) < 52:
@@ -182,14 +184,16 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
                 ids.append(int(item))
             else:
                 raise CardError(f"cannot read card {item!r}")
-            names.append(str(item))
+        names = None  # the items as text, made only for a message below
     if len(set(ids)) != len(ids):
+        names = names if names is not None else [str(item) for item in items]
         seen: dict[int, str] = {}
         for card, name in zip(ids, names, strict=True):
             if card in seen:
                 raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
             seen[card] = name
     if n is not None and len(ids) != n:
+        names = names if names is not None else [str(item) for item in items]
         given = " ".join(names) if names else "nothing"
         raise CardError(f"expected {n} cards, got {len(ids)}: {given}")
     return np.asarray(ids, dtype=np.uint8)
