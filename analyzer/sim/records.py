@@ -45,6 +45,7 @@ that contradicts its cards is refused with the first inconsistency.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -256,6 +257,20 @@ def decisions(record: dict):
             turn = (p + 1) % n
 
 
+#: Each card's counting value (ace 1, court cards 10), by id.
+_VALUES = tuple(card_value(c) for c in range(52))
+
+
+@lru_cache(maxsize=1 << 16)
+def _count_points(ranks: tuple[int, ...]) -> int:
+    """:func:`analyzer.peg_points` of a count given by the ranks of its cards, remembered: a
+    file of games lays the same few counts again and again. Suits never peg, so the cards of a
+    rank are given the suits in turn."""
+    from ..core.scoring import peg_points
+
+    return peg_points([4 * r + ranks[:i].count(r) for i, r in enumerate(ranks)])
+
+
 def _fail(where: str, message: str):
     raise RecordError(f"{where}: {message}")
 
@@ -439,7 +454,6 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
     ends in it. ``partial``: the deal in progress when an unfinished game stopped, checked as
     far as it went."""
     from ..core.rules import HEELS_POINTS, JACK, MAX_COUNT
-    from ..core.scoring import peg_points
 
     n, sides, target = game.players, game.teams, game.target
     keys = _DEAL_KEYS if game == STANDARD else _DEAL_KEYS | {"pack"}
@@ -530,11 +544,11 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
         if k == 0 and player != first:
             _fail(here, f"the player on the dealer's left (player {first}) lays the first card")
         left[player].remove(card)
-        if total + card_value(card) > MAX_COUNT:
+        if total + _VALUES[card] > MAX_COUNT:
             count, total = [], 0  # the previous card ended the count with a go
         count.append(card)
-        total += card_value(card)
-        base = peg_points(count)
+        total += _VALUES[card]
+        base = _count_points(tuple(c // 4 for c in count))
         last = k == len(plays) - 1
         # What follows this card: a 31 (no extra point), the last card of the play (1), a go
         # (the next card does not fit: 1), or the next card on the same count (0).
@@ -543,16 +557,16 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
         elif not any(left):
             bonus = (1,)
         elif last and partial:  # the go is pegged once nobody can lay on this count
-            stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
+            stuck = not any(total + _VALUES[c] <= MAX_COUNT for h in left for c in h)
             bonus = (0, 1) if stuck else (0,)
         elif last and game.one_count:  # the single count ends with the go (or the game)
-            stuck = not any(total + card_value(c) <= MAX_COUNT for h in left for c in h)
+            stuck = not any(total + _VALUES[c] <= MAX_COUNT for h in left for c in h)
             wins = scores[player % sides] + base >= target
             bonus = (1,) if stuck and not wins else (0,) if wins else (0, 1)
         elif last:
             bonus = (0, 1)  # the game ends here (checked below)
         else:  # the next card fits on this count, or a go ended it
-            bonus = (0,) if total + card_value(laid[k + 1][1]) <= MAX_COUNT else (1,)
+            bonus = (0,) if total + _VALUES[laid[k + 1][1]] <= MAX_COUNT else (1,)
         if game.one_count and not last and (total == MAX_COUNT or bonus == (1,)):
             _fail(here, f"the count ends at {total}, but cards are laid after it: the "
                   f"{game.name} play is one count")
@@ -568,7 +582,7 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
                       "the play goes on")
             ended("play")
             return player % sides
-    playable = [c for h in left for c in h if total + card_value(c) <= MAX_COUNT]
+    playable = [c for h in left for c in h if total + _VALUES[c] <= MAX_COUNT]
     show = deal["show"]
     if not isinstance(show, list) or len(show) > n + 1:
         _fail(at, f"show must be a list of at most {n + 1} counts, got {show!r}")
