@@ -189,6 +189,27 @@ def test_commands_without_kernels_still_do_not_import_numba():
     assert done.stdout.strip() == "False", done.stderr
 
 
+def test_kernels_loaded_from_the_cache_skip_what_numba_needs_only_to_compile(tmp_path):
+    """analyzer.core.cacheload: a process that loads every kernel from the cache does not import
+    numba's compile-time implementations (typed dicts, linear algebra), and answers as the
+    process that compiled them did."""
+    code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
+            "from analyzer.core import cacheload\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            f"    main(['keep', *{HAND!r}, '--dealer', '--crib', 'uniform'])\n"
+            "print(cacheload.active(), 'numba.typed.typeddict' in sys.modules,"
+            " 'numba.np.linalg' in sys.modules)\nprint(out.getvalue())")
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=HANG_GUARD, env=env) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    (first, *answer), (second, *again) = (run.stdout.splitlines() for run in runs)
+    assert first == "True True True"  # compiled: numba prepared to compile
+    assert second == "True False False"  # loaded: nothing of it
+    assert again == answer and any(line.startswith("best: keep") for line in answer)
+
+
 # ------------------------------------------------------------------ crib warmup
 
 

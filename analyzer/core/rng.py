@@ -15,6 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import cacheload
+
+cacheload.install()  # before any kernel is loaded from the cache
+
 __all__ = ["chunk_states"]
 
 

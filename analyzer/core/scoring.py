@@ -27,11 +27,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from . import cards, rules
+from . import cacheload, cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT
 from .counting import ScoreItem, _hand_and_starter, cards_shown, count_hand, say_count
 from .ranktables import hand3_table, hand_table, rank_table, rank_table4
+
+cacheload.install()  # before any kernel is loaded from the cache
 
 __all__ = [
     "ScoreItem",
