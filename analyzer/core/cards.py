@@ -185,15 +185,16 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
             else:
                 raise CardError(f"cannot read card {item!r}")
         names = None  # the items as text, made only for a message below
-    if len(set(ids)) != len(ids):
-        names = names if names is not None else [str(item) for item in items]
+    repeated = len(set(ids)) != len(ids)
+    if names is None and (repeated or (n is not None and len(ids) != n)):
+        names = [str(item) for item in items]
+    if repeated:
         seen: dict[int, str] = {}
         for card, name in zip(ids, names, strict=True):
             if card in seen:
                 raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
             seen[card] = name
     if n is not None and len(ids) != n:
-        names = names if names is not None else [str(item) for item in items]
         given = " ".join(names) if names else "nothing"
         raise CardError(f"expected {n} cards, got {len(ids)}: {given}")
     return np.asarray(ids, dtype=np.uint8)
