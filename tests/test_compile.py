@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from analyzer.cli import warmup as warmup_module
 from analyzer.cli.coldbench import ColdCase, format_cold, run_cold
 from analyzer.cli.compiletime import REPORT_ENV, CompileClock, format_kernel_table, notice_line
 from analyzer.core import numbacache
+from analyzer.core.choices import CRIB_MODES, DEFAULT_VARIANT, VARIANT_NAMES, crib_mode_for
 
 CRIB = Path(sys.executable).parent / "crib"
 #: A hang guard only: a cold compile on a loaded machine may take many minutes.
@@ -235,6 +237,35 @@ def test_warmup_tasks_are_named_once_and_all_adds_to_the_everyday_ones():
 
 
 # ------------------------------------------------------------------ crib bench --cold
+
+
+def test_warmup_keeps_with_every_crib_mode_of_every_form(monkeypatch):
+    """``crib warmup --all`` makes ``crib keep``'s call for each crib mode each form offers:
+    each mode has kernels of its own. (When the other forms kept with their table only, the
+    first ``crib keep --variant five-card --crib uniform`` after the warmup compiled for 5 s.)
+    The calls are recorded, not run."""
+    from analyzer.keeping import discard
+    from analyzer.play import search, winkeep
+    from analyzer.sim import harness
+    from analyzer.table import tabletop
+
+    kept = set()
+    monkeypatch.setattr(discard, "keep", lambda hand, dealer, crib=None, variant=DEFAULT_VARIANT:
+                        kept.add((variant, crib_mode_for(crib, variant))))
+    for module, name in ((discard, "crib_distribution"), (harness, "simulate"),
+                         (winkeep, "keep_to_win"), (search, "advise_play"), (tabletop, "Table")):
+        monkeypatch.setattr(module, name, lambda *args, **kwargs: mock.MagicMock())
+    warmup_module._keep()
+    warmup_module._forms()
+    offered = set()
+    for variant in VARIANT_NAMES:
+        for crib in CRIB_MODES:
+            try:
+                offered.add((variant, crib_mode_for(crib, variant)))
+            except ValueError:  # not a mode of this form
+                pass
+    assert ("five-card", "uniform") in offered and ("five-card", "weighted") not in offered
+    assert kept == offered
 
 
 def test_a_cold_run_compiles_and_the_second_loads_from_the_same_cache():

@@ -29,9 +29,10 @@ class WarmupTask:
 
 
 def _keep() -> None:
+    from ..core.choices import CRIB_MODES
     from ..keeping.discard import crib_distribution, keep
 
-    for crib in ("table", "uniform", "weighted"):
+    for crib in CRIB_MODES:
         keep(HAND, dealer=True, crib=crib)
     crib_distribution(HAND, dealer=True, crib="weighted")
 
@@ -79,6 +80,7 @@ def _play() -> None:
 
 
 def _forms() -> None:
+    from ..core.choices import DEFAULT_VARIANT, FORM_CRIB_MODES, VARIANT_NAMES
     from ..keeping.discard import keep
     from ..play.search import advise_play
     from ..play.winkeep import keep_to_win
@@ -87,9 +89,10 @@ def _forms() -> None:
 
     keep_to_win("5H 5S 6D JC QS", True, (30, 30), samples=4, variant="five-card")
     keep_to_win("5H 5S 6D JC QS", True, (30, 30, 30), samples=4, variant="three-player")
-    for variant in ("five-card", "three-player", "four-player"):
+    for variant in (v for v in VARIANT_NAMES if v != DEFAULT_VARIANT):
         simulate(4, seed=0, workers=1, variant=variant, record_games=4)
-        keep("5H 5S 6D JC QS", dealer=True, variant=variant)
+        for crib in FORM_CRIB_MODES:  # each crib mode has kernels of its own
+            keep("5H 5S 6D JC QS", dealer=True, crib=crib, variant=variant)
     # best's games in these forms: one version of the engine for all three (the form is in the
     # arrays), with their search and their score-aware discard
     simulate(2, seed=0, workers=1, variant="five-card", players=("best", "ev+lookahead"))
