@@ -1632,8 +1632,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="also what the other commands and options use: the other forms "
                         "of the game, the pegging discard's players, crib peg "
-                        "--continuation lookahead and the research tables (crib tables, "
-                        "crib plot census): about two minutes of CPU, once")
+                        "--continuation lookahead, the research tables (crib tables, "
+                        "crib plot census) and crib bench: about two minutes of CPU, once")
     _add_quiet(p, "no progress bar")
     p.set_defaults(func=_cmd_warmup)
     return parser

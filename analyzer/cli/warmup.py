@@ -4,11 +4,11 @@ Each task makes the public call a command makes (so with the argument types the 
 on a tiny input: the compiling is the work, the answers are thrown away. ``crib warmup`` runs the
 tasks of the everyday commands; ``--all`` adds what the other commands and options use: the
 other forms of the game (``--variant``, ``best`` among their players too), the ``pegging``
-discard's players, ``crib peg --continuation lookahead`` and the research tables' self-play
-(``crib tables``, ``crib plot census``). The Python API's own research calls that no command
-makes (``record_deals``, ``play_from_score``, ``play_hands``) are not in it: they compile on
-their first call. A kernel already in the cache is loaded, not compiled, so a second warmup
-takes seconds.
+discard's players, ``crib peg --continuation lookahead``, the research tables' self-play
+(``crib tables``, ``crib plot census``) and what ``crib bench`` times besides. The Python
+API's own research calls that no command makes (``record_deals``, ``play_from_score``,
+``play_hands``) are not in it: they compile on their first call. A kernel already in the cache
+is loaded, not compiled, so a second warmup takes seconds.
 """
 
 from __future__ import annotations
@@ -105,6 +105,19 @@ def _census() -> None:
     from ..core.scoring import show_census
 
     show_census()
+    show_census(variant="five-card")  # three-card hands: kernels of their own
+
+
+def _bench() -> None:
+    import numpy as np
+
+    from ..core.scoring import score_hands
+    from ..keeping.discard import crib_means, keep_many
+
+    score_hands(np.array([[0, 4, 8, 12]]), np.array([16]))
+    keep_many(np.array([[0, 4, 8, 12, 16, 20]]), dealer=True)
+    for crib in ("uniform", "weighted"):  # the enumeration the counted crib is timed against
+        crib_means("5H 5S 6D JC QS KH", True, crib, "enumerated")
 
 
 def _pegging_table() -> None:
@@ -147,6 +160,7 @@ TASKS = (
     WarmupTask("the play's advice, lookahead continuation (crib peg --continuation)",
                _peg_lookahead, False),
     WarmupTask("the show census (crib plot census)", _census, False),
+    WarmupTask("the benchmarks' own calls (crib bench)", _bench, False),
     WarmupTask("the pegging table (crib tables pegging)", _pegging_table, False),
     WarmupTask("the win-odds table (crib tables odds)", _odds, False),
     WarmupTask("the crib tables (crib tables crib)", _crib_tables, False),
