@@ -38,10 +38,10 @@ def history_in_a_temporary_folder(tmp_path_factory):
 
 #: Tests that share a worker, one unit each for pytest-xdist's scheduler: both browser modules
 #: (Chromium started once per module, on the worker that waits on it while the other's tests use
-#: the other core), each docs page's Python examples (one interpreter runs a page's blocks), and
-#: the three-player odds tests (their module's small build, about 4 s, made once), and the two
-#: tests that compare the repository's git worktrees before and after a `crib bench --against`
-#: (run at once, each saw the other's worktree come or go).
+#: the other core), each docs page's Python examples (one interpreter runs a page's blocks), the
+#: three-player odds tests (their module's small build, about 4 s, made once), and the two tests
+#: that compare the repository's git worktrees before and after a `crib bench --against` (run at
+#: once, one could see the other's worktree come or go).
 WORK_UNITS = (
     ("browser", ("tests/test_web_browser.py::", "tests/test_web_table_browser.py::")),
     ("python examples of {page}", ("tests/test_docs.py::test_python_example[",)),
