@@ -117,7 +117,7 @@ def _bench() -> None:
     score_hands(np.array([[0, 4, 8, 12]]), np.array([16]))
     keep_many(np.array([[0, 4, 8, 12, 16, 20]]), dealer=True)
     for crib in ("uniform", "weighted"):  # the enumeration the counted crib is timed against
-        crib_means("5H 5S 6D JC QS KH", True, crib, "enumerated")
+        crib_means(HAND, True, crib, "enumerated")
 
 
 def _pegging_table() -> None:
