@@ -15,7 +15,7 @@ from naive import naive_items, naive_score
 from analyzer import CardError, count_hand, say_count, score_hand, score_hands, show_census
 from analyzer.core.counting import _WORDS
 from analyzer.core.game import VARIANTS
-from analyzer.core.rules import MAX_THREE_CARD_SCORE
+from analyzer.core.rules import MAX_SHOW_SCORE, MAX_THREE_CARD_SCORE
 from analyzer.core.scoring import _census3, rank_table4
 
 FIVE = "five-card"
@@ -103,7 +103,8 @@ def test_census_counts_every_case_once():
 @pytest.mark.parametrize("starter", [0, 17, 41, 51])  # AC, 5D, JD, KS
 def test_census_row_equals_naive_enumeration(starter):
     # The kernel's histogram for one starter against the oracle over all C(51, 3) = 20,825 hands.
-    rows = _census3(rank_table4())
+    rows = np.zeros((52, MAX_SHOW_SCORE + 1), np.int64)
+    _census3(rank_table4(), rows)
     others = [c for c in range(52) if c != starter]
     want = Counter(naive_score(h, starter) for h in combinations(others, 3))
     got = rows[starter]

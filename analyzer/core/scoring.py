@@ -184,12 +184,14 @@ def _score_batch(hands, starters, crib, table, out):
 
 
 @njit(cache=True, parallel=True)
-def _census(crib, table):
-    """Histogram ``int64[30]`` of the show score over all 270,725 hands x 48 starters.
+def _census(crib, table, by_starter):
+    """Histograms of the show score over all 270,725 hands x 48 starters, added to
+    ``by_starter`` int64 (52, 30) (zeros): row ``s`` is starter ``s``'s hands.
 
-    Parallel over the starter, so every thread gets the same amount of work.
+    Parallel over the starter, so every thread gets the same amount of work. The caller makes
+    the array and sums its rows: each array made or summed here is a parallel loop of its own
+    to compile.
     """
-    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
     for i in prange(52):
         s = np.int64(i)  # prange indices may be unsigned; mixing them with int64 gives floats
         hist = by_starter[s]
@@ -205,7 +207,6 @@ def _census(crib, table):
                     for d in range(c + 1, 52):
                         if d != s:
                             hist[_score_one(a, b, c, d, s, crib, table)] += 1
-    return by_starter.sum(axis=0)
 
 
 @njit(cache=True, parallel=True)
@@ -219,13 +220,13 @@ def _score_batch3(hands, starters, table4, out):
 
 
 @njit(cache=True, parallel=True)
-def _census3(table4):
-    """Histograms ``int64[52, 30]`` of the show score of every three-card hand (22,100 less those
-    holding the starter) with each starter: row ``s`` is starter ``s``'s 20,825 hands.
+def _census3(table4, by_starter):
+    """Histograms of the show score of every three-card hand (22,100 less those holding the
+    starter) with each starter, added to ``by_starter`` int64 (52, 30) (zeros): row ``s`` is
+    starter ``s``'s 20,825 hands.
 
     Parallel over the starter; sum the rows for the whole census of 1,082,900 cases.
     """
-    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
     for i in prange(52):
         s = np.int64(i)
         hist = by_starter[s]
@@ -238,7 +239,6 @@ def _census3(table4):
                 for c in range(b + 1, 52):
                     if c != s:
                         hist[_score_three(a, b, c, s, table4)] += 1
-    return by_starter
 
 
 # --------------------------------------------------------------------------- pegging kernel
@@ -384,9 +384,12 @@ def show_census(crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarra
     1082900
     """
     n, _ = cards_shown(crib, variant)
+    by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
     if n == 3:
-        return _census3(rank_table4()).sum(axis=0)
-    return _census(bool(crib), rank_table())
+        _census3(rank_table4(), by_starter)
+    else:
+        _census(bool(crib), rank_table(), by_starter)
+    return by_starter.sum(axis=0)
 
 
 def peg_points(cards_in_count) -> int:

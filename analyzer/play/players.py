@@ -225,20 +225,19 @@ def _baseline_discard(dealt, n_ways, own_crib, st):
     best_value = -1000
     ties = 0
     for d in range(n_ways):
-        if n_ways == 15:
-            keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
-            value = _alone_points4(dealt[keep[0]], dealt[keep[1]], dealt[keep[2]],
-                                   dealt[keep[3]])
-            thrown = _thrown_points(dealt[throw[0]], dealt[throw[1]])
-        elif n_ways == 10:
+        if n_ways == 10:
             keep3, throw = _KEEP_THREE_OF_FIVE[d], _THROW_TWO_OF_FIVE[d]
             value = _alone_points3(dealt[keep3[0]], dealt[keep3[1]], dealt[keep3[2]])
             thrown = _thrown_points(dealt[throw[0]], dealt[throw[1]])
-        else:
-            keep = _KEEP_FOUR_OF_FIVE[d]
+        else:  # four kept: one place for the inlined count (it is most of the compile)
+            if n_ways == 15:
+                keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+                thrown = _thrown_points(dealt[throw[0]], dealt[throw[1]])
+            else:
+                keep = _KEEP_FOUR_OF_FIVE[d]
+                thrown = 0
             value = _alone_points4(dealt[keep[0]], dealt[keep[1]], dealt[keep[2]],
                                    dealt[keep[3]])
-            thrown = 0
         value = value + thrown if own_crib else value - thrown
         if value > best_value:
             best_value = value
