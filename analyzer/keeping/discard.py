@@ -285,15 +285,14 @@ def _form_hand_stats_many(hands, keeps, table, table4, out):
 
 
 @njit(cache=True)
-def _form_crib_means(dealt, throws, hands, out):
-    """Exact mean crib of each throw of ``dealt`` when the crib's other cards are unseen.
+def _form_crib_mean(dealt, throw, hands):
+    """Exact mean crib of one throw of ``dealt`` when the crib's other cards are unseen.
 
-    ``dealt`` int64 (k,) distinct ids; ``throws`` int64 (n, t) indices into ``dealt``, t = 1 or
-    2; ``hands``: :func:`hand_table`. The crib's ``4 - t`` other cards are any of the ``52 - k``
+    ``dealt`` int64 (k,) distinct ids; ``throw`` int64 (t,) indices into ``dealt``, t = 1 or 2;
+    ``hands``: :func:`hand_table`. The crib's ``4 - t`` other cards are any of the ``52 - k``
     unseen cards, every set equally likely, and the starter any unseen card left, equally
-    likely. Writes ``out`` float64 (n,). Serial: :func:`_form_crib_means_many` runs hands and
-    throws in parallel (a parallel loop here, with its arrays, compiled in 3.8 s of CPU against
-    1.1).
+    likely. Serial: :func:`_form_crib_means_many` runs hands and throws in parallel (a parallel
+    loop here, with its arrays, compiled in 3.8 s of CPU against 1.1).
     """
     m = 52 - dealt.shape[0]
     unseen = np.empty(m, np.int64)
@@ -310,37 +309,35 @@ def _form_crib_means(dealt, throws, hands, out):
             rank_left[_rank(card)] += 1
             suit_left[_suit(card)] += 1
             n += 1
-    hidden = 4 - throws.shape[1]
-    for d in range(throws.shape[0]):
-        total = np.int64(0)
-        cribs = np.int64(0)
-        if hidden == 3:
-            a = dealt[throws[d, 0]]
-            for i in range(m):
-                for j in range(i + 1, m):
-                    for q in range(j + 1, m):
-                        total += _crib_over_starters(a, unseen[i], unseen[j], unseen[q], 3,
-                                                     rank_left, suit_left, hands)
-                        cribs += m - 3
-        else:
-            a, b = dealt[throws[d, 0]], dealt[throws[d, 1]]
-            for i in range(m):
-                for j in range(i + 1, m):
-                    total += _crib_over_starters(a, b, unseen[i], unseen[j], 2, rank_left,
-                                                 suit_left, hands)
-                    cribs += m - 2
-        out[d] = total / cribs
+    total = np.int64(0)
+    cribs = np.int64(0)
+    if throw.shape[0] == 1:
+        a = dealt[throw[0]]
+        for i in range(m):
+            for j in range(i + 1, m):
+                for q in range(j + 1, m):
+                    total += _crib_over_starters(a, unseen[i], unseen[j], unseen[q], 3,
+                                                 rank_left, suit_left, hands)
+                    cribs += m - 3
+    else:
+        a, b = dealt[throw[0]], dealt[throw[1]]
+        for i in range(m):
+            for j in range(i + 1, m):
+                total += _crib_over_starters(a, b, unseen[i], unseen[j], 2, rank_left,
+                                             suit_left, hands)
+                cribs += m - 2
+    return total / cribs
 
 
 @njit(cache=True, parallel=True)
 def _form_crib_means_many(dealt, throws, hands, out):
-    """:func:`_form_crib_means` for each row of ``dealt`` int64 (n, k) into ``out`` float64
-    (n, ways), parallel over the hands and their throws (so one hand's throws share the
-    cores too)."""
+    """:func:`_form_crib_mean` of each throw (a row of ``throws`` int64 (ways, t)) of each row
+    of ``dealt`` int64 (n, k) into ``out`` float64 (n, ways), parallel over the hands and their
+    throws (so one hand's throws share the cores too)."""
     ways = throws.shape[0]
     for j in prange(dealt.shape[0] * ways):
         i, d = np.int64(j) // ways, np.int64(j) % ways
-        _form_crib_means(dealt[i], throws[d:d + 1], hands, out[i, d:d + 1])
+        out[i, d] = _form_crib_mean(dealt[i], throws[d], hands)
 
 
 def _form_table_crib_means(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game):
