@@ -293,7 +293,7 @@ def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
     from analyzer.play.search import _draw_posterior
 
     st = np.array([seed, 7, 11, 13], np.uint64)
-    work, six, values = np.empty(52, np.int64), np.empty(6, np.int64), np.empty(15)
+    work, six = np.empty(52, np.int64), np.empty(6, np.int64)
     hands = np.empty((n, 4 - len(opp_laid)), np.int64)
     throws = np.empty((n, 2), np.int64)
     pool = np.array(pool, np.int64)
@@ -302,7 +302,7 @@ def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
     fitted = 0
     for _ in range(n):
         if _draw_posterior(pool, len(pool), laid, floor, 0, opp_dealer, *tables, st, work, six,
-                           values, hands[fitted], throws[fitted]):
+                           hands[fitted], throws[fitted]):
             fitted += 1
     return hands[:fitted], throws[:fitted], fitted
 
@@ -358,7 +358,7 @@ def test_posterior_draws_fit_the_goes_and_fall_back_when_none_fits():
     # no unseen card can be worth 11: no draw fits, and the sampler says so
     args = (np.array(pool, np.int64), len(pool), np.array(laid, np.int64), 11, 0, False,
             crib_values("table"), hand_table(), np.array([1, 2, 3, 4], np.uint64),
-            np.empty(52, np.int64), np.empty(6, np.int64), np.empty(15), np.empty(2, np.int64),
+            np.empty(52, np.int64), np.empty(6, np.int64), np.empty(2, np.int64),
             np.empty(2, np.int64))
     assert not _draw_posterior(*args)
 

@@ -50,7 +50,7 @@ from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
 from ..core.rng import _randint
 from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
-from .players import _choose_play, _choose_play_inline, _keep_values
+from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
 from .playstep import _lay
 from .searchcommon import (
     _AGAINST,
@@ -236,19 +236,20 @@ def _holds(d, n_laid):
 
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
-                    hand_table, st, work, opp_six, keep_values, hand_out, crib_out):
+                    hand_table, st, work, opp_six, hand_out, crib_out):
     """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does.
 
     ``pool[:n_pool]`` the cards the player has not seen; ``opp_laid`` int64 the cards the
     opponent has laid, ``opp_floor`` the least value its other cards can have (its goes), and
     ``opp_dealer`` whether the crib is its own. A draw deals it six cards (``opp_laid`` and
     others from the pool), lets the ``ev`` policy keep four (``crib_values``, ``hand_table``,
-    :func:`analyzer.play.players._keep_values`) and is accepted if that keep holds every laid card
+    :func:`analyzer.play.players._keep_value`) and is accepted if that keep holds every laid card
     and its other cards are each worth ``opp_floor`` or more. Up to :data:`_INFER_TRIES` draws;
     on success writes the kept cards it has not laid into ``hand_out``, its two thrown into
     ``crib_out[:2]`` and ``n_extra`` more cards from the pool (crib cards the player does not
-    know) into ``crib_out[2:]``, and returns True. ``work`` int64 (52,), ``opp_six`` int64 (6,),
-    ``keep_values`` float64 (15,) are scratch.
+    know) into ``crib_out[2:]``, and returns True. ``work`` int64 (52,) and ``opp_six`` int64 (6,)
+    are scratch. The keeps that hold the laid cards are valued first, then the others until one
+    is as good (a rejected draw seldom needs all 15 values).
     """
     n_laid = opp_laid.shape[0]
     n_draw = 6 - n_laid
@@ -266,16 +267,22 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
             opp_six[i] = opp_laid[i]
         for i in range(n_draw):
             opp_six[n_laid + i] = work[i]
-        # ev keeps the first best of the 15 (analyzer.play.players._keep_values: the same
+        # ev keeps the first best of the 15 (analyzer.play.players._keep_value: the same
         # values, bit for bit). The draw fits if that keep holds every laid card and fits the
-        # goes: the best of the keeps that hold them, and no other keep as good or better.
-        _keep_values(opp_six, opp_dealer, crib_values, hand_table, True, keep_values)
+        # goes: the best of the keeps that hold them, and no other keep as good or better. The
+        # keeps that hold them are valued first; the others one by one, until one beats them.
+        unseen = _unseen_counts(opp_six)
         top = -1
         top_value = -np.inf
         for d in range(15):
-            if holding >> d & 1 and keep_values[d] > top_value:
-                top_value = keep_values[d]
-                top = d
+            if holding >> d & 1:
+                keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+                v = _keep_value(opp_six[keep[0]], opp_six[keep[1]], opp_six[keep[2]],
+                                opp_six[keep[3]], opp_six[throw[0]], opp_six[throw[1]], unseen,
+                                opp_dealer, crib_values, hand_table, True)
+                if v > top_value:
+                    top_value = v
+                    top = d
         fits = True
         for slot in _KEEP_TABLE[top]:
             if slot >= n_laid and _value(opp_six[slot]) < opp_floor:
@@ -283,10 +290,14 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
         if not fits:
             continue
         for d in range(15):
-            v = keep_values[d]
-            if not holding >> d & 1 and (v > top_value or (v == top_value and d < top)):
-                fits = False
-                break
+            if not holding >> d & 1:
+                keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
+                v = _keep_value(opp_six[keep[0]], opp_six[keep[1]], opp_six[keep[2]],
+                                opp_six[keep[3]], opp_six[throw[0]], opp_six[throw[1]], unseen,
+                                opp_dealer, crib_values, hand_table, True)
+                if v > top_value or (v == top_value and d < top):
+                    fits = False
+                    break
         if not fits:
             continue
         k = 0
@@ -362,7 +373,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     ints_owner = np.empty(52 * 2 + 2 * n_cards + 2 * 2 + 2 * 2 * 13 + 2 * n_cards + 1 + 2 * 2 + 4
                           + 6 + 3 + 3 * n_hand + 2, np.int64)
     bools_owner = np.zeros(52 + 2 * 2 * n_cards, np.bool_)
-    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + 15 + n_hand)
+    floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + n_hand)
     ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
     out[:, :] = 0.0
     seen, o = bools[:52], 52
@@ -389,7 +400,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     # each sample's value of each card, for differences
     o = n_hand * 5 + n_samples * n_hand
     vals = floats[n_hand * 5:o].reshape((n_samples, n_hand))
-    keep_values, o = floats[o:o + 15], o + 15
     got_win = floats[o:o + n_hand]  # this sample's probability of winning
     for c in hand:
         seen[c] = True
@@ -473,7 +483,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if infer and n_pool >= n_draw + n_crib - 2:
             accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
                                        not me_dealer, crib_values, hand_table, st, work, opp_six,
-                                       keep_values, kept[1, n_opp_laid:], crib[thrown.shape[0]:])
+                                       kept[1, n_opp_laid:], crib[thrown.shape[0]:])
         if not accepted:
             # uniform over the deals consistent with the goes (also the fallback when no
             # posterior draw fits within _INFER_TRIES)
