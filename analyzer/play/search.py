@@ -70,6 +70,7 @@ from .searchcommon import (
     BEST_SAMPLES,
     _beats,
     _greedy_card,
+    _lay_counted,
     _one_rank,
     _substream,
     _summarise,
@@ -155,7 +156,8 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
                     pegged):
     """:func:`_rollout` with both players ``greedy``, the engine's ``best`` continuation: the
     same play, card for card, at half the cost (no policy dispatch, no unseen ranks, which
-    greedy does not read, and the key as an integer).
+    greedy does not read, the key as an integer, and each card's points counted once, as greedy
+    weighs it, not again as it is laid).
 
     Greedy's card is :func:`analyzer.play.searchcommon._greedy_card` (its key in whole numbers,
     the same order of the cards and the same first of equals). Arguments as :func:`_rollout`
@@ -166,9 +168,10 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
         p = turn
         nxt = 1 - p
         choice = -1
+        greedy_points = np.int64(0)
         if left[p] > 0:
-            choice = _greedy_card(kept, laid, p, seq, nseq, count,
-                                  left[nxt] == 0 and left[p] == 1)
+            choice, greedy_points = _greedy_card(kept, laid, p, seq, nseq, count,
+                                                 left[nxt] == 0 and left[p] == 1)
         if choice < 0:  # go
             passes += 1
             if passes >= 2:
@@ -187,9 +190,9 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
         laid[p, choice] = True
         left[p] -= 1
         total_left -= 1
-        count, nseq, points = _lay(seq, nseq, count, card, total_left)
-        scores[p] += points
-        pegged[p] += points
+        count, nseq = _lay_counted(seq, nseq, count, card)
+        scores[p] += greedy_points
+        pegged[p] += greedy_points
         if scores[p] >= target:
             return p
         last = p

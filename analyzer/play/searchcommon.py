@@ -44,13 +44,17 @@ _peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
 
 @njit(cache=True, inline="always")
 def _greedy_card(kept, laid, p, seq, nseq, count, last_card):
-    """The card player ``p`` lays as ``greedy`` in a rollout (both searches'): its index into
-    ``kept[p]``, or -1 for a go. ``seq[:nseq]`` the ranks of the count (room for one more),
-    ``last_card`` whether the card would be the last of the play. Greedy's key
+    """The card player ``p`` lays as ``greedy`` in a rollout (both searches'): ``(choice,
+    points)``, its index into ``kept[p]`` (or -1 for a go) and what it pegs there, the points
+    :func:`analyzer.play.playstep._lay` would give it (the rollouts lay it by
+    :func:`_lay_counted`, which does not count them again). ``seq[:nseq]`` the ranks of the
+    count (room for one more), ``last_card`` whether the card would be the last of the play.
+    Greedy's key
     (:func:`analyzer.play.players._greedy_key`, ``1000 * points + tiebreak + rank / 100``, less
     100 at a count of 5 or 21) times 100, in whole numbers: the same order of the cards and the
     same first of equals, at less cost."""
     choice = -1
+    chosen_points = np.int64(0)
     leading = nseq == 0
     best_key = np.int64(-1) << 40
     for i in range(kept.shape[1]):
@@ -75,7 +79,16 @@ def _greedy_card(kept, laid, p, seq, nseq, count, last_card):
         if key > best_key:
             best_key = key
             choice = i
-    return choice
+            chosen_points = points
+    return choice, chosen_points
+
+
+@njit(cache=True, inline="always")
+def _lay_counted(seq, nseq, count, card):
+    """Lay ``card`` on the count whose points the layer has counted already (:func:`_greedy_card`):
+    :func:`analyzer.play.playstep._lay` without the points. Returns ``(count, nseq)``."""
+    seq[nseq] = _rank(card)
+    return count + _value(card), nseq + 1
 
 
 @njit(cache=True)

@@ -84,6 +84,7 @@ from .searchcommon import (
     BEST_SAMPLES,
     _beats,
     _greedy_card,
+    _lay_counted,
     _one_rank,
     _substream,
     _summarise,
@@ -126,9 +127,10 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
         p = turn
         nxt = (p + 1) % n_players
         choice = -1
+        greedy_points = np.int64(0)
         if left[p] > 0:
-            choice = _greedy_card(kept, laid, p, seq, nseq, count,
-                                  total_left - left[p] == 0 and left[p] == 1)
+            choice, greedy_points = _greedy_card(kept, laid, p, seq, nseq, count,
+                                                 total_left - left[p] == 0 and left[p] == 1)
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:  # nobody can lay: the last to lay pegs the go
@@ -149,9 +151,9 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
         laid[p, choice] = True
         left[p] -= 1
         total_left -= 1
-        count, nseq, points = _lay(seq, nseq, count, card, total_left)
-        scores[p % n_sides] += points
-        pegged[p] += points
+        count, nseq = _lay_counted(seq, nseq, count, card)
+        scores[p % n_sides] += greedy_points
+        pegged[p] += greedy_points
         if scores[p % n_sides] >= target:
             return p % n_sides
         last = p
