@@ -4,7 +4,8 @@ game) and :mod:`analyzer.play.searchforms` (the other forms).
 The engine's ``best`` budget (:data:`BEST_SAMPLES`, :data:`BEST_FIRST_SAMPLES`,
 :data:`BEST_MARGIN`; ``_INFER_TRIES``, the draws a posterior sample tries), the columns of a
 search's output, its early stop (:func:`_beats`), its sub-stream (:func:`_substream`), the
-summary of its samples (:func:`_summarise`) and the pegging scorer its greedy rollouts inline.
+summary of its samples (:func:`_summarise`) and the card its greedy rollouts lay
+(:func:`_greedy_key`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from numba import njit
 
 from ..core import rules
 from ..core.rng import _next
-from ..core.scoring import _peg_points, _rank, _value
+from ..core.scoring import _rank, _value
 
 __all__ = ["BEST_FIRST_SAMPLES", "BEST_MARGIN", "BEST_SAMPLES"]
 
@@ -37,58 +38,69 @@ _INFER_TRIES = 64
 _LEGAL, _NOW, _FOR, _AGAINST, _NET_SE, _WIN, _WIN_SE, _DIFF, _DIFF_SE, _WINS_NOW, _N_OUT = range(11)
 
 
-#: :func:`analyzer.core.scoring._peg_points` compiled again to be inlined into the greedy
-#: rollout, where it runs for every card a player could lay.
-_peg_points_inline = njit(cache=True, inline="always")(_peg_points.py_func)
+#: Below every card's key in :func:`_greedy_key`: the card cannot go.
+_NO_KEY = -(1 << 40)
 
 
 @njit(cache=True, inline="always")
-def _greedy_card(kept, laid, p, seq, nseq, count, last_card):
-    """The card player ``p`` lays as ``greedy`` in a rollout (both searches'): ``(choice,
-    points)``, its index into ``kept[p]`` (or -1 for a go) and what it pegs there, the points
-    :func:`analyzer.play.playstep._lay` would give it (the rollouts lay it by
-    :func:`_lay_counted`, which does not count them again). ``seq[:nseq]`` the ranks of the
-    count (room for one more), ``last_card`` whether the card would be the last of the play.
-    Greedy's key
-    (:func:`analyzer.play.players._greedy_key`, ``1000 * points + tiebreak + rank / 100``, less
-    100 at a count of 5 or 21) times 100, in whole numbers: the same order of the cards and the
-    same first of equals, at less cost."""
-    choice = -1
-    chosen_points = np.int64(0)
-    leading = nseq == 0
-    best_key = np.int64(-1) << 40
-    for i in range(kept.shape[1]):
-        if laid[p, i]:
-            continue
-        v = _value(kept[p, i])
-        after = count + v
-        if after > rules.MAX_COUNT:
-            continue
-        r = _rank(kept[p, i])
-        seq[nseq] = r
-        points = _peg_points_inline(seq, nseq + 1, after)
-        if last_card and after != rules.MAX_COUNT:
-            points += rules.LAST_CARD_POINTS
-        if leading:
-            tiebreak = 20 - v if v != 5 else 0
-        else:
-            tiebreak = v
-        key = points * 100000 + tiebreak * 100 + r
-        if after == 5 or after == 21:
-            key -= 10000
-        if key > best_key:
-            best_key = key
-            choice = i
-            chosen_points = points
-    return choice, chosen_points
+def _peg_points_packed(packed, n, r, after):
+    """:func:`analyzer.core.scoring._peg_points` of rank ``r`` laid on a count of ``n`` ranks
+    packed four bits each in ``packed``, the last laid in bits 0..3; ``after`` the count with
+    it: 15, 31, pairs and runs. Scalars only (no array to inline, so no reference to count at
+    every card of a rollout); the same points, by the same steps."""
+    pts = 0
+    if after == rules.FIFTEEN:
+        pts += rules.FIFTEEN_POINTS
+    if after == rules.MAX_COUNT:
+        pts += rules.THIRTY_ONE_POINTS
+    same = 1
+    while same <= n and same < 4 and (packed >> (4 * (same - 1))) & 15 == r:
+        same += 1
+    if same > 1:  # a pair at the tail rules out a run through it
+        return pts + rules.PEG_SAME_RANK_POINTS[same]
+    seen = np.int64(1) << r
+    lo = r
+    hi = r
+    best = 0
+    for k in range(2, n + 2):
+        q = (packed >> (4 * (k - 2))) & 15
+        if seen & (np.int64(1) << q):
+            break  # a repeated rank: no longer window can be a run
+        seen |= np.int64(1) << q
+        lo = min(lo, q)
+        hi = max(hi, q)
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+    return pts + best
 
 
 @njit(cache=True, inline="always")
-def _lay_counted(seq, nseq, count, card):
-    """Lay ``card`` on the count whose points the layer has counted already (:func:`_greedy_card`):
-    :func:`analyzer.play.playstep._lay` without the points. Returns ``(count, nseq)``."""
-    seq[nseq] = _rank(card)
-    return count + _value(card), nseq + 1
+def _greedy_key(packed, nseq, count, card, last_card):
+    """``(key, points)``: what ``card`` pegs on the count (``count``, its ``nseq`` ranks packed
+    as :func:`_peg_points_packed` reads them; ``last_card`` whether it would be the last card of
+    the play) and the key ``greedy`` lays the highest of, the first of equals; ``(_NO_KEY, 0)``
+    when it cannot go. The key is :func:`analyzer.play.players._greedy_key` (``1000 * points +
+    tiebreak + rank / 100``, less 100 at a count of 5 or 21) times 100, in whole numbers: the
+    same order of the cards and the same first of equals, at less cost. Both searches' greedy
+    rollouts choose by it, card by card; the points are those
+    :func:`analyzer.play.playstep._lay` gives the card, so a rollout lays the chosen card
+    without counting them again."""
+    v = _value(card)
+    after = count + v
+    if after > rules.MAX_COUNT:
+        return np.int64(_NO_KEY), np.int64(0)
+    r = _rank(card)
+    points = np.int64(_peg_points_packed(packed, nseq, r, after))
+    if last_card and after != rules.MAX_COUNT:
+        points += rules.LAST_CARD_POINTS
+    if nseq == 0:  # leading
+        tiebreak = 20 - v if v != 5 else 0
+    else:
+        tiebreak = v
+    key = points * 100000 + tiebreak * 100 + r
+    if after == 5 or after == 21:
+        key -= 10000
+    return key, points
 
 
 @njit(cache=True)

@@ -75,6 +75,7 @@ from .searchcommon import (
     _LEGAL,
     _N_OUT,
     _NET_SE,
+    _NO_KEY,
     _NOW,
     _WIN,
     _WIN_SE,
@@ -83,8 +84,7 @@ from .searchcommon import (
     BEST_MARGIN,
     BEST_SAMPLES,
     _beats,
-    _greedy_card,
-    _lay_counted,
+    _greedy_key,
     _one_rank,
     _substream,
     _summarise,
@@ -110,27 +110,36 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
 
     ``kept`` int64 (players, cards) the hands, ``laid`` bool (players, cards) the cards laid,
     ``left`` int64 (players,) cards each still holds, ``seq[:nseq]`` the ranks of the current
-    count (room for every card), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
+    count (read, not written), ``count``, ``turn`` (who is to lay), ``last`` (who laid last),
     ``passes`` (goes said since), ``scores`` int64 (sides,) (player ``p`` scores for side ``p %
     sides``), ``one_count`` the five-card play (it ends at the first go or 31). Points go to
     ``scores`` and ``pegged`` (players,); the play stops the moment a side reaches ``target``.
-    Returns the winning side or -1. Greedy's card is
-    :func:`analyzer.play.searchcommon._greedy_card`, as in
+    Returns the winning side or -1. Greedy's card is the highest
+    :func:`analyzer.play.searchcommon._greedy_key`, the count's ranks kept in one integer, as in
     :func:`analyzer.play.search._greedy_rollout`.
     """
     n_players = kept.shape[0]
     n_sides = scores.shape[0]
+    n_cards = kept.shape[1]
     total_left = np.int64(0)
     for q in range(n_players):
         total_left += left[q]
+    packed = np.int64(0)  # the count's ranks, four bits each, the last laid in bits 0..3
+    for k in range(nseq):
+        packed = (packed << 4) | seq[k]
     while total_left > 0:
         p = turn
         nxt = (p + 1) % n_players
         choice = -1
         greedy_points = np.int64(0)
         if left[p] > 0:
-            choice, greedy_points = _greedy_card(kept, laid, p, seq, nseq, count,
-                                                 total_left - left[p] == 0 and left[p] == 1)
+            last_card = total_left - left[p] == 0 and left[p] == 1
+            best_key = np.int64(_NO_KEY)
+            for i in range(n_cards):
+                if not laid[p, i]:
+                    key, points = _greedy_key(packed, nseq, count, kept[p, i], last_card)
+                    if key > best_key:
+                        best_key, choice, greedy_points = key, i, points
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:  # nobody can lay: the last to lay pegs the go
@@ -142,6 +151,7 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
                     return -1
                 count = 0
                 nseq = 0
+                packed = 0
                 passes = 0
                 turn = (last + 1) % n_players
             else:
@@ -151,7 +161,9 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
         laid[p, choice] = True
         left[p] -= 1
         total_left -= 1
-        count, nseq = _lay_counted(seq, nseq, count, card)
+        count += _value(card)
+        packed = (packed << 4) | _rank(card)
+        nseq += 1
         scores[p % n_sides] += greedy_points
         pegged[p] += greedy_points
         if scores[p % n_sides] >= target:
@@ -163,6 +175,7 @@ def _greedy_rollout_n(kept, laid, left, seq, nseq, count, turn, last, passes, sc
                 return -1
             count = 0
             nseq = 0
+            packed = 0
         turn = nxt
     return -1
 
