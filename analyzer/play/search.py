@@ -150,17 +150,16 @@ def _rollout(kept, laid, left, seq, nseq, count, turn, last, passes, unseen, pol
     return -1
 
 
-@compiled_apart
 @njit(cache=True)
 def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scores, target,
                     pegged):
     """:func:`_rollout` with both players ``greedy``, the engine's ``best`` continuation: the
-    same play, card for card, at a third of the cost: no policy dispatch, no unseen ranks (greedy
-    does not read them), each card's key and points by
+    same play, card for card, at a fraction of the cost: no policy dispatch, no unseen ranks
+    (greedy does not read them), each card's key and points by
     :func:`analyzer.play.searchcommon._greedy_key` (in whole numbers; the points counted once, as
     greedy weighs the card, not again as it is laid), and the count's ranks kept in one integer,
-    so that nothing inlined takes an array and numba counts no references card by card (they
-    were a third of the rollout's time, measured with ``perf``). Arguments as :func:`_rollout`
+    so that nothing inlined takes an array and numba counts no references card by card (about
+    a quarter of the rollout's time, measured with ``perf``). Arguments as :func:`_rollout`
     without ``unseen``, ``pol`` and ``st``; ``seq`` is read, not written.
     """
     total_left = left[0] + left[1]
@@ -349,9 +348,10 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     of the rollouts, both players: a pegging-policy code, int64. ``greedy`` (the engine's and
     ``advise_play``'s default) plays on by :func:`_greedy_rollout`, the others by
     :func:`_rollout` (``crib peg --continuation lookahead``): a branch at run time, so the search
-    is compiled once, not once for each; both rollouts are compiled apart
-    (:mod:`analyzer.core.apart`) and the late discard's :func:`analyzer.play.winkeep._rest_of_deal`
-    calls the same two.
+    is compiled once, not once for each. :func:`_rollout` is compiled apart
+    (:mod:`analyzer.core.apart`); :func:`_greedy_rollout`, small and called for every card of
+    every sample, is linked, so that LLVM may inline it. The late discard's
+    :func:`analyzer.play.winkeep._rest_of_deal` calls the same two.
 
     With ``infer`` the samples follow what the opponent's discard says about its cards: each
     sample deals the opponent six cards (the cards it has laid and others from the unseen),
