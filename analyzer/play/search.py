@@ -175,6 +175,7 @@ def _greedy_rollout(kept, laid, left, seq, nseq, count, turn, last, passes, scor
         if left[p] > 0:
             last_card = left[nxt] == 0 and left[p] == 1
             best_key = np.int64(_NO_KEY)
+            # written out in both rollouts: a helper given the hands would count references
             for i in range(n_cards):
                 if not laid[p, i]:
                     key, points = _greedy_key(packed, nseq, count, kept[p, i], last_card)
