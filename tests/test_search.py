@@ -376,6 +376,33 @@ def test_advise_play_with_and_without_the_posterior():
         advise_play("4C 5H 9S KD", "4C 6D", infer=1.0, **args)
 
 
+def test_the_rollouts_packed_count_scores_as_the_rules():
+    """The greedy rollouts weigh each card by ``_peg_points_packed`` (the count's ranks packed
+    four bits each): the points ``peg_points`` gives, on counts from one card to thirteen (four
+    Aces, four 2s, four 3s and a 4: the longest a count can be, in the forms of four hands)."""
+    from analyzer.play.searchcommon import _peg_points_packed
+
+    rng = np.random.default_rng(26)
+    low = [c for c in range(52) if c // 4 <= 3]  # Aces to 4s: the long counts
+    counts = 0
+    for deck in [rng.permutation(52) for _ in range(1500)] + [rng.permutation(low)
+                                                               for _ in range(1500)]:
+        cards, total = [], 0
+        for c in deck:
+            value = min(int(c) // 4 + 1, 10)
+            if total + value > 31:
+                break
+            cards.append(int(c))
+            total += value
+            packed = 0
+            for earlier in cards[:-1]:
+                packed = (packed << 4) | earlier // 4
+            assert _peg_points_packed(packed, len(cards) - 1, cards[-1] // 4, total) \
+                == peg_points(cards), cards
+            counts += 1
+    assert counts > 15000
+
+
 def test_the_greedy_rollout_plays_as_the_general_rollout_with_greedy():
     """best's rollouts (``_greedy_rollout``) against the general two-player rollout with the
     greedy policy for both (``_rollout``, the engine's rules and policies): the same points to
