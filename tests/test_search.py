@@ -377,10 +377,13 @@ def test_advise_play_with_and_without_the_posterior():
 
 
 def test_the_rollouts_packed_count_scores_as_the_rules():
-    """The greedy rollouts weigh each card by ``_peg_points_packed`` (the count's ranks packed
-    four bits each): the points ``peg_points`` gives, on counts from one card to thirteen (four
-    Aces, four 2s, four 3s and a 4: the longest a count can be, in the forms of four hands)."""
-    from analyzer.play.searchcommon import _peg_points_packed
+    """The greedy rollouts (and the engine, through ``_peg_points``) weigh each card by
+    ``_peg_points_packed`` (the count's ranks packed four bits each): the naive scorer's points,
+    on counts from one card to thirteen (four Aces, four 2s, four 3s and a 4: the longest a
+    count can be, in the forms of four hands)."""
+    from naive import naive_peg_points
+
+    from analyzer.core.scoring import _peg_points_packed
 
     rng = np.random.default_rng(26)
     low = [c for c in range(52) if c // 4 <= 3]  # Aces to 4s: the long counts
@@ -398,7 +401,7 @@ def test_the_rollouts_packed_count_scores_as_the_rules():
             for earlier in cards[:-1]:
                 packed = (packed << 4) | earlier // 4
             assert _peg_points_packed(packed, len(cards) - 1, cards[-1] // 4, total) \
-                == peg_points(cards), cards
+                == naive_peg_points(cards), cards
             counts += 1
     assert counts > 15000
 

@@ -244,38 +244,51 @@ def _census3(table4, by_starter):
 # --------------------------------------------------------------------------- pegging kernel
 
 
+@njit(cache=True, inline="always")
+def _peg_points_packed(packed, n, r, after):
+    """Points for rank ``r`` laid on a count of ``n`` ranks packed four bits each in ``packed``
+    (the last laid in bits 0..3; a count holds 13 cards at most), ``after`` the count with it:
+    15, 31, pairs and runs (no go, no last card). Scalars only: inlined into the searches'
+    greedy rollouts, at every card they weigh, it gives numba no array to count references to.
+    :func:`_peg_points` counts by it too."""
+    pts = 0
+    if after == rules.FIFTEEN:
+        pts += rules.FIFTEEN_POINTS
+    if after == rules.MAX_COUNT:
+        pts += rules.THIRTY_ONE_POINTS
+    same = 1
+    while same <= n and same < 4 and (packed >> (4 * (same - 1))) & 15 == r:
+        same += 1
+    if same > 1:  # a pair at the tail rules out a run through it
+        return pts + rules.PEG_SAME_RANK_POINTS[same]
+    seen = np.int64(1) << r
+    lo = r
+    hi = r
+    best = 0
+    for k in range(2, n + 2):
+        q = (packed >> (4 * (k - 2))) & 15
+        if seen & (np.int64(1) << q):
+            break  # a repeated rank: no longer window can be a run
+        seen |= np.int64(1) << q
+        lo = min(lo, q)
+        hi = max(hi, q)
+        if k >= 3 and hi - lo == k - 1:
+            best = k
+    return pts + best
+
+
 @njit(cache=True)
 def _peg_points(ranks, n, count):
     """Points for the last card laid in the play: 15, 31, pairs and runs (no go, no last card).
 
     ``ranks``: int array holding the ranks (0..12) of the cards in the current count, in the order
     laid; only ``ranks[:n]`` is read (``n >= 1``). ``count``: the running count after the last card.
+    The ranks before the last are packed for :func:`_peg_points_packed`, which counts them.
     """
-    pts = 0
-    if count == rules.FIFTEEN:
-        pts += rules.FIFTEEN_POINTS
-    if count == rules.MAX_COUNT:
-        pts += rules.THIRTY_ONE_POINTS
-    last = ranks[n - 1]
-    same = 1
-    while same < n and same < 4 and ranks[n - 1 - same] == last:
-        same += 1
-    if same > 1:  # a pair at the tail rules out a run through it
-        return pts + rules.PEG_SAME_RANK_POINTS[same]
-    seen = 1 << last
-    lo = last
-    hi = last
-    best = 0
-    for k in range(2, n + 1):
-        r = ranks[n - k]
-        if seen & (1 << r):
-            break  # a repeated rank: no longer window can be a run
-        seen |= 1 << r
-        lo = min(lo, r)
-        hi = max(hi, r)
-        if k >= 3 and hi - lo == k - 1:
-            best = k
-    return pts + best
+    packed = np.int64(0)
+    for k in range(n - 1):
+        packed = (packed << 4) | ranks[k]
+    return _peg_points_packed(packed, n - 1, np.int64(ranks[n - 1]), count)
 
 
 # --------------------------------------------------------------------------- public wrappers

@@ -15,7 +15,7 @@ from numba import njit
 
 from ..core import rules
 from ..core.rng import _next
-from ..core.scoring import _rank, _value
+from ..core.scoring import _peg_points_packed, _rank, _value
 
 __all__ = ["BEST_FIRST_SAMPLES", "BEST_MARGIN", "BEST_SAMPLES"]
 
@@ -43,45 +43,14 @@ _NO_KEY = -(1 << 40)
 
 
 @njit(cache=True, inline="always")
-def _peg_points_packed(packed, n, r, after):
-    """:func:`analyzer.core.scoring._peg_points` of rank ``r`` laid on a count of ``n`` ranks
-    packed four bits each in ``packed``, the last laid in bits 0..3; ``after`` the count with
-    it: 15, 31, pairs and runs. Scalars only (no array to inline, so no reference to count at
-    every card of a rollout); the same points, by the same steps."""
-    pts = 0
-    if after == rules.FIFTEEN:
-        pts += rules.FIFTEEN_POINTS
-    if after == rules.MAX_COUNT:
-        pts += rules.THIRTY_ONE_POINTS
-    same = 1
-    while same <= n and same < 4 and (packed >> (4 * (same - 1))) & 15 == r:
-        same += 1
-    if same > 1:  # a pair at the tail rules out a run through it
-        return pts + rules.PEG_SAME_RANK_POINTS[same]
-    seen = np.int64(1) << r
-    lo = r
-    hi = r
-    best = 0
-    for k in range(2, n + 2):
-        q = (packed >> (4 * (k - 2))) & 15
-        if seen & (np.int64(1) << q):
-            break  # a repeated rank: no longer window can be a run
-        seen |= np.int64(1) << q
-        lo = min(lo, q)
-        hi = max(hi, q)
-        if k >= 3 and hi - lo == k - 1:
-            best = k
-    return pts + best
-
-
-@njit(cache=True, inline="always")
 def _greedy_key(packed, nseq, count, card, last_card):
     """``(key, points)``: what ``card`` pegs on the count (``count``, its ``nseq`` ranks packed
-    as :func:`_peg_points_packed` reads them; ``last_card`` whether it would be the last card of
-    the play) and the key ``greedy`` lays the highest of, the first of equals; ``(_NO_KEY, 0)``
-    when it cannot go. The key is :func:`analyzer.play.players._greedy_key` (``1000 * points +
-    tiebreak + rank / 100``, less 100 at a count of 5 or 21) times 100, in whole numbers: the
-    same order of the cards and the same first of equals, at less cost. Both searches' greedy
+    as :func:`analyzer.core.scoring._peg_points_packed` reads them; ``last_card`` whether it
+    would be the last card of the play) and the key ``greedy`` lays the highest of, the first of
+    equals; ``(_NO_KEY, 0)`` when it cannot go. The key is
+    :func:`analyzer.play.players._greedy_key` (``1000 * points + tiebreak + rank / 100``, less
+    100 at a count of 5 or 21) times 100, in whole numbers: the same order of the cards and the
+    same first of equals, at less cost. Both searches' greedy
     rollouts choose by it, card by card; the points are those
     :func:`analyzer.play.playstep._lay` gives the card, so a rollout lays the chosen card
     without counting them again."""
