@@ -287,6 +287,7 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
         # values, bit for bit). The draw fits if that keep holds every laid card and fits the
         # goes: the best of the keeps that hold them, and no other keep as good or better. The
         # keeps that hold them are valued first; the others one by one, until one beats them.
+        # (_keep_value is given the cards: a helper given the six made best 0.94 times as fast.)
         unseen = _unseen_counts(opp_six)
         top = -1
         top_value = -np.inf
