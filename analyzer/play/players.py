@@ -48,7 +48,16 @@ from ..core import rules
 from ..core.apart import compiled_apart
 from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES
 from ..core.rng import _randint
-from ..core.scoring import _peg_points, _rank, _rank_value, _row3, _suit, _throw_key, _value
+from ..core.scoring import (
+    _peg_points,
+    _peg_points_packed,
+    _rank,
+    _rank_value,
+    _row3,
+    _suit,
+    _throw_key,
+    _value,
+)
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
 
 __all__: list[str] = []  # kernels only; the names and codes are in analyzer.core.choices
@@ -506,11 +515,14 @@ def _greedy_choice(hand, n_hand, laid, seq, nseq, count, last_card_possible):
 @njit(cache=True, inline="always")
 def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_left,
                       last_card_possible):
-    """The ``lookahead`` card: points now plus :func:`_reply_value`, then the tiebreak; or -1
+    """The ``lookahead`` card: points now plus :func:`_reply_packed`, then the tiebreak; or -1
     when none can be laid."""
-    n_unseen = np.int64(0)  # not a literal 0: one version of _reply_value
+    n_unseen = np.int64(0)  # not a literal 0: one version of _reply_packed
     for r in range(13):
         n_unseen += unseen_rank[r]
+    packed = np.int64(0)  # the count's ranks, packed once for every card weighed
+    for j in range(nseq):
+        packed = (packed << 4) | seq[j]
     best = -1
     best_key = -1e300
     leading = nseq == 0
@@ -518,8 +530,12 @@ def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_lef
         if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
             continue
         after = count + _value(hand[i])
-        points = _points_now(hand[i], seq, nseq, after, last_card_possible)
-        reply = _reply_value(seq, nseq + 1, after, unseen_rank, n_unseen, opp_left)
+        r = np.int64(_rank(hand[i]))
+        points = _peg_points_packed(packed, nseq, r, after)
+        if last_card_possible and after != rules.MAX_COUNT:
+            points += rules.LAST_CARD_POINTS
+        reply = _reply_packed((packed << 4) | r, nseq + 1, after, unseen_rank, n_unseen,
+                              opp_left)
         key = 1000.0 * (points + reply) + _tiebreak(hand[i], leading)
         if key > best_key:
             best_key = key
@@ -562,42 +578,44 @@ def _baseline_play(hand, n_hand, laid, seq, nseq, count, last_card_possible, st)
 
 
 @njit(cache=True)
-def _reply_value(seq, n, count, unseen_rank, n_unseen, opp_left):
+def _reply_packed(packed, n, count, unseen_rank, n_unseen, opp_left):
     """Expected go point for us minus the opponent's expected best immediate reply.
 
-    ``seq[:n]`` are the ranks in the count after our card (room for one more), ``count`` the count.
+    The count's ``n`` ranks after our card are packed four bits each in ``packed``, our card in
+    bits 0..3 (:func:`analyzer.core.scoring._peg_points_packed`); ``count`` the count,
+    ``unseen_rank`` int64 (13,) what we have not seen by rank (``n_unseen`` in all),
+    ``opp_left`` how many cards the opponent holds. Scalars only (the replies' points four bits
+    a rank): no array is made, and the count is packed once for all 13 replies.
     """
     if count == rules.MAX_COUNT or opp_left == 0 or n_unseen == 0:
         return 0.0
     k = min(opp_left, n_unseen)
-    # Points of the best reply of each rank, and how many unseen cards can answer at all.
-    pts = np.full(13, -1, np.int64)
+    # Points of the best reply of each rank (at most 14: four of a kind and 15 or 31), four bits
+    # a rank, 0 for none; ``present`` bit v: some rank's reply scores v. How many unseen cards
+    # can answer at all.
+    pts = np.int64(0)
+    present = np.int64(0)
     playable = np.int64(0)  # not literal 0s: one version of _none_prob
     for r in range(13):
         if unseen_rank[r] and count + _rank_value(r) <= rules.MAX_COUNT:
-            seq[n] = r
-            pts[r] = _peg_points(seq, n + 1, count + _rank_value(r))
+            v = _peg_points_packed(packed, n, np.int64(r), count + _rank_value(r))
+            if v > 0:
+                pts |= np.int64(v) << (4 * r)
+                present |= np.int64(1) << v
             playable += unseen_rank[r]
     go = _none_prob(n_unseen, playable, k)  # the opponent cannot play: we get at least a go
-    # E[best reply] = sum over reply ranks by decreasing points of
-    # points * P(holds one of this rank but none of the better ones).
+    # E[best reply] = sum over reply points, from the most down (ranks of equal points as one
+    # group), of points * P(holds one of this group but none of the better ones).
     expected = 0.0
     covered = np.int64(0)
     p_none_before = 1.0
-    for _ in range(13):
-        top = -1
-        for r in range(13):
-            if pts[r] > 0 and (top < 0 or pts[r] > pts[top]):
-                top = r
-        if top < 0:
-            break
-        # Ranks with equal points count as one group.
+    for value in range(15, 0, -1):
+        if not (present >> value) & 1:
+            continue
         group = 0
-        value = pts[top]
         for r in range(13):
-            if pts[r] == value:
+            if (pts >> (4 * r)) & 15 == value:
                 group += unseen_rank[r]
-                pts[r] = -1
         covered += group
         p_none_after = _none_prob(n_unseen, covered, k)
         expected += value * (p_none_before - p_none_after)
