@@ -484,11 +484,22 @@ def _choose_play(policy, hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_
 
 
 @njit(cache=True, inline="always")
-def _points_now(card, seq, nseq, after, last_card_possible):
-    """The points ``card`` pegs laid on the count (``seq[:nseq]``, ``after`` the count with it;
-    it is written at ``seq[nseq]``), the last card included when it is possible."""
-    seq[nseq] = _rank(card)
-    points = _peg_points(seq, nseq + 1, after)
+def _pack_count(seq, nseq):
+    """The count's ranks ``seq[:nseq]`` packed four bits each, the last laid in bits 0..3 (as
+    :func:`analyzer.core.scoring._peg_points_packed` reads them): packed once a decision, for
+    every card weighed."""
+    packed = np.int64(0)
+    for j in range(nseq):
+        packed = (packed << 4) | seq[j]
+    return packed
+
+
+@njit(cache=True, inline="always")
+def _points_now(packed, nseq, r, after, last_card_possible):
+    """The points a card of rank ``r`` pegs laid on the count (its ``nseq`` ranks packed in
+    ``packed`` by :func:`_pack_count`, ``after`` the count with it), the last card included when
+    it is possible."""
+    points = _peg_points_packed(packed, nseq, r, after)
     if last_card_possible and after != rules.MAX_COUNT:
         points += rules.LAST_CARD_POINTS
     return points
@@ -497,6 +508,7 @@ def _points_now(card, seq, nseq, after, last_card_possible):
 @njit(cache=True, inline="always")
 def _greedy_choice(hand, n_hand, laid, seq, nseq, count, last_card_possible):
     """The ``greedy`` card (:func:`_greedy_key`), or -1 when none can be laid."""
+    packed = _pack_count(seq, nseq)
     best = -1
     best_key = -1e300
     leading = nseq == 0
@@ -504,7 +516,7 @@ def _greedy_choice(hand, n_hand, laid, seq, nseq, count, last_card_possible):
         if laid[i] or count + _value(hand[i]) > rules.MAX_COUNT:
             continue
         after = count + _value(hand[i])
-        points = _points_now(hand[i], seq, nseq, after, last_card_possible)
+        points = _points_now(packed, nseq, np.int64(_rank(hand[i])), after, last_card_possible)
         key = _greedy_key(points, hand[i], after, leading)
         if key > best_key:
             best_key = key
@@ -520,9 +532,7 @@ def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_lef
     n_unseen = np.int64(0)  # not a literal 0: one version of _reply_packed
     for r in range(13):
         n_unseen += unseen_rank[r]
-    packed = np.int64(0)  # the count's ranks, packed once for every card weighed
-    for j in range(nseq):
-        packed = (packed << 4) | seq[j]
+    packed = _pack_count(seq, nseq)
     best = -1
     best_key = -1e300
     leading = nseq == 0
@@ -531,9 +541,7 @@ def _lookahead_choice(hand, n_hand, laid, seq, nseq, count, unseen_rank, opp_lef
             continue
         after = count + _value(hand[i])
         r = np.int64(_rank(hand[i]))
-        points = _peg_points_packed(packed, nseq, r, after)
-        if last_card_possible and after != rules.MAX_COUNT:
-            points += rules.LAST_CARD_POINTS
+        points = _points_now(packed, nseq, r, after, last_card_possible)
         reply = _reply_packed((packed << 4) | r, nseq + 1, after, unseen_rank, n_unseen,
                               opp_left)
         key = 1000.0 * (points + reply) + _tiebreak(hand[i], leading)
