@@ -277,13 +277,19 @@ def test_the_samples_respect_the_opponents_go():
                     np.array([int(c) for c in parse_cards("9S 8S 7S")], np.int64), 1, floor,
                     np.zeros(9, np.int64), 0, 0, False, 0, 0, 121, rank_table(),
                     np.zeros((1, 1)), 200, 1, np.array([1, 2, 3, 4], np.uint64), -1, out,
-                    crib_values("table"), hand_table(), False, 0)
+                    crib_values("table"), hand_table(), False, 0, 0, 0, 0)
         assert n == 2
         values = {c: tuple(out[i, 1:4]) for i, c in enumerate(["5H", "4C"])}
         if exact:
             assert values == {"5H": (0.0, 1.0, 2.0), "4C": (0.0, 1.0, 0.0)}
         else:  # any unseen card: a 6 answers 4C with 15, a 5 pairs the 5H, ...
             assert values["4C"][2] > 0.0 and out[0, 4] > 0.0
+
+
+def _no_read():
+    """The read's arguments of :func:`analyzer.play.search._draw_posterior` for no read: no
+    play, and its scratch."""
+    return 0, 0, 0, np.empty(6, np.int64)
 
 
 def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
@@ -302,7 +308,7 @@ def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
     fitted = 0
     for _ in range(n):
         if _draw_posterior(pool, len(pool), laid, floor, 0, opp_dealer, *tables, st, work, six,
-                           hands[fitted], throws[fitted]):
+                           hands[fitted], throws[fitted], False, *_no_read()):
             fitted += 1
     return hands[:fitted], throws[:fitted], fitted
 
@@ -359,7 +365,7 @@ def test_posterior_draws_fit_the_goes_and_fall_back_when_none_fits():
     args = (np.array(pool, np.int64), len(pool), np.array(laid, np.int64), 11, 0, False,
             crib_values("table"), hand_table(), np.array([1, 2, 3, 4], np.uint64),
             np.empty(52, np.int64), np.empty(6, np.int64), np.empty(2, np.int64),
-            np.empty(2, np.int64))
+            np.empty(2, np.int64), False, *_no_read())
     assert not _draw_posterior(*args)
 
 
@@ -471,7 +477,7 @@ def test_the_engines_search_looks_after_every_eight_samples():
                     starter, np.array(opp_laid, np.int64), 4 - len(opp_laid), 0,
                     np.zeros(9, np.int64), 0, 0, True, 100, 104, 121, *tables,
                     n_samples, _BEST_CONT, np.array([seed, 3, 5, 7], np.uint64), 0, out,
-                    crib_values("table"), hand_table(), True, n_first)
+                    crib_values("table"), hand_table(), True, n_first, 0, 0, 0)
         assert n == 4
         return out
 

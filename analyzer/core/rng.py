@@ -74,6 +74,12 @@ def _randint(st, n):
 
 
 @njit(cache=True)
+def _uniform(st):
+    """A uniform float in ``[0, 1)``: the top 53 of the next 64 bits."""
+    return np.float64(_next(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
 def _shuffle_prefix(st, deck, k):
     """Fisher-Yates on the first ``k`` positions of ``deck`` (int64 (m,)): a uniform k-prefix."""
     m = deck.shape[0]

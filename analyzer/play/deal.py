@@ -39,7 +39,7 @@ PLAY = layout("Play", [("player", 1), ("card", 1), ("points", 1)])
 
 def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
                    target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
-                   hand_table, st):
+                   hand_table, st, plays, n_plays):
     """``best``'s card, by the search of the form: six-card's
     (:func:`analyzer.play.search._best_play`) when a pegging table is given, the other forms'
     (:func:`analyzer.play.searchforms._best_play_forms`) when ``peg_values`` is None. Chosen by
@@ -52,7 +52,7 @@ def _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unse
 @overload(_searched_play)
 def _searched_play_of_the_form(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                unseen_p, scores, target, one_count, dealer, table, peg_values,
-                               odds, crib_values, card_values, hand_table, st):
+                               odds, crib_values, card_values, hand_table, st, plays, n_plays):
     # the search's caller itself, not a function that calls it: one compiled level fewer
     if isinstance(peg_values, types.NoneType):
         return _best_play_forms
@@ -160,7 +160,7 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
                 choice = _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
                                         unseen_rank[p], scores, target, one_count, dealer,
                                         table, peg_values, odds, crib_values, card_values,
-                                        hand_table, st)
+                                        hand_table, st, plays, np.int64(n_plays))
             elif peg_pol[p] == _PEG_GREEDY:  # the commonest, without the policy dispatch
                 last_card = total_left - left[p] == 0 and left[p] == 1
                 choice = _greedy_choice(kept[p], n_cards, laid[p], seq, nseq, count, last_card)
@@ -213,34 +213,6 @@ def _play_with(kept, dealer, peg_pol, unseen_rank, scores, target, st, plays, pe
             nseq = 0
         turn = nxt
     return n_plays, -1
-
-
-@njit(cache=True, inline="always")
-def _play_choice(kept, laid, p, pol, thrown, starter, seq, nseq, count, floor, unseen_rank,
-                 scores, target, dealer, table, peg_values, odds, crib_values, card_values,
-                 hand_table, st, opp_left, last_card, one_count):
-    """The card player ``p`` lays by pegging policy ``pol``: its index into ``kept[p]``, or -1
-    for a go: the choice :func:`_play_with` makes, for a game played at the table, where each
-    card an AI lays is one call (:mod:`analyzer.table.tabletop`). The play writes the same branches
-    out: inlined as a function, its twenty-two arguments (each array counted by numba on the way
-    in and out) made whole games about 5% slower; the table's games equal the engine's for the
-    same seed (``tests/test_tabletop.py``).
-
-    ``seq[:nseq]`` the ranks of the current count (room for one more), ``count`` the count,
-    ``floor`` (players,) the least card value each player's goes leave it, ``unseen_rank``
-    (players, 13), ``opp_left`` the cards the next player holds, ``last_card`` whether the
-    player's only card would be the last of the play, ``one_count`` the five-card play; the
-    other arguments as :func:`_play` (``best`` searches as six-card does when ``peg_values``
-    is given, as the other forms do when it is None: :func:`_searched_play`).
-    """
-    if odds is not None and pol == _PEG_BEST:
-        return _searched_play(kept, laid, p, thrown, starter, seq, nseq, count, floor,
-                              unseen_rank[p], scores, target, one_count, dealer, table,
-                              peg_values, odds, crib_values, card_values, hand_table, st)
-    if pol == _PEG_GREEDY:  # the commonest, without the policy dispatch
-        return _greedy_choice(kept[p], kept.shape[1], laid[p], seq, nseq, count, last_card)
-    return _choose_play_inline(pol, kept[p], kept.shape[1], laid[p], seq, nseq, count,
-                               unseen_rank[p], opp_left, last_card, st)
 
 
 @compiled_apart

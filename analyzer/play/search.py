@@ -47,10 +47,11 @@ from ..core import rules
 from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
-from ..core.rng import _randint
+from ..core.rng import _randint, _uniform
 from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
 from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
+from .playread import _plays_weight, _read_masks
 from .playstep import _lay
 from .searchcommon import (
     _AGAINST,
@@ -252,20 +253,29 @@ def _holds(d, n_laid):
 
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
-                    hand_table, st, work, opp_six, hand_out, crib_out):
-    """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does.
+                    hand_table, st, work, opp_six, hand_out, crib_out, read, read_beats,
+                    read_fits, read_known, spare):
+    """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does
+    (and, with ``read``, lays as :mod:`analyzer.play.playread` reads it).
 
     ``pool[:n_pool]`` the cards the player has not seen; ``opp_laid`` int64 the cards the
     opponent has laid, ``opp_floor`` the least value its other cards can have (its goes), and
     ``opp_dealer`` whether the crib is its own. A draw deals it six cards (``opp_laid`` and
     others from the pool), lets the ``ev`` policy keep four (``crib_values``, ``hand_table``,
-    :func:`analyzer.play.players._keep_value`) and is accepted if that keep holds every laid card
-    and its other cards are each worth ``opp_floor`` or more. Up to :data:`_INFER_TRIES` draws;
+    :func:`analyzer.play.players._keep_value`; of keeps equally good, each alike, as the order
+    of a deal makes them) and is accepted if that keep holds every laid card and its other
+    cards are each worth ``opp_floor`` or more. Up to :data:`_INFER_TRIES` draws;
     on success writes the kept cards it has not laid into ``hand_out``, its two thrown into
     ``crib_out[:2]`` and ``n_extra`` more cards from the pool (crib cards the player does not
     know) into ``crib_out[2:]``, and returns True. ``work`` int64 (52,) and ``opp_six`` int64 (6,)
     are scratch. The keeps that hold the laid cards are valued first, then the others until one
-    is as good (a rejected draw seldom needs all 15 values).
+    is better (a rejected draw seldom needs all 15 values).
+
+    With ``read`` a draw that fits is kept with probability the read's weight of its keep
+    (:func:`analyzer.play.playread._plays_weight`, from the opponent's lays so far:
+    ``read_beats``, ``read_fits``, ``read_known``); if none is kept within the tries, the first
+    that fitted stands. ``spare`` int64 (6,) is scratch. Without it the draws are those of the
+    discard alone, the same draws from ``st``.
     """
     n_laid = opp_laid.shape[0]
     n_draw = 6 - n_laid
@@ -273,6 +283,8 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
     for d in range(15):
         if _holds(d, n_laid):
             holding |= 1 << d
+    spare_top = -1
+    chosen = -1
     for _ in range(_INFER_TRIES):
         for i in range(n_pool):
             work[i] = pool[i]
@@ -283,14 +295,19 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
             opp_six[i] = opp_laid[i]
         for i in range(n_draw):
             opp_six[n_laid + i] = work[i]
-        # ev keeps the first best of the 15 (analyzer.play.players._keep_value: the same
-        # values, bit for bit). The draw fits if that keep holds every laid card and fits the
-        # goes: the best of the keeps that hold them, and no other keep as good or better. The
-        # keeps that hold them are valued first; the others one by one, until one beats them.
-        # (_keep_value is given the cards: a helper given the six made best 0.94 times as fast.)
+        # ev keeps the first best of the 15 in the order it was dealt them
+        # (analyzer.play.players._keep_value: the same values, bit for bit), so of keeps
+        # equally good (a card and another of its rank, of suits alike) any one, each as often
+        # as the others: the deal's order is random. The draw fits if that keep holds every
+        # laid card and fits the goes: one of the best keeps that hold them, and no other keep
+        # better; with m other keeps as good as the n_top that hold them, n_top times in
+        # n_top + m. The keeps that hold them are valued first; the others one by one, until one
+        # beats them. (_keep_value is given the cards: a helper given the six made best 0.94
+        # times as fast.)
         unseen = _unseen_counts(opp_six)
         top = -1
         top_value = -np.inf
+        n_top = 0
         for d in range(15):
             if holding >> d & 1:
                 keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
@@ -300,43 +317,78 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
                 if v > top_value:
                     top_value = v
                     top = d
+                    n_top = 1
+                elif v == top_value:  # as good: each of the n_top alike
+                    n_top += 1
+                    if _randint(st, n_top) == 0:
+                        top = d
         fits = True
         for slot in _KEEP_TABLE[top]:
             if slot >= n_laid and _value(opp_six[slot]) < opp_floor:
                 fits = False
         if not fits:
             continue
+        n_tied = 0
         for d in range(15):
             if not holding >> d & 1:
                 keep, throw = _KEEP_TABLE[d], _DISCARD_TABLE[d]
                 v = _keep_value(opp_six[keep[0]], opp_six[keep[1]], opp_six[keep[2]],
                                 opp_six[keep[3]], opp_six[throw[0]], opp_six[throw[1]], unseen,
                                 opp_dealer, crib_values, hand_table, True)
-                if v > top_value or (v == top_value and d < top):
+                if v > top_value:
                     fits = False
                     break
-        if not fits:
+                if v == top_value:
+                    n_tied += 1
+        if not fits or (n_tied > 0 and _randint(st, n_top + n_tied) >= n_top):
             continue
-        k = 0
-        for slot in _KEEP_TABLE[top]:
-            if slot >= n_laid:
-                hand_out[k] = opp_six[slot]
-                k += 1
-        crib_out[0] = opp_six[_DISCARD_TABLE[top][0]]
-        crib_out[1] = opp_six[_DISCARD_TABLE[top][1]]
-        for i in range(n_draw, n_draw + n_extra):  # the player's own thrown, if unknown
-            j = i + _randint(st, n_pool - i)
-            work[i], work[j] = work[j], work[i]
-            crib_out[2 + i - n_draw] = work[i]
-        return True
-    return False
+        if read:
+            if spare_top < 0:  # the first draw that fits: it stands if the read keeps none
+                spare_top = top
+                for i in range(6):
+                    spare[i] = opp_six[i]
+            ranks = 0  # the ranks of the kept cards not laid, four bits each
+            k = 0
+            for slot in _KEEP_TABLE[top]:
+                if slot >= n_laid:
+                    ranks |= _rank(opp_six[slot]) << (4 * k)
+                    k += 1
+            weight = _plays_weight(read_beats, read_fits, read_known, ranks, k)
+            if weight < 1.0 and _uniform(st) >= weight:
+                continue
+        chosen = top
+        break
+    if chosen < 0:
+        if spare_top < 0:
+            return False
+        chosen = spare_top  # the work's first cards made the spare's, as its try left them
+        for i in range(n_pool):
+            work[i] = pool[i]
+        for i in range(n_draw):
+            opp_six[n_laid + i] = spare[n_laid + i]
+            for j in range(i, n_pool):
+                if work[j] == spare[n_laid + i]:
+                    work[i], work[j] = work[j], work[i]
+                    break
+    k = 0
+    for slot in _KEEP_TABLE[chosen]:
+        if slot >= n_laid:
+            hand_out[k] = opp_six[slot]
+            k += 1
+    crib_out[0] = opp_six[_DISCARD_TABLE[chosen][0]]
+    crib_out[1] = opp_six[_DISCARD_TABLE[chosen][1]]
+    for i in range(n_draw, n_draw + n_extra):  # the player's own thrown, if unknown
+        j = i + _randint(st, n_pool - i)
+        work[i], work[j] = work[j], work[i]
+        crib_out[2 + i - n_draw] = work[i]
+    return True
 
 
 @compiled_apart
 @njit(cache=True)
 def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq, nseq, count,
             me_dealer, me_score, opp_score, target, table, odds, n_samples, policy, st, ref,
-            out, crib_values, hand_table, infer, n_first):
+            out, crib_values, hand_table, infer, n_first, read_beats, read_fits, read_known):
     """Value every card of ``hand`` by determinized rollouts (see the module docstring).
 
     ``hand`` int64 (4,) the player's kept cards, ``laid_mine`` bool (4,) those already laid;
@@ -362,6 +414,9 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     is worth at least ``opp_floor``; the two it throws are its crib cards. This is rejection
     sampling from the posterior of its hand given its plays and goes, if it discards as ``ev``
     does. After :data:`_INFER_TRIES` rejected draws a sample falls back to the uniform draw.
+    With ``infer`` the opponent's lays are read too (``read_beats``, ``read_fits``,
+    ``read_known``: :func:`analyzer.play.playread._read_masks`; all 0 for no read): a draw is
+    kept with the probability the read gives its hand.
 
     **Stopping early** (``n_first`` below ``n_samples``, and ``ref`` a legal card): after the
     first ``n_first`` samples, and after every ``n_first`` more, if no card's mean paired
@@ -389,7 +444,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     n_hand = hand.shape[0]
     n_cards = n_hand
     ints_owner = np.empty(52 * 2 + 2 * n_cards + 2 * 2 + 2 * 2 * 13 + 2 * n_cards + 1 + 2 * 2 + 4
-                          + 6 + 3 + 3 * n_hand + 2, np.int64)
+                          + 6 + 3 + 3 * n_hand + 2 + 6, np.int64)
     bools_owner = np.zeros(52 + 2 * 2 * n_cards, np.bool_)
     floats_owner = np.zeros(n_hand * 5 + n_samples * n_hand + n_hand)
     ints, bools, floats = _borrowed(ints_owner), _borrowed(bools_owner), _borrowed(floats_owner)
@@ -413,7 +468,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     twin, o = ints[o:o + n_hand], o + n_hand  # an earlier legal card of the same rank, or -1
     got_for, o = ints[o:o + n_hand], o + n_hand  # this sample's pegging, for and against
     got_against, o = ints[o:o + n_hand], o + n_hand
-    pols = ints[o:o + 2]  # both players' continuation policy
+    pols, o = ints[o:o + 2], o + 2  # both players' continuation policy
+    spare = ints[o:o + 6]  # the read's first fitting draw
     sums = floats[:n_hand * 5].reshape((n_hand, 5))  # for, against, net^2, win, win^2
     # each sample's value of each card, for differences
     o = n_hand * 5 + n_samples * n_hand
@@ -491,6 +547,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
     n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
+    read = infer and (read_known >> 16) & 7 > 0  # the opponent has laid: read it (playread)
     check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
     n = n_samples
     for s in range(n_samples):
@@ -501,7 +558,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if infer and n_pool >= n_draw + n_crib - 2:
             accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
                                        not me_dealer, crib_values, hand_table, st, work, opp_six,
-                                       kept[1, n_opp_laid:], crib[thrown.shape[0]:])
+                                       kept[1, n_opp_laid:], crib[thrown.shape[0]:], read,
+                                       read_beats, read_fits, read_known, spare)
         if not accepted:
             # uniform over the deals consistent with the goes (also the fallback when no
             # posterior draw fits within _INFER_TRIES)
@@ -688,7 +746,7 @@ def _best_verdict(out, n, ref, aware):
 
 def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
                target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
-               hand_table, st):
+               hand_table, st, plays, n_plays):
     """The engine's ``best`` pegging policy for seat ``p`` of a two-player play: the index into
     ``kept[p]`` of the card to lay, or -1 for a go.
 
@@ -707,7 +765,9 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p
     :func:`_search` values every card with up to :data:`BEST_SAMPLES` samples from a sub-stream
     seeded by ``st`` and the :data:`BEST_CONTINUATION` policy, score-aware when ``odds`` is the
     (122, 122) table, stopping after :data:`BEST_FIRST_SAMPLES` (or as many more) when no card
-    is ahead of the reference (it is laid then). The best card by the search is laid if it beats
+    is ahead of the reference (it is laid then), reading the opponent's lays so far (the deal's
+    ``plays[:n_plays]``, :data:`analyzer.play.deal.PLAY` rows: :mod:`analyzer.play.playread`).
+    The best card by the search is laid if it beats
     the reference by more than :data:`BEST_MARGIN` standard errors of their paired difference,
     else the reference: the search overrules the one-ply policy only where its samples say so
     clearly.
@@ -726,21 +786,24 @@ def _best_play(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p
     if _one_rank(kept[p], laid[p], count):
         return ref
     out = np.empty((n_cards, _N_OUT))
+    beats, fits, known = _read_masks(plays, n_plays, p)
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q],
                 seq9, nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
                 np.int64(BEST_SAMPLES), _BEST_CONT, local, ref, out, crib_values,
-                hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES))
+                hand_table, np.bool_(BEST_INFER), np.int64(BEST_FIRST_SAMPLES), beats, fits,
+                known)
     return _best_verdict(out, n, ref, odds.shape[0] > target and starter >= 0)
 
 
 def best_play_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_rank,
                       scores, target, dealer, table, odds, crib_values, hand_table,
-                      st) -> int:
+                      st, plays) -> int:
     """:func:`_best_play`'s card, for one decision asked from Python (the seat API,
     :func:`analyzer.play.seat.lay`): the same steps, each its own compiled kernel called in
     turn (:func:`_best_inputs`, the ``lookahead`` reference, :func:`_search`,
     :func:`_best_verdict`), with the same arguments of the same types, so the same card and
-    the same draws from ``st``.
+    the same draws from ``st``. ``plays`` int64 (lays, 2): the cards laid so far in the deal,
+    in order, as the engine's (:data:`analyzer.play.deal.PLAY`: the seat, the card).
 
     Numba optimizes a compiled function together with everything it calls, so every compiled
     level above :func:`_search` compiles the search's code again (about a second each). Called
@@ -762,7 +825,7 @@ def best_play_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, floor, u
     n = _search(kept[p], laid[p], thrown[p], starter, opp_laid, n_opp_left, floor[q], seq9,
                 nseq, count, p == dealer, scores[p], scores[q], target, table, odds,
                 BEST_SAMPLES, _BEST_CONT, local, ref, out, crib_values, hand_table,
-                BEST_INFER, BEST_FIRST_SAMPLES)
+                BEST_INFER, BEST_FIRST_SAMPLES, *_read_masks(plays, plays.shape[0], p))
     return int(_best_verdict(out, n, ref, odds.shape[0] > target and starter >= 0))
 
 
@@ -999,7 +1062,9 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         Whether the opponent's possible hands follow what its discard says (default
         :data:`BEST_INFER`): each sample deals it six cards, of which it keeps what the ``ev``
         policy keeps, and only deals whose keep holds the cards it laid (and fits its goes)
-        count. False: every deal of the unseen cards its goes allow counts the same.
+        count; in six-card its lays are read too (:mod:`analyzer.play.playread`: a hand that
+        held a card pegging more than the one it laid is kept one time in four or less).
+        False: every deal of the unseen cards its goes allow counts the same.
     variant, seat
         The form of the game (default ``"six-card"``). In the other forms (five-card,
         three-player, four-player) the position is given as the seat API gives it
@@ -1111,7 +1176,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
                 np.int64(PEGGING_POLICIES[continuation]), st, -1,
                 out, crib_values("table"), hand_table(),
-                bool(infer), 0)
+                bool(infer), 0, *_read_masks(np.array([(int(c not in mine), c) for c in laid],
+                                                      np.int64).reshape(-1, 2), len(laid), 0))
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")

@@ -724,7 +724,7 @@ def _forms_verdict(out, n, ref, aware):
 
 def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, unseen_p, scores,
                      target, one_count, dealer, table, peg_values, odds, crib_values, card_values,
-                     hand_table, st):
+                     hand_table, st, plays, n_plays):
     """The engine's ``best`` pegging policy for seat ``p`` in five-card, three- and four-player:
     the index into ``kept[p]`` of the card to lay, or -1 for a go.
 
@@ -747,8 +747,9 @@ def _best_play_forms(kept, laid, p, thrown, starter, seq, nseq, count, floor, un
     reference by more than :data:`analyzer.play.searchcommon.BEST_MARGIN` standard errors of their
     paired difference, else the reference. Score-aware (the probability of winning) when
     ``odds`` is the form's win-odds table (:func:`_is_aware`), else points. Arguments as
-    :func:`analyzer.play.deal._play_choice`, ``one_count`` the five-card play, ``hand_table``
-    the three-card hand table in five-card.
+    :func:`analyzer.play.deal._searched_play`, ``one_count`` the five-card play, ``hand_table``
+    the three-card hand table in five-card; the play so far (``plays``, ``n_plays``) is not
+    read here.
     """
     forced, view, view_laid, seen, floors, opp_left, seq_s, sc = _forms_inputs(
         kept, laid, p, thrown, starter, seq, nseq, floor, scores, count)

@@ -354,11 +354,13 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     st = _stream(rng, seed)
     v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
                 thrown_ids, _scores(scores, game.teams))
-    # the engine's choice (analyzer.play.deal._play_choice), each compiled step asked in turn
+    # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
+        plays = np.array([(s, c) for s, c in zip(ev_seat.tolist(), ev_card.tolist(), strict=True)
+                          if c >= 0], np.int64).reshape(-1, 2)  # the deal's lays, as the engine's
         choice = best_play_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq, v.nseq,
                                    v.count, v.floor, v.unseen[seat], v.sc, game.target, dealer,
-                                   t.rank_table, t.odds, t.crib_values, t.hand_table, st)
+                                   t.rank_table, t.odds, t.crib_values, t.hand_table, st, plays)
     elif t.odds is not None and pol == _PEG_BEST:
         choice = best_play_forms_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq,
                                          v.nseq, v.count, v.floor, v.unseen[seat], v.sc,
