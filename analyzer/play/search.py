@@ -36,6 +36,14 @@ A draw deals it six cards (those it has laid and others from the unseen), ``ev``
 the draw counts only if that keep holds every card it has laid and fits its goes; its two thrown
 are its crib cards. Early in the play nearly every draw fits; a draw that fits is tried up to
 :data:`_INFER_TRIES` times. Without it the samples are uniform over the deals its goes allow.
+Of keeps equally good (a card and another of its rank, of suits alike), ``ev`` keeps the one
+first in the order it was dealt the cards: any of them, each alike, so a draw fits with the
+share of them that hold its laid cards.
+
+**What its lays say** (with ``infer``, six-card): a player who held a card that pegged more at
+one of its lays than the card it laid most likely did not hold it. A draw that fits the discard
+is kept with the probability :mod:`analyzer.play.playread` gives its hand (1 if it passed up no
+points; one time in four, or less, for each lay where it did).
 """
 
 from __future__ import annotations
