@@ -121,7 +121,7 @@ def test_posterior_draws_with_the_read_agree_with_a_rejection_sampler_built_on_k
     tables = crib_values("table"), hand_table()
     n = 6000
 
-    def ours(read):
+    def ours(read):  # the draws with the read's masks, or with none (the discard alone)
         st = np.array([7, 7, 11, 13], np.uint64)
         work, six, spare = np.empty(52, np.int64), np.empty(6, np.int64), np.empty(6, np.int64)
         hands, throw = np.empty((n, 2), np.int64), np.empty(2, np.int64)
@@ -129,7 +129,8 @@ def test_posterior_draws_with_the_read_agree_with_a_rejection_sampler_built_on_k
         while fitted < n:  # (a sample whose 64 tries all miss falls back to a uniform draw)
             fitted += _draw_posterior(np.array(pool, np.int64), len(pool),
                                       np.array([nine, king], np.int64), 0, 0, False, *tables, st,
-                                      work, six, hands[fitted], throw, read, *masks, spare)
+                                      work, six, hands[fitted], throw,
+                                      *(masks if read else (0, 0, 0)), spare)
         return hands
 
     rng = np.random.default_rng(7)

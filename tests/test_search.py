@@ -308,7 +308,7 @@ def _posterior_draws(pool, opp_laid, floor, opp_dealer, n, seed):
     fitted = 0
     for _ in range(n):
         if _draw_posterior(pool, len(pool), laid, floor, 0, opp_dealer, *tables, st, work, six,
-                           hands[fitted], throws[fitted], False, *_no_read()):
+                           hands[fitted], throws[fitted], *_no_read()):
             fitted += 1
     return hands[:fitted], throws[:fitted], fitted
 
@@ -365,7 +365,7 @@ def test_posterior_draws_fit_the_goes_and_fall_back_when_none_fits():
     args = (np.array(pool, np.int64), len(pool), np.array(laid, np.int64), 11, 0, False,
             crib_values("table"), hand_table(), np.array([1, 2, 3, 4], np.uint64),
             np.empty(52, np.int64), np.empty(6, np.int64), np.empty(2, np.int64),
-            np.empty(2, np.int64), False, *_no_read())
+            np.empty(2, np.int64), *_no_read())
     assert not _draw_posterior(*args)
 
 

@@ -38,7 +38,6 @@ PLAY_SLIP = 0.2
 _SLIP_RATIO = PLAY_SLIP / (1.0 - PLAY_SLIP)
 
 
-_RANKS = 0x1FFF  # 13 bits, one a rank
 _MAX_READ = 4  # the opponent's lays read: all it has
 
 

@@ -261,10 +261,10 @@ def _holds(d, n_laid):
 
 @njit(cache=True)
 def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib_values,
-                    hand_table, st, work, opp_six, hand_out, crib_out, read, read_beats,
-                    read_fits, read_known, spare):
+                    hand_table, st, work, opp_six, hand_out, crib_out, read_beats, read_fits,
+                    read_known, spare):
     """Draw the opponent's unseen cards from their posterior if it discards as ``ev`` does
-    (and, with ``read``, lays as :mod:`analyzer.play.playread` reads it).
+    and lays as :mod:`analyzer.play.playread` reads it.
 
     ``pool[:n_pool]`` the cards the player has not seen; ``opp_laid`` int64 the cards the
     opponent has laid, ``opp_floor`` the least value its other cards can have (its goes), and
@@ -279,11 +279,12 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
     are scratch. The keeps that hold the laid cards are valued first, then the others until one
     is better (a rejected draw seldom needs all 15 values).
 
-    With ``read`` a draw that fits is kept with probability the read's weight of its keep
-    (:func:`analyzer.play.playread._plays_weight`, from the opponent's lays so far:
-    ``read_beats``, ``read_fits``, ``read_known``); if none is kept within the tries, the first
-    that fitted stands. ``spare`` int64 (6,) is scratch. Without it the draws are those of the
-    discard alone, the same draws from ``st``.
+    Once the opponent has laid, a draw that fits is kept with probability the read's weight of
+    its keep (:func:`analyzer.play.playread._plays_weight`, from its lays so far:
+    ``read_beats``, ``read_fits``, ``read_known`` of :func:`analyzer.play.playread._read_masks`,
+    all 0 before it lays); if none is kept within the tries, the first that fitted stands.
+    ``spare`` int64 (6,) is scratch. Before it lays the draws are those of the discard alone,
+    the same draws from ``st``.
     """
     n_laid = opp_laid.shape[0]
     n_draw = 6 - n_laid
@@ -291,6 +292,7 @@ def _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_extra, opp_dealer, crib
     for d in range(15):
         if _holds(d, n_laid):
             holding |= 1 << d
+    read = (read_known >> 16) & 7 > 0  # the opponent has laid: read its lays (playread)
     spare_top = -1
     chosen = -1
     for _ in range(_INFER_TRIES):
@@ -555,7 +557,6 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if seen[c]:
             unseen0[0, _rank(c)] -= 1
     n_draw = 6 - n_opp_laid  # the opponent's cards a posterior draw deals it
-    read = infer and (read_known >> 16) & 7 > 0  # the opponent has laid: read it (playread)
     check = n_first if 0 < n_first < n_samples and ref >= 0 and out[ref, _LEGAL] != 0.0 else -1
     n = n_samples
     for s in range(n_samples):
@@ -566,7 +567,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
         if infer and n_pool >= n_draw + n_crib - 2:
             accepted = _draw_posterior(pool, n_pool, opp_laid, opp_floor, n_crib - 2,
                                        not me_dealer, crib_values, hand_table, st, work, opp_six,
-                                       kept[1, n_opp_laid:], crib[thrown.shape[0]:], read,
+                                       kept[1, n_opp_laid:], crib[thrown.shape[0]:],
                                        read_beats, read_fits, read_known, spare)
         if not accepted:
             # uniform over the deals consistent with the goes (also the fallback when no

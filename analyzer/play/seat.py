@@ -356,8 +356,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
                 thrown_ids, _scores(scores, game.teams))
     # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
-        plays = np.array([(s, c) for s, c in zip(ev_seat.tolist(), ev_card.tolist(), strict=True)
-                          if c >= 0], np.int64).reshape(-1, 2)  # the deal's lays, as the engine's
+        plays = np.stack([ev_seat, ev_card], axis=1)[ev_card >= 0]  # the lays, as the engine's
         choice = best_play_at_seat(v.kept, v.laid, seat, v.thrown, starter_id, v.seq, v.nseq,
                                    v.count, v.floor, v.unseen[seat], v.sc, game.target, dealer,
                                    t.rank_table, t.odds, t.crib_values, t.hand_table, st, plays)
