@@ -196,20 +196,70 @@ def test_kernels_loaded_from_the_cache_skip_what_numba_needs_only_to_compile(tmp
     numba's compile-time implementations (typed dicts, linear algebra), and answers as the
     process that compiled them did."""
     code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
-            "from analyzer.core import cacheload\nout = io.StringIO()\n"
+            "from analyzer.core import cacheload, inlining\nout = io.StringIO()\n"
             "with contextlib.redirect_stdout(out):\n"
             f"    main(['keep', *{HAND!r}, '--dealer', '--crib', 'uniform'])\n"
             "print(cacheload.active(), 'numba.typed.typeddict' in sys.modules,"
-            " 'numba.np.linalg' in sys.modules)\nprint(out.getvalue())")
+            " 'numba.np.linalg' in sys.modules, inlining.active(),"
+            " 'numba.core.inline_closurecall' in sys.modules)\nprint(out.getvalue())")
     env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            timeout=HANG_GUARD, env=env) for _ in range(2)]
     for run in runs:
         assert run.returncode == 0, run.stderr
     (first, *answer), (second, *again) = (run.stdout.splitlines() for run in runs)
-    assert first == "True True True"  # compiled: numba prepared to compile
-    assert second == "True False False"  # loaded: nothing of it
+    # compiled: numba prepared to compile, and inlined functions were read once (inlining)
+    assert first == "True True True True True"
+    assert second == "True False False False False"  # loaded: nothing of it, nor numba's inliner
     assert again == answer and any(line.startswith("best: keep") for line in answer)
+
+
+INLINED_TWICE = """
+import sys
+import numba.core.inline_closurecall as icc
+from numba import njit
+derived = []
+derive = icc.InlineWorker.run_untyped_passes
+def counted(self, function, *args, **kwargs):
+    derived.append(function.__name__)
+    return derive(self, function, *args, **kwargs)
+icc.InlineWorker.run_untyped_passes = counted
+if sys.argv[1] == "once":
+    from analyzer.core import inlining
+    inlining.install()
+@njit(inline="always")
+def inner(x):
+    return 2 * x if x > 0 else -x
+@njit(inline="always")
+def middle(x):
+    return inner(x) + inner(x - 3)
+@njit
+def first(x):
+    return middle(x) * 10 + middle(-x)
+@njit
+def second(x):
+    return middle(x + 1) - inner(x)
+compiled = [[f(x) for x in range(-4, 6)] for f in (first, second)]
+python = [[f.py_func(x) for x in range(-4, 6)] for f in (first, second)]
+print(compiled == python, sorted(derived))
+"""
+
+
+def test_a_function_inlined_at_many_sites_is_read_once_and_compiles_the_same():
+    """analyzer.core.inlining: numba reads an ``inline="always"`` function again for each call
+    site; with the IR kept, each function is read once in a process, and the kernels answer
+    the same."""
+    runs = [subprocess.run([sys.executable, "-c", INLINED_TWICE, how], capture_output=True,
+                           text=True, timeout=HANG_GUARD, env=_env())
+            for how in ("numba", "once")]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    (numba_right, numba_read), (right, read) = (run.stdout.split(" ", 1) for run in runs)
+    assert numba_right == right == "True"  # the compiled kernels answer as Python does
+    # numba: middle at its 3 sites, inner in each reading of middle and at its own site
+    # numba: middle at each of its 3 sites, inner at its own and within each reading of middle
+    assert numba_read.count("'middle'") == 3 and numba_read.count("'inner'") >= 7
+    assert read.strip() == "['inner', 'middle']"
 
 
 # ------------------------------------------------------------------ crib warmup

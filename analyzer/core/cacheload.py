@@ -9,7 +9,8 @@ what that code calls as it runs (numba's runtime for arrays, its C helpers) is s
 runtime's initialisation, which is done here as numba's refresh begins, and by the target
 context itself. So a process that only loads kernels, such as a ``crib`` command on a warm
 cache, starts about a tenth of a second sooner. A kernel that is not in the cache is compiled as
-before: numba's compiler refreshes the context itself first.
+before: numba's compiler refreshes the context itself first, and from then on each function
+it inlines is read and copied once (:mod:`.inlining`).
 
 The hook is one numba internal, ``Cache.load_overload``. With a numba that lacks it, kernels
 load as numba loads them; :func:`active` says which. :mod:`.scoring` and :mod:`.rng`, which
@@ -17,6 +18,8 @@ every module with a kernel imports, call :func:`install`.
 """
 
 from __future__ import annotations
+
+from . import inlining
 
 __all__ = ["active", "install"]
 
@@ -49,7 +52,10 @@ def install() -> None:
             return load(self, sig, target_context)
         rtsys.initialize(target_context)  # the runtime the loaded code calls
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
+            cres = self._load_overload(sig, target_context)
+        if cres is None:  # numba compiles it next
+            inlining.install()
+        return cres
 
     caching.Cache.load_overload = load_overload
     _installed.append(True)
