@@ -37,30 +37,34 @@ import threading
 
 __all__ = ["active", "install"]
 
-_installed: list[bool] = []
+_state: list[bool] = []  # once installed: whether numba took the hooks
 _current = threading.local()  # .memo: the deepcopy memo of the inlining under way, or None
 
 
 def active() -> bool:
     """Whether numba's inlining reads and copies each function once in this process."""
-    return bool(_installed) and _installed[0]
+    return _state == [True]
 
 
 def install() -> None:
     """Inline that way from now on in this process (once; again does nothing)."""
-    if _installed:
-        return
+    if not _state:
+        _state.append(_hook())
+
+
+def _hook() -> bool:
+    """Put the hooks in numba's inliner; False, and nothing changed, when this numba has not
+    the internals they replace."""
     try:
         from numba.core import inline_closurecall
         from numba.core.inline_closurecall import InlineWorker
 
         read = InlineWorker.run_untyped_passes
         InlineWorker.inline_ir  # noqa: B018 (called as it is)
-        if inline_closurecall.copy is not copy:
-            raise AttributeError("numba's inliner copies otherwise")
-    except (ImportError, AttributeError):  # another numba: inline as it does
-        _installed.append(False)
-        return
+    except (ImportError, AttributeError):
+        return False
+    if inline_closurecall.copy is not copy:  # it copies some other way
+        return False
     kept: dict = {}
 
     def inline_function(self, caller_ir, block, i, function, arg_typs=None):
@@ -82,7 +86,7 @@ def install() -> None:
 
     InlineWorker.inline_function = inline_function
     inline_closurecall.copy = _CopyOneMemo()
-    _installed.append(True)
+    return True
 
 
 class _CopyOneMemo:
