@@ -27,12 +27,14 @@ already never see such a change anyway.
 The hooks are two numba internals, ``InlineWorker.inline_function`` and the ``copy`` module
 as :mod:`numba.core.inline_closurecall` sees it, installed by :mod:`.cacheload` the first time
 a kernel is not found in the cache (a process that only loads kernels never imports numba's
-inliner). With a numba that lacks them, inlining is as numba does it; :func:`active` says which.
+inliner). With a numba that lacks them, or whose inliner takes other arguments, inlining is as
+numba does it; :func:`active` says which.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 import threading
 
 __all__ = ["active", "install"]
@@ -63,7 +65,9 @@ def _hook() -> bool:
         InlineWorker.inline_ir  # noqa: B018 (called as it is)
     except (ImportError, AttributeError):
         return False
-    if inline_closurecall.copy is not copy:  # it copies some other way
+    if inline_closurecall.copy is not copy or _parameters(InlineWorker.inline_function) != \
+            ["self", "caller_ir", "block", "i", "function", "arg_typs"] or \
+            _parameters(read)[:3] != ["self", "func", "enable_ssa"]:  # another inliner
         return False
     kept: dict = {}
 
@@ -87,6 +91,10 @@ def _hook() -> bool:
     InlineWorker.inline_function = inline_function
     inline_closurecall.copy = _CopyOneMemo()
     return True
+
+
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
 
 
 class _CopyOneMemo:
