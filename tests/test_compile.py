@@ -150,9 +150,11 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
     assert "play.search._best_play" not in lay6
     assert "play.searchforms._best_play_forms" not in lay5
     assert {k for k in lay5 | lay6 if k.startswith("play.seat.")} == set()
-    # The continuation is a number the search branches on: one version serves both, and the
-    # lookahead rollout is already there (the late discard's samples compiled it).
-    assert lookahead == {}
+    # The continuation: greedy's search (None, the engine's and the advice's default) is
+    # compiled without the policies' rollout; another continuation compiles a second version of
+    # the search only, the lookahead rollout being there already (the late discard's samples
+    # compiled it).
+    assert lookahead == {"play.search._search": 1}
     # The other forms' score-aware keep: four-player compiles the forms' samples, five-card then
     # the same versions (nothing new), three-player its own kernel and nothing else (the
     # engine's steps it calls are the versions four-player compiled).

@@ -90,8 +90,10 @@ __all__ = ["ADVISE_SAMPLES", "BEST_CONTINUATION", "BEST_FIRST_SAMPLES", "BEST_IN
 
 #: The continuation policy of the rollouts (both players), as a pegging-policy name.
 BEST_CONTINUATION = "greedy"
-# ... as _search takes it: a pegging-policy code (one compiled version for every continuation)
-_BEST_CONT = np.int64(PEGGING_POLICIES[BEST_CONTINUATION])
+# ... as _search takes it: None for greedy (a search compiled without the policies' rollout),
+# else a pegging-policy code
+_BEST_CONT = (None if BEST_CONTINUATION == "greedy"
+              else np.int64(PEGGING_POLICIES[BEST_CONTINUATION]))
 #: Whether the search draws the opponent's hand as its discard suggests (the posterior given
 #: that it keeps what ``ev`` keeps; False: uniform over the deals its goes allow). See
 #: :func:`_search`.
@@ -409,10 +411,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     ``count`` the count. Scores and ``target`` as the game stands; ``table`` the rank table;
     ``odds`` the (122, 122) win-odds table, or any smaller array for pegging values only.
     ``st`` the xoshiro256** state the samples are drawn from. ``policy`` the continuation
-    of the rollouts, both players: a pegging-policy code, int64. ``greedy`` (the engine's and
-    ``advise_play``'s default) plays on by :func:`_greedy_rollout`, the others by
-    :func:`_rollout` (``crib peg --continuation lookahead``): a branch at run time, so the search
-    is compiled once, not once for each. :func:`_rollout` is compiled apart
+    of the rollouts, both players: None for ``greedy`` (the engine's and ``advise_play``'s
+    default), played on by :func:`_greedy_rollout`, in a version of the search compiled
+    without the policies' rollout (numba prunes the branches on ``policy is None`` by its
+    type); or a pegging-policy code, int64, played on by :func:`_rollout` (``crib peg
+    --continuation lookahead``; greedy's code by :func:`_greedy_rollout`, a branch at run
+    time), a second version compiled only when used. :func:`_rollout` is compiled apart
     (:mod:`analyzer.core.apart`); :func:`_greedy_rollout`, small and called for every card of
     every sample, is linked, so that LLVM may inline it. The late discard's
     :func:`analyzer.play.winkeep._rest_of_deal` calls the same two.
@@ -525,8 +529,12 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
     # Cards of one rank lead to the same play (the policies see ranks; of equal cards they lay
     # the first) and the same show: a card of a rank searched already takes its values, when
     # the rollouts draw nothing from the stream (greedy, lookahead).
-    same = policy == _PEG_GREEDY or policy == _PEG_LOOKAHEAD
-    greedy = policy == _PEG_GREEDY
+    if policy is None:  # greedy, by its type: the branches on it pruned before typing
+        code = np.int64(_PEG_GREEDY)
+    else:
+        code = np.int64(policy)
+    same = code == _PEG_GREEDY or code == _PEG_LOOKAHEAD
+    greedy = code == _PEG_GREEDY
     for i in range(n_hand):
         twin[i] = -1
         if out[i, _LEGAL] != 0.0 and same:
@@ -534,8 +542,8 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if out[j, _LEGAL] != 0.0 and _rank(hand[j]) == _rank(hand[i]):
                     twin[i] = j
                     break
-    pols[0] = policy
-    pols[1] = policy
+    pols[0] = code
+    pols[1] = code
     if aware:  # the player's own hand at the show: the same in every sample
         shown[0] = _score_one(hand[0], hand[1], hand[2], hand[3], starter, False, table)
     n_opp_laid = opp_laid.shape[0]
@@ -641,7 +649,10 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if c2 == rules.MAX_COUNT:
                     c2 = 0
                     n2 = 0
-                if greedy:
+                if policy is None:  # (no _rollout in this version)
+                    w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
+                                        np.int64(0), np.int64(0), scores, stop, pegged)
+                elif greedy:
                     w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
                                         np.int64(0), np.int64(0), scores, stop, pegged)
                 else:
@@ -1183,7 +1194,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     n = _search(np.array(mine, np.int64), laid_mine, np.array(own_throw, np.int64), start,
                 np.array(opp_laid, np.int64), 4 - len(opp_laid), floor, seq, len(ranks), count,
                 bool(dealer), me_score, opp_score, TARGET, rank_table(), table, samples,
-                np.int64(PEGGING_POLICIES[continuation]), st, -1,
+                None if continuation == "greedy" else np.int64(PEGGING_POLICIES[continuation]),
+                st, -1,
                 out, crib_values("table"), hand_table(),
                 bool(infer), 0, *_read_masks(np.array([(int(c not in mine), c) for c in laid],
                                                       np.int64).reshape(-1, 2), len(laid), 0))
