@@ -276,7 +276,6 @@ def test_a_function_inlined_at_many_sites_is_read_once_and_compiles_the_same():
     assert numba_right == right == "True"  # the compiled kernels answer as Python does
     # numba copies the scope's variables once for each block of each copy; here, once a copy
     assert 0 < 3 * int(copies) < int(numba_copies)
-    # numba: middle at its 3 sites, inner in each reading of middle and at its own site
     # numba: middle at each of its 3 sites, inner at its own and within each reading of middle
     assert numba_read.count("'middle'") == 3 and numba_read.count("'inner'") >= 7
     assert read.strip() == "['inner', 'middle']"

@@ -34,7 +34,6 @@ numba does it; :func:`active` says which.
 from __future__ import annotations
 
 import copy
-import inspect
 import threading
 
 __all__ = ["active", "install"]
@@ -94,6 +93,8 @@ def _hook() -> bool:
 
 
 def _parameters(function) -> list[str]:
+    import inspect  # only when compiling
+
     return list(inspect.signature(function).parameters)
 
 

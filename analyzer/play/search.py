@@ -649,10 +649,7 @@ def _search(hand, laid_mine, thrown, starter, opp_laid, opp_left, opp_floor, seq
                 if c2 == rules.MAX_COUNT:
                     c2 = 0
                     n2 = 0
-                if policy is None:  # (no _rollout in this version)
-                    w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
-                                        np.int64(0), np.int64(0), scores, stop, pegged)
-                elif greedy:
+                if policy is None or greedy:  # (policy None: no _rollout in this version)
                     w = _greedy_rollout(kept, laid, left, seq2, n2, c2, np.int64(1),
                                         np.int64(0), np.int64(0), scores, stop, pegged)
                 else:
