@@ -89,7 +89,7 @@ def test_counted_crib_equals_the_enumeration_on_fifty_hands():
     out = np.empty(15)
     for six in sixes[:12]:
         for q, (crib, dealer) in enumerate(MODES):
-            _crib_means_enumerated(six, DISCARDS, weights[q], rank_table(), out)
+            _crib_means_enumerated(0, len(DISCARDS), six, DISCARDS, weights[q], rank_table(), out)
             df = keep(six, dealer=dealer, crib=crib).set_index("discard")
             dist = crib_distribution(six, dealer=dealer, crib=crib)
             assert (df.loc[dist.discard, "crib_mean"].to_numpy() == out).all()

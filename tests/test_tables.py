@@ -173,7 +173,7 @@ def _kernel_results(cards):
 
     n = len(cards)
     best_d, best_hand, best_net = np.zeros((n, 2), np.int8), np.zeros((n, 2)), np.zeros((n, 2))
-    _best_keeps(cards, crib_values("table"), hand_table(), best_d, best_hand, best_net)
+    _best_keeps(0, n, cards, crib_values("table"), hand_table(), best_d, best_hand, best_net)
     return best_d, best_hand, best_net
 
 

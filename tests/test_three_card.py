@@ -104,7 +104,7 @@ def test_census_counts_every_case_once():
 def test_census_row_equals_naive_enumeration(starter):
     # The kernel's histogram for one starter against the oracle over all C(51, 3) = 20,825 hands.
     rows = np.zeros((52, MAX_SHOW_SCORE + 1), np.int64)
-    _census3(rank_table4(), rows)
+    _census3(0, 52, rank_table4(), rows)
     others = [c for c in range(52) if c != starter]
     want = Counter(naive_score(h, starter) for h in combinations(others, 3))
     got = rows[starter]

@@ -8,7 +8,8 @@ instant.
   two policy codes the compiled engine reads. The codes are the positions in
   :data:`DISCARD_POLICY_NAMES` and :data:`PEGGING_POLICY_NAMES`, and nowhere else.
 * :func:`resolve_workers` is the number of workers a run gets; :func:`numba_threads` sets numba's
-  thread count for a block and restores it afterwards.
+  thread count for a block and restores it afterwards; :func:`on_threads` and
+  :func:`over_ranges` run compiled work on that many Python threads.
 * :func:`variant_game` is the form of the game a ``variant=`` names (:data:`VARIANT_NAMES`, from
   :data:`analyzer.core.game.VARIANTS`), and :func:`crib_mode_for` the crib mode ``keep`` uses in it.
 * The defaults and limits of the numbers a run takes (games, workers, seeds, the crib-table
@@ -62,6 +63,7 @@ __all__ = [
     "crib_mode_for",
     "numba_threads",
     "on_threads",
+    "over_ranges",
     "parse_player",
     "policy_arrays",
     "resolve_workers",
@@ -287,6 +289,79 @@ def on_threads(run: Callable[[int], None], n: int, threads: int) -> None:
             future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
+    """``kernel(lo, hi, *args)`` for contiguous ranges ``[lo, hi)`` covering ``[0, n)``, on as
+    many threads as numba's thread count (:func:`numba_threads` sets it): this one and the
+    others of a pool kept for the process, a range each, as even as they can be (one thread: a
+    single call here), as numba splits a parallel loop.
+
+    For a loop whose indices are independent, each writing its own results: the kernel
+    releases the GIL (``nogil=True``), and the result is the same whatever the threads.
+    ``least``: the fewest indices worth a range of their own (a range of cheap indices costs
+    more to hand a thread than to run). A plain loop over a range compiles in a third of the
+    time of numba's parallel loop (``prange``, its parfor passes). On an error or Ctrl-C here,
+    the ranges not yet started are dropped and those running are waited for (a compiled kernel
+    cannot be stopped).
+
+    Examples
+    --------
+    >>> ranges = []
+    >>> with numba_threads(1):
+    ...     over_ranges(lambda lo, hi, tag: ranges.append((lo, hi, tag)), 10, "x")
+    >>> ranges
+    [(0, 10, 'x')]
+    """
+    import threading
+
+    import numba
+
+    threads = numba.get_num_threads()
+    parts = max(1, min(n // max(1, least), threads))
+    if parts == 1:
+        kernel(0, n, *args)
+        return
+    bounds = [n * b // parts for b in range(parts + 1)]
+    ranges = iter(range(parts))
+    lock = threading.Lock()
+    stop = []
+
+    def work() -> None:
+        while not stop:
+            with lock:
+                b = next(ranges, None)
+            if b is None:
+                return
+            kernel(bounds[b], bounds[b + 1], *args)
+
+    helpers = [_range_pool().submit(work) for _ in range(min(threads, parts) - 1)]
+    try:
+        work()
+    except BaseException:
+        stop.append(True)
+        raise
+    finally:
+        for helper in helpers:  # not started (the pool busy): this thread did its share
+            helper.cancel()
+        for helper in helpers:
+            if not helper.cancelled():
+                helper.result()
+
+
+_pools: list = []  # the threads of over_ranges, made on first use
+
+
+def _range_pool():
+    """The process's pool of threads for :func:`over_ranges` (as many as numba may start)."""
+    if not _pools:
+        from concurrent.futures import ThreadPoolExecutor
+
+        import numba
+
+        _pools.append(ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1),
+                                         thread_name_prefix="analyzer-range"))
+    return _pools[0]
 
 
 @contextmanager

@@ -25,13 +25,16 @@ wrappers check and convert their input and accept cards as text or ids.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import cacheload, cards, rules
 from .cards import as_cards, format_cards
-from .choices import DEFAULT_VARIANT
+from .choices import DEFAULT_VARIANT, over_ranges
 from .counting import ScoreItem, _hand_and_starter, cards_shown, count_hand, say_count
 from .ranktables import hand3_table, hand_table, rank_table, rank_table4
+
+#: The fewest hands :func:`score_hands` gives a thread (a hand scores in tens of nanoseconds).
+_HANDS_A_RANGE = 50_000
 
 cacheload.install()  # before any kernel is loaded from the cache
 
@@ -171,29 +174,28 @@ def _three_suit_points(c0, c1, c2, s):
     return pts
 
 
-@njit(cache=True, parallel=True)
-def _score_batch(hands, starters, crib, table, out):
-    """Score ``hands`` (n, 4) with ``starters`` (n,) into ``out`` (n,); card ids uint8 (as
-    :func:`score_hands` passes them, so that one version is compiled)."""
-    for k in prange(hands.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _score_batch(lo, hi, hands, starters, crib, table, out):
+    """Score ``hands[lo:hi]`` (of (n, 4)) with ``starters`` (n,) into ``out`` (n,); card ids
+    uint8 (as :func:`score_hands` passes them, so that one version is compiled). Run over
+    ranges on threads (:func:`analyzer.core.choices.over_ranges`)."""
+    for i in range(lo, hi):
         out[i] = _score_one(
             np.int64(hands[i, 0]), np.int64(hands[i, 1]), np.int64(hands[i, 2]),
             np.int64(hands[i, 3]), np.int64(starters[i]), crib, table,
         )
 
 
-@njit(cache=True, parallel=True)
-def _census(crib, table, by_starter):
+@njit(cache=True, nogil=True)
+def _census(lo, hi, crib, table, by_starter):
     """Histograms of the show score over all 270,725 hands x 48 starters, added to
-    ``by_starter`` int64 (52, 30) (zeros): row ``s`` is starter ``s``'s hands.
+    ``by_starter`` int64 (52, 30) (zeros): row ``s`` is starter ``s``'s hands, for the starters
+    ``lo`` to ``hi - 1``.
 
-    Parallel over the starter, so every thread gets the same amount of work. The caller makes
-    the array and sums its rows: each array made or summed here is a parallel loop of its own
-    to compile.
+    Run over ranges of starters on threads (:func:`analyzer.core.choices.over_ranges`), every
+    starter the same amount of work. The caller makes the array and sums its rows.
     """
-    for i in prange(52):
-        s = np.int64(i)  # prange indices may be unsigned; mixing them with int64 gives floats
+    for s in range(lo, hi):
         hist = by_starter[s]
         for a in range(52):
             if a == s:
@@ -209,26 +211,24 @@ def _census(crib, table, by_starter):
                             hist[_score_one(a, b, c, d, s, crib, table)] += 1
 
 
-@njit(cache=True, parallel=True)
-def _score_batch3(hands, starters, table4, out):
-    """Score three-card ``hands`` (n, 3) with ``starters`` (n,) into ``out`` (n,); card ids uint8
-    (as :func:`score_hands` passes them)."""
-    for k in prange(hands.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _score_batch3(lo, hi, hands, starters, table4, out):
+    """Score three-card ``hands[lo:hi]`` (of (n, 3)) with ``starters`` (n,) into ``out`` (n,);
+    card ids uint8 (as :func:`score_hands` passes them). Run as :func:`_score_batch`."""
+    for i in range(lo, hi):
         out[i] = _score_three(np.int64(hands[i, 0]), np.int64(hands[i, 1]),
                               np.int64(hands[i, 2]), np.int64(starters[i]), table4)
 
 
-@njit(cache=True, parallel=True)
-def _census3(table4, by_starter):
+@njit(cache=True, nogil=True)
+def _census3(lo, hi, table4, by_starter):
     """Histograms of the show score of every three-card hand (22,100 less those holding the
     starter) with each starter, added to ``by_starter`` int64 (52, 30) (zeros): row ``s`` is
-    starter ``s``'s 20,825 hands.
+    starter ``s``'s 20,825 hands, for the starters ``lo`` to ``hi - 1``.
 
-    Parallel over the starter; sum the rows for the whole census of 1,082,900 cases.
+    Run as :func:`_census`; sum the rows for the whole census of 1,082,900 cases.
     """
-    for i in prange(52):
-        s = np.int64(i)
+    for s in range(lo, hi):
         hist = by_starter[s]
         for a in range(52):
             if a == s:
@@ -374,9 +374,11 @@ def score_hands(hands, starters, crib: bool = False, variant: str = DEFAULT_VARI
     starters = np.ascontiguousarray(starters, dtype=np.uint8)
     out = np.empty(hands.shape[0], np.uint8)
     if n == 3:
-        _score_batch3(hands, starters, rank_table4(), out)
+        over_ranges(_score_batch3, hands.shape[0], hands, starters, rank_table4(), out,
+                    least=_HANDS_A_RANGE)
     else:
-        _score_batch(hands, starters, bool(crib), rank_table(), out)
+        over_ranges(_score_batch, hands.shape[0], hands, starters, bool(crib), rank_table(),
+                    out, least=_HANDS_A_RANGE)
     return out
 
 
@@ -399,9 +401,9 @@ def show_census(crib: bool = False, variant: str = DEFAULT_VARIANT) -> np.ndarra
     n, _ = cards_shown(crib, variant)
     by_starter = np.zeros((52, rules.MAX_SHOW_SCORE + 1), np.int64)
     if n == 3:
-        _census3(rank_table4(), by_starter)
+        over_ranges(_census3, 52, rank_table4(), by_starter)
     else:
-        _census(bool(crib), rank_table(), by_starter)
+        over_ranges(_census, 52, bool(crib), rank_table(), by_starter)
     return by_starter.sum(axis=0)
 
 

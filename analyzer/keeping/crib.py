@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.cards import RANKS, rank_label_index
-from ..core.choices import TABLE_MODES
+from ..core.choices import TABLE_MODES, over_ranges
 from ..core.files import atomic_write_text
 from ..core.version import package_version
 
@@ -140,7 +140,7 @@ def card_crib_values() -> np.ndarray:
     from .cribenum import _card_crib_means
 
     out = np.empty(13, np.float64)
-    _card_crib_means(rank_table(), out)
+    over_ranges(_card_crib_means, 13, rank_table(), out)
     out.setflags(write=False)
     return out
 
@@ -159,7 +159,7 @@ def build_uniform_crib_values() -> dict[tuple[int, int, int], float]:
 
     kinds = _throw_kinds()
     out = np.empty(len(kinds), np.float64)
-    _uniform_crib_means(kinds, rank_table(), out)
+    over_ranges(_uniform_crib_means, len(kinds), kinds, rank_table(), out)
     return {tuple(int(x) for x in kind): float(v) for kind, v in zip(kinds, out, strict=True)}
 
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rules
 from ..core.scoring import _rank, _sort4_index, _suit
@@ -247,10 +247,10 @@ def _crib_means_counted(six, discards, weights, hands, out):
         out[d] = _mean_of(counts[d])
 
 
-@njit(cache=True, parallel=True)
-def _crib_means_counted_many(sixes, discards, weights, hands, out):
-    """:func:`_crib_means_counted` for each row of ``sixes`` int64 (n, 6) into ``out``
-    (n, m), parallel over the hands."""
-    for k in prange(sixes.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _crib_means_counted_many(lo, hi, sixes, discards, weights, hands, out):
+    """:func:`_crib_means_counted` for rows ``lo`` to ``hi - 1`` of ``sixes`` int64 (n, 6) into
+    ``out`` (n, m) (run over ranges of hands on threads:
+    :func:`analyzer.core.choices.over_ranges`)."""
+    for i in range(lo, hi):
         _crib_means_counted(sixes[i], discards, weights, hands, out[i])

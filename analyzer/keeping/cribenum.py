@@ -8,8 +8,7 @@ code; the wrappers there import this module when they compute.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.scoring import _score_one
 
@@ -18,11 +17,12 @@ __all__: list[str] = []
 _CRIBS_PER_THROW = 50 * 49 // 2 * 48  # 58,800
 
 
-@njit(cache=True, parallel=True)
-def _uniform_crib_means(kinds, table, out):
-    """Mean crib (58,800 cribs each) of each kind ``(r1, r2, suited)`` in ``kinds``, to ``out``."""
-    for k in prange(kinds.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _uniform_crib_means(lo, hi, kinds, table, out):
+    """Mean crib (58,800 cribs each) of each kind ``(r1, r2, suited)`` in ``kinds``, to ``out``:
+    the kinds ``lo`` to ``hi - 1`` (run over ranges on threads:
+    :func:`analyzer.core.choices.over_ranges`)."""
+    for i in range(lo, hi):
         a = kinds[i, 0] * 4
         b = kinds[i, 1] * 4 + (0 if kinds[i, 2] else 1)
         total = 0
@@ -38,12 +38,12 @@ def _uniform_crib_means(kinds, table, out):
         out[i] = total / _CRIBS_PER_THROW
 
 
-@njit(cache=True, parallel=True)
-def _card_crib_means(table, out):
+@njit(cache=True, nogil=True)
+def _card_crib_means(lo, hi, table, out):
     """Mean crib holding one card of each rank with any three of the other 51 cards and any
-    starter of the 48 left (20,825 x 48 cribs a rank), to ``out`` float64 (13,)."""
-    for k in prange(13):
-        r = np.int64(k)
+    starter of the 48 left (20,825 x 48 cribs a rank), to ``out`` float64 (13,): the ranks
+    ``lo`` to ``hi - 1`` (run as :func:`_uniform_crib_means`)."""
+    for r in range(lo, hi):
         a = r * 4
         total = 0
         n = 0

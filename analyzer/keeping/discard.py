@@ -54,11 +54,11 @@ import itertools
 from functools import cache, lru_cache
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core import rules
 from ..core.cards import CardError, card_rank, card_suit, format_card, format_card_rows
-from ..core.choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, variant_game
+from ..core.choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, over_ranges, variant_game
 from ..core.scoring import (
     _rank,
     _score_one,
@@ -95,6 +95,8 @@ _KEEP_TEXT = [" ".join(f"{{{k}}}" for k in row) for row in _KEEP_TABLE]
 _DISCARD_TEXT = [" ".join(f"{{{k}}}" for k in row) for row in _DISCARD_TABLE]
 
 _UNSEEN = 46
+#: The fewest hands the batched kernels give a thread (tens of microseconds a hand).
+_SIXES_A_RANGE = 16
 _CARD_NAMES = [format_card(c) for c in range(52)]
 
 
@@ -140,16 +142,16 @@ def _hand_stats(six, keeps, table, out):
         _summarize(scores, _UNSEEN, total, lo, hi, out[d])
 
 
-@njit(cache=True, parallel=True)
-def _hand_stats_many(sixes, keeps, table, out):
-    """:func:`_hand_stats` for each row of ``sixes`` int64 (n, 6) into ``out`` (n, 15, 4)."""
-    for k in prange(sixes.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _hand_stats_many(lo, hi, sixes, keeps, table, out):
+    """:func:`_hand_stats` for rows ``lo`` to ``hi - 1`` of ``sixes`` int64 (n, 6) into ``out``
+    (n, 15, 4) (run over ranges on threads: :func:`analyzer.core.choices.over_ranges`)."""
+    for i in range(lo, hi):
         _hand_stats(sixes[i], keeps, table, out[i])
 
 
-@njit(cache=True, parallel=True)
-def _crib_means_enumerated(six, discards, weights, table, out):
+@njit(cache=True, nogil=True)
+def _crib_means_enumerated(lo, hi, six, discards, weights, table, out):
     """Exact mean crib of each discard of ``six``, by enumerating every crib: the oracle.
 
     ``discards`` int64 (15, 2) indices into ``six``. ``weights`` int64 (52, 52): the relative
@@ -157,7 +159,8 @@ def _crib_means_enumerated(six, discards, weights, table, out):
     opponent; :func:`_pair_weights` for a weighted one). Every pair of the 46 unseen cards is
     weighted so, and every starter of the 44 left counts equally: 45,540 cribs scored one by
     one. The sums are integers, so the mean (one division at the end) is the exact one
-    correctly rounded. Writes ``out`` float64 (15,). Kept to check
+    correctly rounded. Writes ``out`` float64 (15,), the discards ``lo`` to ``hi - 1`` (run over
+    ranges on threads: :func:`analyzer.core.choices.over_ranges`). Kept to check
     :mod:`analyzer.keeping.cribcount`,
     which counts the same cribs by rank class some 50 times faster (the tests compare them bit
     for bit).
@@ -169,8 +172,7 @@ def _crib_means_enumerated(six, discards, weights, table, out):
                 and card != six[4] and card != six[5]):
             unseen[n] = card
             n += 1
-    for k in prange(discards.shape[0]):
-        d = np.int64(k)
+    for d in range(lo, hi):
         a, b = six[discards[d, 0]], six[discards[d, 1]]
         total = np.int64(0)
         weight = np.int64(0)
@@ -275,12 +277,11 @@ def _crib_over_starters(c0, c1, c2, c3, hidden, rank_left, suit_left, hands):
     return total
 
 
-@njit(cache=True, parallel=True)
-def _form_hand_stats_many(hands, keeps, table, table4, out):
-    """:func:`_form_hand_stats` for each row of ``hands`` int64 (n, k) into ``out``
-    (n, ways, 4)."""
-    for j in prange(hands.shape[0]):
-        i = np.int64(j)
+@njit(cache=True, nogil=True)
+def _form_hand_stats_many(lo, hi, hands, keeps, table, table4, out):
+    """:func:`_form_hand_stats` for rows ``lo`` to ``hi - 1`` of ``hands`` int64 (n, k) into
+    ``out`` (n, ways, 4) (run as :func:`_hand_stats_many`)."""
+    for i in range(lo, hi):
         _form_hand_stats(hands[i], keeps, table, table4, out[i])
 
 
@@ -291,8 +292,7 @@ def _form_crib_mean(dealt, throw, hands):
     ``dealt`` int64 (k,) distinct ids; ``throw`` int64 (t,) indices into ``dealt``, t = 1 or 2;
     ``hands``: :func:`hand_table`. The crib's ``4 - t`` other cards are any of the ``52 - k``
     unseen cards, every set equally likely, and the starter any unseen card left, equally
-    likely. Serial: :func:`_form_crib_means_many` runs hands and throws in parallel (a parallel
-    loop here, with its arrays, compiled in 3.8 s of CPU against 1.1).
+    likely. :func:`_form_crib_means_many` runs hands and throws on threads.
     """
     m = 52 - dealt.shape[0]
     unseen = np.empty(m, np.int64)
@@ -329,14 +329,15 @@ def _form_crib_mean(dealt, throw, hands):
     return total / cribs
 
 
-@njit(cache=True, parallel=True)
-def _form_crib_means_many(dealt, throws, hands, out):
+@njit(cache=True, nogil=True)
+def _form_crib_means_many(lo, hi, dealt, throws, hands, out):
     """:func:`_form_crib_mean` of each throw (a row of ``throws`` int64 (ways, t)) of each row
-    of ``dealt`` int64 (n, k) into ``out`` float64 (n, ways), parallel over the hands and their
-    throws (so one hand's throws share the cores too)."""
+    of ``dealt`` int64 (n, k) into ``out`` float64 (n, ways): the pairs (hand, throw) numbered
+    ``lo`` to ``hi - 1``, hand by hand, run over ranges on threads
+    (:func:`analyzer.core.choices.over_ranges`; so one hand's throws share the cores too)."""
     ways = throws.shape[0]
-    for j in prange(dealt.shape[0] * ways):
-        i, d = np.int64(j) // ways, np.int64(j) % ways
+    for j in range(lo, hi):
+        i, d = j // ways, j % ways
         out[i, d] = _form_crib_mean(dealt[i], throws[d], hands)
 
 
@@ -364,7 +365,8 @@ def _form_crib_values(dealt: np.ndarray, throws: np.ndarray, dealer: bool, game,
         return _form_table_crib_means(dealt, throws, dealer, game)
     hands = np.atleast_2d(dealt)
     out = np.empty((len(hands), len(throws)), np.float64)
-    _form_crib_means_many(np.ascontiguousarray(hands, np.int64), throws, hand_table(), out)
+    over_ranges(_form_crib_means_many, len(hands) * len(throws),
+                np.ascontiguousarray(hands, np.int64), throws, hand_table(), out)
     return out.reshape(*dealt.shape[:-1], len(throws))
 
 
@@ -440,7 +442,8 @@ def _discard_crib_means(sixes: np.ndarray, dealer: bool, crib: str, table) -> np
     if len(sixes) == 1:  # one hand: no threads to start
         _crib_means_counted(sixes[0], DISCARDS, weights, hand_table(), out[0])
     else:
-        _crib_means_counted_many(sixes, DISCARDS, weights, hand_table(), out)
+        over_ranges(_crib_means_counted_many, len(sixes), sixes, DISCARDS, weights,
+                    hand_table(), out, least=_SIXES_A_RANGE)
     return out
 
 
@@ -523,7 +526,8 @@ def crib_means(cards, dealer: bool, crib: str = "uniform", method: str = "counte
     elif method == "enumerated":
         weights = (np.ones((52, 52), np.int64) if crib == "uniform"
                    else _pair_weights(bool(dealer)))
-        _crib_means_enumerated(six, DISCARDS, weights, rank_table(), out)
+        over_ranges(_crib_means_enumerated, len(DISCARDS), six, DISCARDS, weights, rank_table(),
+                    out)
     else:
         raise ValueError(f"method {method!r}: 'counted' or 'enumerated'")
     return out
@@ -679,14 +683,15 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
         keeps, throws = _KEEPS, DISCARDS
         table = rank_table()
         stats = np.empty((n, 15, 4), np.float64)
-        _hand_stats_many(sixes, _KEEPS, table, stats)
+        over_ranges(_hand_stats_many, n, sixes, _KEEPS, table, stats, least=_SIXES_A_RANGE)
         crib_means = _discard_crib_means(sixes, dealer, crib, table)
         peg_means = _peg_means(sixes, _KEEPS, bool(dealer))
     else:
         pegging = False
         keeps, throws = _form_discards(game.dealt, game.kept)
         stats = np.empty((n, len(keeps), 4), np.float64)
-        _form_hand_stats_many(sixes, keeps, rank_table(), rank_table4(), stats)
+        over_ranges(_form_hand_stats_many, n, sixes, keeps, rank_table(), rank_table4(), stats,
+                    least=_SIXES_A_RANGE)
         crib_means = _form_crib_values(sixes, throws, dealer, game, crib)
         peg_means = np.zeros_like(crib_means)
     ways = len(keeps)

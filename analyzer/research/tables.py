@@ -33,7 +33,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..core.cards import RANK_LABELS, RANKS, SUITS, rank_label_index
 from ..core.choices import (
@@ -47,6 +47,7 @@ from ..core.choices import (
     check_number,
     numba_threads,
     on_threads,
+    over_ranges,
     resolve_workers,
 )
 from ..core.files import atomic_write, atomic_write_text
@@ -575,26 +576,25 @@ def _canonical_in(a, b, perms, suit_bits, out_cards, out_mult, start):
     return count
 
 
-@njit(cache=True, parallel=True)
-def _canonical_hands(pairs, perms, suit_bits, counts, offsets, out_cards, out_mult):
-    """Both passes over the (a, b) prefixes in ``pairs`` int64 (P, 2): count, or write."""
-    for k in prange(pairs.shape[0]):
-        i = np.int64(k)
+@njit(cache=True, nogil=True)
+def _canonical_hands(lo, hi, pairs, perms, suit_bits, counts, offsets, out_cards, out_mult):
+    """Both passes over the (a, b) prefixes ``lo`` to ``hi - 1`` in ``pairs`` int64 (P, 2):
+    count, or write (run over ranges on threads: :func:`analyzer.core.choices.over_ranges`)."""
+    for i in range(lo, hi):
         counts[i] = _canonical_in(pairs[i, 0], pairs[i, 1], perms, suit_bits, out_cards,
                                   out_mult, offsets[i])
 
 
-@njit(cache=True, parallel=True)
-def _best_keeps(cards, values, hands, best_d, best_hand, best_net):
-    """For each hand (a row of ``cards`` uint8 (n, 6), ascending), the best discard for each
-    role.
+@njit(cache=True, nogil=True)
+def _best_keeps(lo, hi, cards, values, hands, best_d, best_hand, best_net):
+    """For each hand ``lo`` to ``hi - 1`` (a row of ``cards`` uint8 (n, 6), ascending), the best
+    discard for each role (run over ranges on threads).
 
     Writes ``best_d`` int8 (n, 2), ``best_hand`` and ``best_net`` float64 (n, 2), role 0 dealer
     and 1 pone; ``values`` is the crib-value table, ``hands`` the hand table
     (:func:`analyzer.core.scoring.hand_table`). Ties go to the first discard.
     """
-    for k in prange(cards.shape[0]):
-        i = np.int64(k)
+    for i in range(lo, hi):
         six = np.empty(6, np.int64)
         for j in range(6):
             six[j] = cards[i, j]
@@ -645,13 +645,15 @@ def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
     pairs = _prefix_pairs()
     counts = np.zeros(len(pairs), np.int64)
     empty_c, empty_m = np.zeros((0, 6), np.uint8), np.zeros(0, np.int64)
-    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, counts, empty_c, empty_m)
+    over_ranges(_canonical_hands, len(pairs), pairs, _SUIT_PERMS, _SUIT_BITS, counts, counts,
+                empty_c, empty_m)
     by_cards = np.lexsort((pairs[:, 1], pairs[:, 0]))  # the prefixes in card order
     offsets = np.empty(len(pairs), np.int64)
     offsets[by_cards] = np.concatenate([[0], np.cumsum(counts[by_cards])[:-1]])
     cards = np.zeros((int(counts.sum()), 6), np.uint8)
     mult = np.zeros(len(cards), np.int64)
-    _canonical_hands(pairs, _SUIT_PERMS, _SUIT_BITS, counts, offsets, cards, mult)
+    over_ranges(_canonical_hands, len(pairs), pairs, _SUIT_PERMS, _SUIT_BITS, counts, offsets,
+                cards, mult)
     return cards, mult
 
 
@@ -672,9 +674,13 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
         best_d = np.zeros((n, 2), np.int8)
         best_hand = np.zeros((n, 2))
         best_net = np.zeros((n, 2))
-        _best_keeps(cards, crib_values(crib), hand_table(), best_d, best_hand, best_net)
+        over_ranges(_best_keeps, n, cards, crib_values(crib), hand_table(), best_d, best_hand,
+                    best_net, least=_HANDS_A_RANGE)
     return _discard_frames(cards, mult, best_d, best_hand, best_net)
 
+
+#: The fewest hands the discard table's kernels give a thread (a microsecond or less a hand).
+_HANDS_A_RANGE = 4096
 
 #: Each card's text as bytes: every card is two characters (``5H``, ``TD``).
 _CARD_BYTES = np.array([[ord(RANKS[c // 4]), ord(SUITS[c % 4])] for c in range(52)], np.uint8)
@@ -693,10 +699,11 @@ def _write_cards(cards, i, picks, card_bytes, out):
             out[3 * j + 2] = _SPACE
 
 
-@njit(cache=True, parallel=True)
-def _table_text(cards, best_d, card_bytes, hand_text, keep_text, discard_text, pattern,
+@njit(cache=True, nogil=True)
+def _table_text(lo, hi, cards, best_d, card_bytes, hand_text, keep_text, discard_text, pattern,
                 keep_code):
-    """The text and rank keys of the discard table, one parallel pass over the hands.
+    """The text and rank keys of the discard table, the hands ``lo`` to ``hi - 1`` (one pass
+    over the hands in ranges on threads).
 
     ``cards`` uint8 (n, 6) ascending rows; ``best_d`` int8 (n, 2) the best discard of each role
     (an index into the 15). Writes the bytes of each hand's text to ``hand_text`` uint8 (n,
@@ -705,8 +712,7 @@ def _table_text(cards, best_d, card_bytes, hand_text, keep_text, discard_text, p
     ranks likewise to ``keep_code`` (2, n).
     """
     everything = (0, 1, 2, 3, 4, 5)
-    for k in prange(cards.shape[0]):
-        i = np.int64(k)
+    for i in range(lo, hi):
         _write_cards(cards, i, everything, card_bytes, hand_text[i])
         code = np.int64(0)
         for j in range(6):
@@ -756,8 +762,8 @@ def _discard_frames(cards, mult, best_d, best_hand, best_net):
     discard_text = np.empty((2, n, 5), np.uint8)
     pattern = np.empty(n, np.int64)
     keep_code = np.empty((2, n), np.int64)
-    _table_text(cards, best_d, _CARD_BYTES, hand_text, keep_text, discard_text, pattern,
-                keep_code)
+    over_ranges(_table_text, n, cards, best_d, _CARD_BYTES, hand_text, keep_text, discard_text,
+                pattern, keep_code, least=_HANDS_A_RANGE)
     columns = {"hand": _text_column(hand_text), "n_hands": mult.astype(np.int32)}
     for role, name in enumerate(("dealer", "pone")):
         columns[f"{name}_keep"] = _text_column(keep_text[role])

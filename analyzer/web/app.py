@@ -224,8 +224,7 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
     @app.get("/api/keep", summary="Rank the ways to keep four of six (or of the forms' five)")
     def keep(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
              variant: Variant = DEFAULT_VARIANT) -> dict:
-        with work.parallel():  # the exact crib's kernels are parallel
-            return answers.keep_answer(hand, role, crib=crib, pegging=pegging, variant=variant)
+        return answers.keep_answer(hand, role, crib=crib, pegging=pegging, variant=variant)
 
     @app.get("/api/keep/win", summary="Rank the keeps by the probability of winning")
     async def keep_win(request: Request, hand: Cards, role: Role, me: Score, opp: Score,
@@ -242,7 +241,7 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
              response_class=Response)
     def keep_chart(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
                    variant: Variant = DEFAULT_VARIANT) -> Response:
-        with work.chart_lock, work.parallel():
+        with work.chart_lock:
             svg = answers.chart_svg(hand, role, crib=crib, pegging=pegging, variant=variant)
         return Response(svg, media_type="image/svg+xml")
 

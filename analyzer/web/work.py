@@ -3,8 +3,8 @@ long ones (P(win)) one at a time, and a long answer nobody waits for any more dr
 
 The server answers on one event loop. An answer that computes must not run on it, or every other
 request waits: each runs in a worker thread (starlette's thread pool) on kernels that release
-the GIL (``nogil=True``, or numba's parallel kernels, whose threads run without it), so that a
-count or a keep is answered in milliseconds while a P(win) simulates for seconds.
+the GIL (``nogil=True``), so that a count or a keep is answered in milliseconds while a P(win)
+simulates for seconds.
 
 :class:`Work` holds what the threads share:
 
@@ -14,16 +14,12 @@ count or a keep is answered in milliseconds while a P(win) simulates for seconds
   slot whose client has gone (the page asked again, and aborted the old request) is dropped
   before it computes; one computing runs to its end and its answer is dropped
   (:attr:`Work.dropped`, :attr:`Work.done`);
-- a lock for the exact crib's parallel kernels and P(win) when numba's threading layer is
-  ``workqueue``, the one layer that cannot run parallel kernels from two threads at once (with
-  ``omp`` or ``tbb`` there is none);
 - a lock for matplotlib (the chart of ``crib plot keep``), which is not thread-safe.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import threading
 from collections import deque
@@ -53,14 +49,11 @@ class Work:
     def __init__(self):
         import numba
 
-        numba.get_num_threads()  # starts numba's threads: the layer is known from here on
-        self.layer = numba.threading_layer()
         self.threads = max(1, numba.get_num_threads() - 1)
         self._slot = threading.Lock()
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="crib-long",
                                             initializer=_lower_priority)
         self._queue: deque = deque()  # the requests waiting for the slot, in turn
-        self._parallel = threading.Lock() if self.layer == "workqueue" else None
         self.chart_lock = threading.Lock()
         self.running = 0  # long answers computing now (the warm-up's included)
         self.done = 0     # long answers computed and sent
@@ -71,16 +64,12 @@ class Work:
         """The long answers waiting for the slot."""
         return len(self._queue)
 
-    def parallel(self):
-        """A context for a call of a parallel kernel: the lock under ``workqueue``, else none."""
-        return self._parallel if self._parallel is not None else contextlib.nullcontext()
-
     def _long(self, fn: Callable, args, kwargs):
         from ..core.choices import numba_threads
 
         self.running += 1
         try:
-            with self.parallel(), numba_threads(self.threads):
+            with numba_threads(self.threads):
                 return fn(*args, **kwargs)
         finally:
             self.running -= 1
