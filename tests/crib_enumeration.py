@@ -3,15 +3,17 @@
 
 For each hand, each of its 15 discards, each pair of the 46 unseen cards (the opponent's) and
 each starter of the 44 left, the crib is scored one by one with the show scorer (itself checked
-against the naive plain-Python scorer), for several opponent weightings at once. Parallel over
-the hands, so that tens of thousands of hands take a minute or two on two threads.
+against the naive plain-Python scorer), for several opponent weightings at once. The hands run
+in ranges on threads (:func:`analyzer.core.choices.over_ranges`), so that tens of thousands of
+hands take a minute or two on two threads.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analyzer.core.choices import over_ranges
 from analyzer.core.scoring import _score_one, rank_table
 from analyzer.keeping.discard import DISCARDS, _pair_weights
 
@@ -26,10 +28,9 @@ def card_weights() -> np.ndarray:
     return np.stack([uniform, _pair_weights(True), _pair_weights(False)])
 
 
-@njit(cache=True, parallel=True)
-def _enumerate(sixes, discards, weights, table, hist, totals, pairs):
-    for t in prange(sixes.shape[0]):
-        h = np.int64(t)
+@njit(cache=True, nogil=True)
+def _enumerate(lo, hi, sixes, discards, weights, table, hist, totals, pairs):
+    for h in range(lo, hi):
         six = sixes[h]
         unseen = np.empty(46, np.int64)
         n = 0
@@ -76,6 +77,6 @@ def enumerate_cribs(sixes: np.ndarray, weights: np.ndarray):
     hist = np.zeros((n, q, 15, SCORES), np.int64)
     totals = np.zeros((n, q, 15), np.int64)
     pairs = np.zeros((n, q, 15), np.int64)
-    _enumerate(np.ascontiguousarray(sixes, np.int64), DISCARDS, weights, rank_table(), hist,
-               totals, pairs)
+    over_ranges(_enumerate, n, np.ascontiguousarray(sixes, np.int64), DISCARDS, weights,
+                rank_table(), hist, totals, pairs)
     return hist, totals / (pairs * 44)
