@@ -366,7 +366,8 @@ def _range_pool():
 
 @contextmanager
 def numba_threads(threads: int):
-    """Run the block with numba's parallel kernels on ``threads`` threads, then restore.
+    """Run the block with numba's thread count set to ``threads``, then restore it: the threads
+    :func:`over_ranges` and the runs on :func:`on_threads` take.
 
     Examples
     --------
