@@ -305,6 +305,10 @@ def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
     the ranges not yet started are dropped and those running are waited for (a compiled kernel
     cannot be stopped).
 
+    Unlike :func:`on_threads`, which gives a long run threads of its own, this thread takes
+    ranges too and the pool's only help: a quick call (a keep in the web server) never waits
+    behind a long run's queued work, and starts no thread.
+
     Examples
     --------
     >>> ranges = []
@@ -325,10 +329,10 @@ def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
     bounds = [n * b // parts for b in range(parts + 1)]
     ranges = iter(range(parts))
     lock = threading.Lock()
-    stop = []
+    stop = threading.Event()
 
     def work() -> None:
-        while not stop:
+        while not stop.is_set():
             with lock:
                 b = next(ranges, None)
             if b is None:
@@ -339,7 +343,7 @@ def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
     try:
         work()
     except BaseException:
-        stop.append(True)
+        stop.set()
         raise
     finally:
         for helper in helpers:  # not started (the pool busy): this thread did its share

@@ -629,6 +629,10 @@ def _prefix_pairs() -> np.ndarray:
     return np.array(order, np.int64)
 
 
+#: The fewest hands the discard table's kernels give a thread (a microsecond or less a hand).
+_HANDS_A_RANGE = 4096
+
+
 def canonical_hands() -> tuple[np.ndarray, np.ndarray]:
     """Every six-card hand up to suit symmetry: ``(cards uint8 (n, 6), multiplicity int64)``.
 
@@ -678,9 +682,6 @@ def build_discard_table(crib: str = "table", workers: int | None = None):
                     best_net, least=_HANDS_A_RANGE)
     return _discard_frames(cards, mult, best_d, best_hand, best_net)
 
-
-#: The fewest hands the discard table's kernels give a thread (a microsecond or less a hand).
-_HANDS_A_RANGE = 4096
 
 #: Each card's text as bytes: every card is two characters (``5H``, ``TD``).
 _CARD_BYTES = np.array([[ord(RANKS[c // 4]), ord(SUITS[c % 4])] for c in range(52)], np.uint8)
