@@ -13,9 +13,9 @@ generators"; bounded integers use the multiply-shift mapping of the high 32 bits
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import cacheload
+from .jit import njit
 
 cacheload.install()  # before any kernel is loaded from the cache
 

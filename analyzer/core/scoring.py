@@ -25,12 +25,12 @@ wrappers check and convert their input and accept cards as text or ids.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import cacheload, cards, rules
 from .cards import as_cards, format_cards
 from .choices import DEFAULT_VARIANT, over_ranges
 from .counting import ScoreItem, _hand_and_starter, cards_shown, count_hand, say_count
+from .jit import njit
 from .ranktables import hand3_table, hand_table, rank_table, rank_table4
 
 #: The fewest hands :func:`score_hands` gives a thread (a hand scores in tens of nanoseconds).

@@ -39,9 +39,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
+from ..core.jit import njit
 from ..core.scoring import _rank, _sort4_index, _suit
 
 __all__ = ["CribDistribution"]

@@ -8,8 +8,7 @@ code; the wrappers there import this module when they compute.
 
 from __future__ import annotations
 
-from numba import njit
-
+from ..core.jit import njit
 from ..core.scoring import _score_one
 
 __all__: list[str] = []

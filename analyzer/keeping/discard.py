@@ -54,11 +54,11 @@ import itertools
 from functools import cache, lru_cache
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.cards import CardError, card_rank, card_suit, format_card, format_card_rows
 from ..core.choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, over_ranges, variant_game
+from ..core.jit import njit
 from ..core.scoring import (
     _rank,
     _score_one,

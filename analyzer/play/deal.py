@@ -14,7 +14,7 @@ them; :mod:`analyzer.play.winkeep` plays a deal's end for each keep of a hand.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from ..core import rules
@@ -22,6 +22,7 @@ from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import PEGGING_POLICIES
 from ..core.game import layout
+from ..core.jit import njit
 from ..core.scoring import _rank, _score_one, _score_three_by_row
 from .players import _choose_play_inline, _greedy_choice
 from .playstep import _go_floor, _lay

@@ -49,13 +49,14 @@ play (:func:`analyzer.play.players._choose_play_inline`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import DISCARD_POLICIES
 from ..core.game import GAME, MAX_DEALT, MAX_KEPT, MAX_PACK, MAX_PLAYERS, MAX_THROWN, layout
+from ..core.jit import njit
 from ..core.rng import _randint, _shuffle_prefix
 from ..core.scoring import _rank, _throw_key
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE

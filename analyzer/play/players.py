@@ -42,11 +42,11 @@ not yet laid by anyone), of which the opponent holds ``opp_left``:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.apart import compiled_apart
 from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES
+from ..core.jit import njit
 from ..core.rng import _randint
 from ..core.scoring import (
     _peg_points,

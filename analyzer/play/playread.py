@@ -25,9 +25,9 @@ next card, on that count, would pass 31), or at 31.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
+from ..core.jit import njit
 from ..core.scoring import _peg_points_packed, _rank, _rank_value, _value
 
 __all__ = ["PLAY_SLIP"]

@@ -7,9 +7,8 @@ two count 15s, 31s, pairs, runs, go and last card the same way.
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..core import rules
+from ..core.jit import njit
 from ..core.scoring import _peg_points, _rank, _value
 
 __all__ = ["lay_card"]

@@ -49,12 +49,12 @@ points; one time in four, or less, for each lay where it did).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES
+from ..core.jit import njit
 from ..core.rng import _randint, _uniform
 from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE

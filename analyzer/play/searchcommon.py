@@ -11,9 +11,9 @@ summary of its samples (:func:`_summarise`) and the card its greedy rollouts lay
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
+from ..core.jit import njit
 from ..core.rng import _next
 from ..core.scoring import _peg_points_packed, _rank, _value
 

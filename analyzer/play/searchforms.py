@@ -56,12 +56,12 @@ position given as the seat API's history.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
 from ..core.choices import ADVISE_SAMPLES, DISCARD_POLICIES, PEGGING_POLICIES
+from ..core.jit import njit
 from ..core.rng import _randint
 from ..core.scoring import _peg_points, _rank, _score_one, _score_three_by_row, _value
 from .players import _THROW_TWO_OF_FIVE, _choose_keep3, _choose_play, _choose_throw

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.apart import compiled_apart
@@ -47,6 +46,7 @@ from ..core.choices import (
     on_threads,
 )
 from ..core.errors import ArgumentError
+from ..core.jit import njit
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank, _score_one, _sort4_index
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE

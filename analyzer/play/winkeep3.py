@@ -39,12 +39,12 @@ versions four-player has compiled.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.apart import compiled_apart
 from ..core.choices import FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
+from ..core.jit import njit
 from .deal import _his_heels, _play_with, _show
 from .winkeepforms import _deal_sample, _ev_keep, _sample_scratch, _set_way
 

@@ -40,12 +40,12 @@ by enough standard errors of the same samples, drawn only when the game can end 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.apart import compiled_apart
 from ..core.choices import DISCARD_POLICIES, FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
+from ..core.jit import njit
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank
 from .deal import PLAY, _his_heels, _play_ints, _play_with, _show

@@ -66,7 +66,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..core.apart import compiled_apart
 from ..core.borrow import _borrowed, _keep_alive
@@ -82,6 +81,7 @@ from ..core.choices import (
 )
 from ..core.files import atomic_write_text
 from ..core.game import GAME, STANDARD, VARIANTS
+from ..core.jit import njit
 from ..core.rng import chunk_states
 from ..core.scoring import hand_table, rank_table
 from ..core.version import git_commit, package_version

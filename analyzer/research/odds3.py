@@ -73,7 +73,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..core import rules
 from ..core.borrow import _borrowed, _keep_alive
@@ -88,6 +87,7 @@ from ..core.choices import (
 )
 from ..core.files import atomic_write, atomic_write_text
 from ..core.game import VARIANTS
+from ..core.jit import njit
 from ..core.rng import chunk_states
 from ..core.version import git_commit, package_version
 from ..keeping.crib import is_shipped_folder

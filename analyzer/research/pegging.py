@@ -53,7 +53,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..core.choices import (
     DEFAULT_PLAYER,
@@ -65,6 +64,7 @@ from ..core.choices import (
     policy_arrays,
     resolve_workers,
 )
+from ..core.jit import njit
 from ..core.scoring import _sort4_index, rank_table
 from ..core.version import git_commit, package_version
 from ..keeping.pegtable import (

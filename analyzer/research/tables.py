@@ -33,7 +33,6 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from ..core.cards import RANK_LABELS, RANKS, SUITS, rank_label_index
 from ..core.choices import (
@@ -51,6 +50,7 @@ from ..core.choices import (
     resolve_workers,
 )
 from ..core.files import atomic_write, atomic_write_text
+from ..core.jit import njit
 from ..core.rng import _shuffle_prefix, chunk_states
 from ..core.scoring import _score_one, _throw_key, hand3_table, hand_table, rank_table
 from ..core.version import package_version
