@@ -23,6 +23,7 @@ import math
 import os
 from collections.abc import Callable
 from contextlib import contextmanager
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .game import VARIANTS, Game
@@ -339,7 +340,7 @@ def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
                 return
             kernel(bounds[b], bounds[b + 1], *args)
 
-    helpers = [_range_pool().submit(work) for _ in range(min(threads, parts) - 1)]
+    helpers = [_range_pool().submit(work) for _ in range(parts - 1)]
     try:
         work()
     except BaseException:
@@ -353,19 +354,16 @@ def over_ranges(kernel: Callable, n: int, *args, least: int = 1) -> None:
                 helper.result()
 
 
-_pools: list = []  # the threads of over_ranges, made on first use
-
-
+@cache
 def _range_pool():
-    """The process's pool of threads for :func:`over_ranges` (as many as numba may start)."""
-    if not _pools:
-        from concurrent.futures import ThreadPoolExecutor
+    """The process's pool of threads for :func:`over_ranges` (as many as numba may start),
+    made on first use."""
+    from concurrent.futures import ThreadPoolExecutor
 
-        import numba
+    import numba
 
-        _pools.append(ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1),
-                                         thread_name_prefix="analyzer-range"))
-    return _pools[0]
+    return ThreadPoolExecutor(max(1, numba.config.NUMBA_NUM_THREADS - 1),
+                              thread_name_prefix="analyzer-range")
 
 
 @contextmanager
