@@ -1100,10 +1100,11 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     pandas.DataFrame
         One row per legal card, best first (score-aware: a card that wins now, then by
         ``p_win``; then by ``total``): ``card``, ``now`` (points it pegs now, the last card
-        included; a go, even one the card makes certain, is scored in the rest), ``rest_for``, ``rest_against`` (mean pegging in the rest of the play),
-        ``rest`` (their difference) and ``rest_se`` (its standard error), ``total`` (``now +
-        rest``), and with ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card,
-        or ``"go"`` when no card can be laid: then there are no rows), ``count`` and ``samples``.
+        included; a go, even one the card makes certain, is scored in the rest),
+        ``rest_for``, ``rest_against`` (mean pegging in the rest of the play), ``rest`` (their
+        difference) and ``rest_se`` (its standard error), ``total`` (``now + rest``), and with
+        ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card, or ``"go"``
+        when no card can be laid: then there are no rows), ``count`` and ``samples``.
 
     Examples
     --------
