@@ -1633,7 +1633,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also what the other commands and options use: the other forms "
                         "of the game, the pegging discard's players, crib peg "
                         "--continuation lookahead, the research tables (crib tables, "
-                        "crib plot census) and crib bench: about two minutes of CPU, once")
+                        "crib plot census) and crib bench: about a minute of CPU, once")
     _add_quiet(p, "no progress bar")
     p.set_defaults(func=_cmd_warmup)
     return parser
