@@ -42,7 +42,8 @@ __all__ = [
 
 #: Show scores no hand or crib can make (0..29).
 IMPOSSIBLE_SCORES = (19, 25, 26, 27)
-#: The first dealer's share of wins published from millions of games between people.
+#: The first dealer's share of wins published from millions of games between people (Cribbage
+#: Pro's players: https://blog.cribbagepro.net/2012/10/cribbage-hand-statistics.html).
 PUBLISHED_FIRST_DEALER_WIN_RATE = 0.555
 
 #: Rank labels of crib-value tables, in rank order (10 is written "10"; "T" is accepted too).
