@@ -158,6 +158,10 @@ BAD = [
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "6D"], "6D"),
     (["count", "5H", "5C", "5S", "JD", "--starter", "11D"], "11D"),
     (["frobnicate"], "invalid choice"),
+    # an option the command does not take: named with the command, whose help lists them
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--top", "3"],
+     "crib count: unrecognized arguments: --top 3 (see crib count --help)"),
+    (["keep", "5H", "5S", "6D", "JC", "QS", "5H", "--dealer"], "crib keep: duplicate card 5H"),
     # the other forms: their card counts, and no self-play crib table for them yet
     (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--variant", "five-card"],
      "a five-card hand is dealt 5"),

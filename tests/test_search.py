@@ -247,6 +247,33 @@ def test_crib_peg_says_go():
     assert "go: no card you hold can be laid on count 28" in result.stdout
 
 
+def test_crib_peg_takes_go_in_played_as_the_docs_say():
+    # the count ended by goes at 28 (4C JD 9S 5D, go): the pone leads the new count, and the
+    # command answers as advise_play does, the go written back as given
+    args = ("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "jd", "9S", "5D", "GO",
+            "--starter", "2S", "--pone", "--samples", "200")
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("hand 4C 5H 9S KD as pone, starter 2S; played 4C JD 9S 5D "
+                                    "go (count 0)")
+    data = json.loads(run(*args, "--json").stdout)
+    advice = advise_play("4C 5H 9S KD", "4C JD 9S 5D go", dealer=False, starter="2S",
+                         samples=200)
+    assert data["played"] == "4C JD 9S 5D go" and data["count"] == 0
+    assert [row["card"] for row in data["rows"]] == list(advice.card) == ["KD", "5H"]
+
+
+def test_a_card_given_twice_is_named_with_where_it_was_given():
+    result = run("peg", "--hand", "4C", "5H", "9S", "KD", "--starter", "2S", "--pone",
+                 "--thrown", "2S", "3S")
+    assert (result.returncode, result.stderr) == (2, "crib peg: 2S is both the starter and in "
+                                                     "thrown\n")
+    with pytest.raises(ValueError, match="^5H is both in hand and in thrown$"):
+        advise_play([18, 0, 32, 48], dealer=True, starter=7, thrown=[18, 1])
+    with pytest.raises(ValueError, match="^duplicate card 5H$"):
+        advise_play([18, 0, 32, 18], dealer=True, starter=7)  # ids: no "'18' and '18'"
+
+
 @pytest.mark.parametrize("args", [
     ("--hand", "4C", "5H", "9S", "--starter", "2S", "--pone"),
     ("--hand", "4C", "5H", "9S", "KD", "--starter", "2S", "--dealer"),

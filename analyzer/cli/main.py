@@ -996,7 +996,8 @@ def _cmd_peg(args) -> int:
         raise UsageError(f"crib peg: {exc}") from None
     role = "dealer" if args.dealer else "pone"
     hand = format_cards(parse_cards(_cards_text(args.hand)))
-    played = format_cards(parse_cards(_cards_text(args.played))) if args.played else ""
+    played = " ".join("go" if t.lower() == "go" else format_cards(parse_cards(t))
+                      for t in _cards_text(args.played or []).replace(",", " ").split())
     starter = format_cards(parse_cards(args.starter))
     rows = [{k: _plain(v) for k, v in row.items()} for row in advice.to_dict("records")]
     best, count = advice.attrs["best"], int(advice.attrs["count"])
@@ -1642,8 +1643,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``crib`` and ``python -m analyzer``; returns the exit status."""
     parser = build_parser()
+    command = "crib"
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if args.command is not None:
+            command = f"crib {args.command}"
+        if extra:  # named with the command, whose --help lists what it takes
+            raise UsageError(f"{command}: unrecognized arguments: {' '.join(extra)} (see "
+                             f"{command} --help)")
         args.argv = list(sys.argv[1:] if argv is None else argv)  # for provenance files
         if args.command is None:
             parser.print_help()
@@ -1653,7 +1660,7 @@ def main(argv: list[str] | None = None) -> int:
         watch_compiles(args.command, say=args.command != "warmup")  # warmup: its progress bar
         return args.func(args)
     except (UsageError, CardError) as exc:
-        message = str(exc) if isinstance(exc, UsageError) else f"crib: {exc}"
+        message = str(exc) if isinstance(exc, UsageError) else f"{command}: {exc}"
         print(message, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

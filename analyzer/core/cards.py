@@ -29,6 +29,7 @@ __all__ = [
     "SUITS",
     "CardError",
     "card_rank",
+    "check_apart",
     "card_suit",
     "card_value",
     "format_card",
@@ -187,17 +188,44 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
         names = None  # the items as text, made only for a message below
     repeated = len(set(ids)) != len(ids)
     if names is None and (repeated or (n is not None and len(ids) != n)):
-        names = [str(item) for item in items]
+        names = [item if isinstance(item, str) else format_card(card)
+                 for item, card in zip(items, ids, strict=True)]
     if repeated:
         seen: dict[int, str] = {}
         for card, name in zip(ids, names, strict=True):
             if card in seen:
-                raise CardError(f"duplicate card {format_card(card)} ({seen[card]!r} and {name!r})")
+                written = "" if seen[card] == name else f" ({seen[card]!r} and {name!r})"
+                raise CardError(f"duplicate card {format_card(card)}{written}")
             seen[card] = name
     if n is not None and len(ids) != n:
         given = " ".join(names) if names else "nothing"
         raise CardError(f"expected {n} cards, got {len(ids)}: {given}")
     return np.asarray(ids, dtype=np.uint8)
+
+
+def check_apart(**groups) -> None:
+    """Raise :class:`CardError` if a card is in two of the named ``groups`` of ids, or twice in
+    one, naming them: ``check_apart(hand=[...], starter=[...])``.
+
+    >>> check_apart(hand=[18, 19], starter=[7], thrown=[7, 11])
+    Traceback (most recent call last):
+    ...
+    analyzer.core.errors.CardError: 2S is both the starter and in thrown
+    """
+    where: dict[int, str] = {}
+    for name, cards in groups.items():
+        for card in cards:
+            card = int(card)
+            if card in where:
+                first = where[card]
+                said = (f"twice in {name}" if first == name else
+                        f"both {_group(first)} and {_group(name)}")
+                raise CardError(f"{format_card(card)} is {said}")
+            where[card] = name
+
+
+def _group(name: str) -> str:
+    return "the starter" if name == "starter" else f"in {name}"
 
 
 def as_cards(cards, n: int | None = None) -> np.ndarray:

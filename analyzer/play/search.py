@@ -1117,7 +1117,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     """
     import pandas as pd
 
-    from ..core.cards import as_cards, format_card
+    from ..core.cards import as_cards, check_apart, format_card
     from ..core.choices import MAX_SEED, check_number, variant_game
     from ..core.scoring import hand_table, rank_table
     from ..keeping.crib import crib_values
@@ -1152,8 +1152,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         raise ValueError(f"{format_card(twice[0])} is laid twice in played")
     start = int(as_cards(starter, n=1)[0])
     own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=2)]
-    everything = mine + [c for c in laid if c not in mine] + [start] + own_throw
-    as_cards(everything)  # all distinct, or a CardError naming the repeated card
+    check_apart(hand=mine, played=[c for c in laid if c not in mine], starter=[start],
+                thrown=own_throw)
     if not isinstance(dealer, bool | np.bool_):
         raise ValueError(f"dealer must be True or False, got {dealer!r}")
     samples = check_number("samples", samples, low=1, high=MAX_SAMPLES, integer=True)

@@ -975,7 +975,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     """
     import pandas as pd
 
-    from ..core.cards import as_cards, format_card
+    from ..core.cards import as_cards, check_apart, format_card
     from ..core.choices import MAX_SEED, check_number, variant_game
     from ..core.rng import chunk_states
     from .reads import player_tables, search_odds
@@ -989,7 +989,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     mine = [int(c) for c in as_cards(hand, n=game.kept)]
     start = int(as_cards(starter, n=1)[0])
     own_throw = [] if thrown is None else [int(c) for c in as_cards(thrown, n=game.thrown)]
-    as_cards(mine + [start] + own_throw)  # all distinct, or a CardError naming the card
+    check_apart(hand=mine, starter=[start], thrown=own_throw)
     samples = check_number("samples", samples, low=1, high=1_000_000, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     if not isinstance(infer, bool | np.bool_):
