@@ -168,6 +168,20 @@ def test_cli_keep_score(capsys):
                  "--samples", "256", "--top", "3"]) == 0
     text = capsys.readouterr().out
     assert "points keep: 5H 5S JC QS" in text and "score-aware keep: the points keep" in text
+    # the keep chosen is shown whatever --top: here it is the points keep, second by P(win)
+    assert main(["keep", "2S", "3D", "9D", "TS", "KC", "--dealer", "--score", "0", "3",
+                 "--variant", "five-card", "--top", "1", "--samples", "64"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:-2]  # the heading, the rows, the two keeps
+    assert [row.split()[:4] for row in rows] == [["2S", "3D", "KC", "9D"],
+                                                 ["*", "9D", "TS", "KC"]]
+    # without --score the keeps are exact: the options of the samples are refused, not ignored
+    for argv in (["--samples", "100"], ["--seed", "3"], ["--position", "first", "--variant",
+                                                         "four-player"]):
+        cards = ["5H", "5S", "6D", "JC", "QS"] + ([] if "four-player" in argv else ["KH"])
+        assert main(["keep", *cards, "--dealer", *argv]) == 2
+        assert capsys.readouterr().err == (f"crib keep: {argv[0]} goes with --score (the keeps "
+                                           "ranked by the chance to win); without it the keeps "
+                                           "are exact and ranked by points\n")
     for argv in (["--score", "121", "0"], ["--score", "5"], ["--score", "1", "2", "--variant",
                                                              "three-player"]):
         cards = ["5H", "5S", "6D", "JC", "QS"] + ([] if "three-player" in argv else ["KH"])

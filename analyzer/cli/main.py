@@ -203,6 +203,12 @@ def _cmd_keep(args) -> int:
     pegging = six_card and args.pegging is not False
     if args.score is not None:
         return _keep_to_win(args, crib, pegging)
+    for option, value in (("--samples", args.samples), ("--seed", args.seed),
+                          ("--position", args.position)):
+        if value is not None:
+            raise UsageError(f"crib keep: {option} goes with --score (the keeps ranked by the "
+                             "chance to win); without it the keeps are exact and ranked by "
+                             "points")
     # numpy alone: no compiled code to import or load (analyzer.keeping.tablekeep)
     if crib == "table":
         from ..keeping.tablekeep import table_discards
@@ -270,15 +276,19 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
                          f"{len(args.score)})")
     try:
         df = keep_to_win(_cards_text(args.cards), dealer=args.dealer, score=tuple(args.score),
-                         samples=args.samples, seed=args.seed, crib=crib, pegging=pegging,
+                         samples=DEFAULT_SAMPLES if args.samples is None else args.samples,
+                         seed=0 if args.seed is None else args.seed, crib=crib, pegging=pegging,
                          variant=args.variant, position=args.position)
     except ValueError as exc:
         raise UsageError(f"crib keep: --score: {exc}") from None
     a = df.attrs
-    shown = len(df) if args.top is None else min(args.top, len(df))
+    shown = list(range(len(df) if args.top is None else min(args.top, len(df))))
+    # the keep chosen and the points keep it is weighed against are shown whatever --top
+    shown += [i for i, keep in enumerate(df["keep"].tolist())
+              if keep in (a["win_keep"], a["points_keep"]) and i not in shown]
     columns = ["keep", "discard", "hand_mean", "crib_mean", "net", "p_win", "p_win_se"]
     columns = [c for c in df.columns if c in columns or c == "peg_mean"]
-    rows = [{c: _plain(df[c].iloc[i]) for c in columns} for i in range(shown)]
+    rows = [{c: _plain(df[c].iloc[i]) for c in columns} for i in shown]
     p_of = dict(zip(df["keep"], df["p_win"], strict=True))
     if args.json:
         print(json.dumps({
@@ -314,6 +324,9 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
     if chosen != points:
         print(f"score-aware keep: {chosen}, differs from the points keep: P(win) "
               f"{a['gain']:+.4f} ± {a['gain_se']:.4f}")
+    elif a["gain"] == 0 and a["gain_se"] == 0:  # another suit of the same ranks, say
+        print(f"score-aware keep: the points keep (the next best, {a['rival_keep']}, won in "
+              f"the same samples: no better)")
     else:
         print(f"score-aware keep: the points keep (the next best, {a['rival_keep']}, has "
               f"P(win) {a['gain']:+.4f} ± {a['gain_se']:.4f}: not {SWITCH_Z:g} standard errors "
@@ -1225,11 +1238,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "third (his right); three-player: dealer, first (his left: you lead and "
                    "show first), second (his right); default dealer with --dealer, first with "
                    "--pone")
-    p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True),
-                   default=DEFAULT_SAMPLES, metavar="N",
+    # None when not given, so that keep without --score refuses them (it reads neither)
+    p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True), metavar="N",
                    help=f"with --score: samples of the rest of the deal (default "
                    f"{DEFAULT_SAMPLES:,})")
-    _add_seed(p, default=0, note="with --score: the samples' ")
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="with --score: the samples' seed, 0 to 2**63-1 (default: 0); same seed, "
+                   "same result")
     _add_variant(p)
     _add_json(p)
     p.set_defaults(func=_cmd_keep)
