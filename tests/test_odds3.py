@@ -191,7 +191,14 @@ def test_the_corner_of_the_table_is_solved_alone_exactly(small):
 def test_jackknife_errors_are_sized_as_the_spread_across_seeds():
     # one build's jackknife errors against the spread of eight builds of other seeds, in the
     # corner of needs up to 40 (exactly the whole table's there, and 40 times quicker to solve)
-    jack = odds3.build_odds_table3(2_048, seed=99, workers=2, needs=40)
+    said = []
+    jack = odds3.build_odds_table3(2_048, seed=99, workers=2, needs=40,
+                                   solve_progress=lambda *a: said.append(a))
+    # the jackknife's 32 solves two at a time, summed in the groups' order: said as they go,
+    # and the same errors, bit for bit, as one at a time
+    assert said == [(0, 33), (1, 33), *((1 + d, 33) for d in range(2, 33, 2))]
+    alone = odds3.build_odds_table3(2_048, seed=99, workers=1, needs=40)
+    assert np.array_equal(alone.se, jack.se) and np.array_equal(alone.p, jack.p)
     builds = [odds3.build_odds_table3(2_048, seed=100 + s, workers=2, jackknife=False,
                                       needs=40) for s in range(8)]
     for n in [(40, 40, 40), (25, 25, 25), (30, 15, 20), (12, 20, 8)]:
@@ -367,9 +374,13 @@ def test_crib_tables_odds_writes_the_three_player_table(tmp_path, monkeypatch, c
                         lambda *a, **k: build(*a, **k, jackknife=False))
     out = tmp_path / "odds3.npz"
     status = main(["tables", "odds", "--variant", "three-player", "--deals", "1024", "--seed",
-                   "3", "--workers", "2", "--out", str(out), "--quiet"])
+                   "3", "--workers", "2", "--out", str(out)])
     printed = capsys.readouterr()
     assert status == 0, printed.err
+    # the deals, then the solve, said on stderr as they go
+    assert printed.err.splitlines()[-3:] == ["1,024 of 1,024 deals",
+                                             "solving the table from the deals: 1 solve, "
+                                             "seconds each", "1 of 1 solves of the table"]
     assert "at 0-0-0 the dealer, his left and the third win" in printed.out
     table = winodds.read_odds_table3(out)
     assert np.abs(table["p"][:, 1:, 1:, 1:].sum(axis=0) - 1).max() <= 1.5 / 65535 + 1e-12

@@ -193,8 +193,15 @@ def _tables_odds(args) -> int:
     if three:
         from ..research.odds3 import build_odds_table3
 
+        def solved(done, total):  # the solves take minutes after the deals: said as they go
+            if not args.quiet:
+                print(f"{done} of {total} solves of the table" if done else
+                      f"solving the table from the deals: {total} solve{'s' * (total > 1)}, "
+                      "seconds each",
+                      file=sys.stderr)
+
         table = build_odds_table3(deals=args.deals, seed=args.seed, workers=args.workers,
-                                  progress=report)
+                                  progress=report, solve_progress=solved)
     else:
         from ..research.odds import build_odds_table
 

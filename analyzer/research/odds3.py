@@ -122,6 +122,8 @@ VARIANT = "three-player"
 TOLERANCE = 1e-12
 #: At most this many rounds (each three convolutions); a game lasts far fewer deals.
 MAX_ROUNDS = 200
+#: The jackknife's solves run at most this many at once (about 0.25 GB each).
+SOLVE_THREADS = 4
 _PLAYERS = 3
 
 
@@ -490,9 +492,42 @@ class OddsTable3:
         return [path, path.with_suffix(".json")]
 
 
+def _jackknife3(t: dict[str, np.ndarray], w_total: np.ndarray, h_total: np.ndarray,
+                p: np.ndarray, threads: int, progress=None) -> np.ndarray:
+    """The delete-one-group jackknife's standard errors of ``p`` (see the module): the table
+    solved again without each group of ``t`` that has deals, each solve started from ``p``.
+
+    The solves run ``threads`` at a time (at most :data:`SOLVE_THREADS`: each holds about a
+    quarter of a gigabyte of transforms), numpy's FFT letting go of the GIL; their differences
+    from ``p`` are summed in the order of the groups, so the errors are the same, bit for bit,
+    whatever the threads. ``progress(solves done, solves)`` after each batch."""
+    groups = [g for g in range(GROUPS) if t["h"][g].any()]
+    k = len(groups)
+    dev = np.zeros_like(p)  # sums over the replicates of their difference from p
+    dev2 = np.zeros_like(p)  # and of its square
+    threads = max(1, min(threads, SOLVE_THREADS))
+    for lo in range(0, k, threads):
+        batch = groups[lo:lo + threads]
+        replicates: list = [None] * len(batch)
+
+        def run(b, batch=batch, replicates=replicates):
+            g = batch[b]
+            replicates[b] = solve3(w_total - t["w"][g], h_total - t["h"][g], start=p)[0]
+
+        on_threads(run, len(batch), threads)
+        for r in replicates:
+            r -= p
+            dev += r
+            dev2 += r * r
+        if progress is not None:
+            progress(lo + len(batch), k)
+    return np.sqrt(np.maximum((k - 1) / k * (dev2 - dev * dev / k), 0.0))
+
+
 def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
                       players: str = DEFAULT_PLAYER, progress=None,
-                      jackknife: bool = True, needs: int = 121) -> OddsTable3:
+                      jackknife: bool = True, needs: int = 121,
+                      solve_progress=None) -> OddsTable3:
     """Build the three-player win-odds table from ``deals`` self-play deals (see the module).
 
     Parameters
@@ -502,7 +537,8 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     seed
         0 to 2**63 - 1; the same seed gives the same table whatever ``workers``.
     workers
-        Threads for the deals (default: the cores).
+        Threads for the deals and for the jackknife's solves (default: the cores; the solves
+        at most :data:`SOLVE_THREADS` at once).
     players
         The player in every seat, ``"DISCARD+PEGGING"``; it must not look at the score (none of
         the engine's players does in three-player).
@@ -515,6 +551,10 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
         then ``(3, needs + 1, needs + 1, needs + 1)``, equal to the whole table's corner
         (:func:`corner`), and each solve, and the summing of the tallies, is quicker by about
         ``(122 / (needs + 1)) ** 3``.
+    solve_progress
+        Called as ``solve_progress(solves done, solves)`` once the deals are tallied, with none
+        done, then after the whole table's solve and after each batch of the jackknife's (1
+        solve without the jackknife, 33 with it).
 
     Returns
     -------
@@ -533,21 +573,18 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     t = tally_deals3(deals, seed, workers, players, progress, needs)
     w_total = t["w"].sum(axis=0, dtype=np.int64)
     h_total = t["h"].sum(axis=0, dtype=np.int64)
+    solves = 1 + (sum(bool(t["h"][g].any()) for g in range(GROUPS)) if jackknife else 0)
+    if solve_progress is not None:
+        solve_progress(0, solves)
     solving = time.perf_counter()
     p, rounds, gap = solve3(w_total, h_total)
     solve_seconds = time.perf_counter() - solving
+    if solve_progress is not None:
+        solve_progress(1, solves)
     if jackknife:
-        dev = np.zeros_like(p)  # sums over the replicates of their difference from p
-        dev2 = np.zeros_like(p)  # and of its square
-        k = 0
-        for g in range(GROUPS):
-            if t["h"][g].sum() == 0:
-                continue
-            r = solve3(w_total - t["w"][g], h_total - t["h"][g], start=p)[0] - p
-            dev += r
-            dev2 += r * r
-            k += 1
-        se = np.sqrt(np.maximum((k - 1) / k * (dev2 - dev * dev / k), 0.0))
+        se = _jackknife3(t, w_total, h_total, p, resolve_workers(workers),
+                         None if solve_progress is None
+                         else lambda done, n: solve_progress(1 + done, 1 + n))
     else:
         se = np.full_like(p, np.nan)
     se[:, 0, :, :] = se[:, :, 0, :] = se[:, :, :, 0] = 0.0
