@@ -162,6 +162,22 @@ BAD = [
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--top", "3"],
      "crib count: unrecognized arguments: --top 3 (see crib count --help)"),
     (["keep", "5H", "5S", "6D", "JC", "QS", "5H", "--dealer"], "crib keep: duplicate card 5H"),
+    (["bench", "--rounds", "3"], "crib bench: --rounds goes with --against"),
+    # five-card's pone pegs 3 before the first deal: no deal starts with both sides under 3
+    (["odds", "0", "2", "--pone", "--variant", "five-card"],
+     "crib odds: score 0, 2: in five-card the pone pegs 3 before the first deal"),
+    (["peg", "--variant", "five-card", "--hand", "8H", "2C", "KD", "--starter", "4S", "--seat",
+      "0", "--dealer-seat", "0", "--score", "0", "0"],
+     "crib peg --variant five-card: score 0, 0: in five-card the pone pegs 3"),
+    (["keep", "AD", "7C", "9C", "TS", "JD", "--dealer", "--position", "third", "--score", "1",
+      "2", "--variant", "four-player"],
+     "crib keep: --score: position third: the other side deals, but the role given is the "
+     "dealer's"),
+    (["keep", "AD", "7C", "9C", "TS", "JD", "--pone", "--position", "dealer", "--score", "1",
+      "2", "3", "--variant", "three-player"],
+     "crib keep: --score: position dealer: you deal, but the role given is the pone's"),
+    (["plot", "odds", "--variant", "five-card", "--out", "o.png"],
+     "crib plot odds: --variant is for crib plot census, keep and games, not odds"),
     # the other forms: their card counts, and no self-play crib table for them yet
     (["keep", "5H", "5S", "6D", "JC", "QS", "KH", "--dealer", "--variant", "five-card"],
      "a five-card hand is dealt 5"),

@@ -190,7 +190,8 @@ def test_cli_keep_score_three_player(capsys):
      "crib keep: --score: position: one of dealer, first, second in three-player (your place "
      "from the dealer round to the left), got 'third'"),
     (["--variant", "three-player", "--score", "40", "50", "60", "--position", "second"],
-     "crib keep: --score: position second: another player deals, but dealer=True says you do"),
+     "crib keep: --score: position second: another player deals, but the role given is the "
+     "dealer's"),
     (["--variant", "three-player", "--score", "40", "50", "121"], "must be at most 120, got 121"),
     (["--variant", "five-card", "--score", "40", "50", "--position", "first"],
      "crib keep: --position is for three-player and four-player, not five-card"),

@@ -732,12 +732,11 @@ def _cmd_plot(args) -> int:
     from pathlib import Path
 
     command = f"crib plot {args.kind}"
-    for kind, options in PLOT_OPTIONS.items():
-        for name in options:
-            if kind != args.kind and getattr(args, name) not in (None, False) \
-                    and name not in PLOT_OPTIONS[args.kind]:
-                raise UsageError(f"{command}: --{name} is for crib plot {kind}, not "
-                                 f"{args.kind}")
+    for name in dict.fromkeys(n for options in PLOT_OPTIONS.values() for n in options):
+        if getattr(args, name) not in (None, False) and name not in PLOT_OPTIONS[args.kind]:
+            kinds = [k for k, options in PLOT_OPTIONS.items() if name in options]
+            kinds = ", ".join(kinds[:-1]) + " and " * (len(kinds) > 1) + kinds[-1]
+            raise UsageError(f"{command}: --{name} is for crib plot {kinds}, not {args.kind}")
     fmt = figure_format(args.out, "--out", command)
     check_output(args.out, "--out", command)
     dpi = PLOT_DPI if args.dpi is None else args.dpi
@@ -815,6 +814,9 @@ def _cmd_bench(args) -> int:
     if args.repeats is not None and (args.serve or args.cold or args.against is not None):
         raise UsageError("crib bench: --repeats goes with the plain benchmark, not with --serve, "
                          "--cold or --against (--rounds)")
+    if args.rounds is not None and args.against is None:
+        raise UsageError("crib bench: --rounds goes with --against (runs of each commit, in "
+                         "turn)")
     if args.serve:
         return _bench_serve(args)
     if any(getattr(args, name) is not None for name in ("clients", "seconds", "think")):
@@ -827,7 +829,7 @@ def _cmd_bench(args) -> int:
         from .benchcompare import BenchCompareError, compare_with_commit, format_comparison
 
         try:
-            result = compare_with_commit(args.against, args.rounds,
+            result = compare_with_commit(args.against, 2 if args.rounds is None else args.rounds,
                                          progress=None if args.json else print)
         except BenchCompareError as exc:
             raise UsageError(f"crib bench: {exc}") from None
@@ -1330,9 +1332,10 @@ def build_parser() -> argparse.ArgumentParser:
         "with 95% intervals, and the skunk rates each way.")
     for name, seat in (("a", "A"), ("b", "B")):
         p.add_argument(name, metavar=seat,
-                       help=f"player {seat}: DISCARD+PEGGING or baseline; discard: "
+                       help=f"player {seat}: DISCARD+PEGGING; discard: "
                        f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
-                       f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}")
+                       f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
+                       "baseline, or best, the strongest")
     p.add_argument("--games", type=_games, required=True, metavar="N",
                    help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
     _add_seed(p)
@@ -1617,8 +1620,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", metavar="REV",
                    help="also benchmark git commit REV (a hash, tag or branch) in turn with "
                    "this checkout and compare")
-    p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), default=2,
-                   metavar="K", help="with --against: runs of each side, in turn (default 2)")
+    p.add_argument("--rounds", type=_number(low=1, high=20, integer=True), metavar="K",
+                   help="with --against: runs of each side, in turn (default 2)")
     p.add_argument("--repeats", type=_number(low=1, high=20, integer=True), metavar="K",
                    help="repeats of each figure, of which the median is given "
                    "(default 5; 1 for a quick look, noisier)")

@@ -164,6 +164,22 @@ def crib_mode_for(crib: str | None, variant: str = DEFAULT_VARIANT) -> str:
     return crib
 
 
+def check_reachable(game: Game, scores) -> None:
+    """:class:`ValueError` for scores no deal of ``game`` starts from: in five-card the pone
+    pegs 3 before the first deal, so one side has at least 3 at every deal.
+
+    >>> check_reachable(VARIANTS["five-card"], (1, 2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: score 1, 2: in five-card the pone pegs 3 before the first deal, so one side ...
+    """
+    if game.start_points and max(scores) < game.start_points:
+        raise ValueError(f"score {', '.join(str(s) for s in scores)}: in {game.name} the pone "
+                         f"pegs {game.start_points} before the first deal, so one side has at "
+                         f"least {game.start_points} at a deal (the first is 0 to "
+                         f"{game.start_points})")
+
+
 def check_number(name: str, value, low=None, high=None, integer: bool = False,
                  low_open: bool = False):
     """``value`` as a finite number in ``[low, high]`` (``(low, high]`` with ``low_open``), or

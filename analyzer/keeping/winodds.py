@@ -35,6 +35,7 @@ from importlib.resources.abc import Traversable
 import numpy as np
 
 from ..core import rules
+from ..core.choices import check_reachable
 from ..core.game import VARIANTS
 from .crib import shipped_file
 
@@ -178,8 +179,10 @@ def _check_score(name: str, score, target: int = TARGET) -> int:
 
 
 def _state(me, opp, dealer, variant: str = "six-card") -> tuple[int, int, bool]:
-    target = odds_game(variant).target
+    game = odds_game(variant)
+    target = game.target
     me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
+    check_reachable(game, (me, opp))
     if not isinstance(dealer, bool | np.bool_):
         raise ValueError(f"dealer: True (you deal this deal) or False (you are the pone), got "
                          f"{dealer!r}")

@@ -976,7 +976,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     import pandas as pd
 
     from ..core.cards import as_cards, check_apart, format_card
-    from ..core.choices import MAX_SEED, check_number, variant_game
+    from ..core.choices import MAX_SEED, check_number, check_reachable, variant_game
     from ..core.rng import chunk_states
     from .reads import player_tables, search_odds
 
@@ -1005,6 +1005,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
             scores = []
         if len(scores) != sides:
             raise ValueError(f"score: {sides} numbers, one a side in side order, got {score!r}")
+        check_reachable(game, scores)
     history = _history(played)
     seen = set(mine) | {start} | set(own_throw)
     laid, count, ranks, floor, pegged = _replay_seats(game, mine, seat, dealer, history, seen)

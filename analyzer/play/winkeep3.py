@@ -155,8 +155,8 @@ def _place3(dealer: bool, position) -> int:
     place = THREE_PLACES.index(position)
     if (place == 0) != bool(dealer):
         who = "you deal" if place == 0 else "another player deals"
-        raise ArgumentError("position", f"position {position}: {who}, but "
-                            f"dealer={bool(dealer)} says you {'do' if dealer else 'do not'}")
+        raise ArgumentError("position", f"position {position}: {who}, but the role given is "
+                            f"the {'dealer' if dealer else 'pone'}'s")
     return place
 
 

@@ -340,14 +340,13 @@ def _place(game, dealer: bool, position) -> int:
     place = FORM_POSITIONS.index(position)
     if (place % 2 == 0) != bool(dealer):
         side = "your side deals" if place % 2 == 0 else "the other side deals"
-        raise ArgumentError("position", f"position {position}: {side}, but "
-                            f"dealer={bool(dealer)} says {'yours' if dealer else 'the other'} "
-                            "does")
+        raise ArgumentError("position", f"position {position}: {side}, but the role given is "
+                            f"the {'dealer' if dealer else 'pone'}'s")
     return place
 
 
 def _check_scores(game, score) -> tuple[int, int]:
-    from ..core.choices import check_number
+    from ..core.choices import check_number, check_reachable
 
     try:
         me, opp = score
@@ -363,11 +362,10 @@ def _check_scores(game, score) -> tuple[int, int]:
         except ValueError as exc:
             raise ArgumentError(argument, str(exc)) from None
     me, opp = checked
-    if game.start_points and max(me, opp) < game.start_points:
-        raise ArgumentError("score", f"score {me}, {opp}: in {game.name} the pone pegs "
-                            f"{game.start_points} before the first deal, so one side has at "
-                            f"least {game.start_points} at a deal (the first is 0 to "
-                            f"{game.start_points})")
+    try:
+        check_reachable(game, (me, opp))
+    except ValueError as exc:
+        raise ArgumentError("score", str(exc)) from None
     return me, opp
 
 
