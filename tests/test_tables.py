@@ -280,6 +280,13 @@ def test_tables_crib_and_compare_cli(tmp_path):
                            "--force"),
                           (["tables", "compare", "--reference", "/no/such.csv"], "no such file"),
                           (["tables", "keep", "--out", "/proc/nope/x.parquet"], "--out"),
+                          # the formats the names say, and never the package's data folder
+                          (["tables", "keep", "--out", str(tmp_path / "k.csv")],
+                           "--out " + str(tmp_path / "k.csv") + ": it is written as a .parquet"),
+                          (["tables", "keep", "--out", str(tmp_path / "k.parquet"), "--ranks",
+                            str(tmp_path / "k.parquet")], "it is written as a .csv file"),
+                          (["tables", "keep", "--out", str(shipped / "k.parquet")],
+                           "is in the package's own data folder"),
                           (["tables"], "choose crib, pegging, keep, compare or odds")):
         bad = subprocess.run([str(crib), *args], capture_output=True, text=True, timeout=1800)
         assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -102,11 +102,18 @@ def _tables_keep(args) -> int:
     from pathlib import Path
 
     from ..core.files import atomic_write
+    from ..keeping.crib import is_shipped_folder
 
+    command = "crib tables keep"
     out = Path(args.out)
     ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
-    for path, option in ((out, "--out"), (ranks, "--ranks")):
-        check_output(path, option, "crib tables keep")
+    for path, option, suffix in ((out, "--out", ".parquet"), (ranks, "--ranks", ".csv")):
+        if path.suffix.lower() != suffix:
+            raise UsageError(f"{command}: {option} {path}: it is written as a {suffix} file")
+        if is_shipped_folder(path.parent):
+            raise UsageError(f"{command}: {option} {path}: is in the package's own data "
+                             "folder; write the tables elsewhere")
+        check_output(path, option, command)  # the suffixes differ: never the same file
     from ..research.tables import build_discard_table
 
     start = time.perf_counter()
