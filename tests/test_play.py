@@ -8,6 +8,7 @@ equal. The hand is shown sorted, so "the first cards" are the lowest.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -19,7 +20,7 @@ import pexpect
 import pytest
 
 from analyzer import score_hand
-from analyzer.core.cards import card_value, parse_card
+from analyzer.core.cards import card_value, parse_card, parse_cards
 from analyzer.sim.records import read_records, validate_record
 from analyzer.table.history import HISTORY_ENV, read_games
 from analyzer.table.levels import LEVELS
@@ -809,6 +810,37 @@ def test_the_muggins_message_names_what_was_missed(claim, said):
                  "scores": [0, 9 - claim]})
     text = " ".join(console.export_text().split())
     assert text.endswith(f"muggins! The AI takes the {9 - claim} you missed{said}")
+
+
+def test_the_count_prompt_writes_its_cards_as_the_screen_does():
+    # In a colour terminal the screen shows 5♥; the muggins prompt, read by input() (no
+    # colour there), showed 5H. Piped, both are letters.
+    from rich.console import Console
+
+    from analyzer.cli.terminal import TerminalPlayer
+
+    for fancy, expected in ((True, "  Count your hand 4♥ 5♠ 6♦ K♣ with 9♣> "),
+                            (False, "  Count your hand 4H 5S 6D KC with 9C> ")):
+        console = Console(force_terminal=fancy, color_system="standard" if fancy else None,
+                          width=80, file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+        asked = []
+        player = TerminalPlayer(console, read=lambda prompt, asked=asked: asked.append(prompt)
+                                or "9")
+
+        class Starter:
+            starter = parse_card("9C")
+
+        assert player.fancy is fancy
+        assert player.claim(Starter(), 0, parse_cards("4H 5S 6D KC").tolist(), False) == 9
+        assert asked == [expected]
+
+
+def test_a_run_pegged_is_said_in_words():
+    from analyzer.cli.terminal import _reason
+    from analyzer.core.counting import count_peg
+
+    (run,) = [i for i in count_peg(parse_cards("4H 5S 6D").tolist()) if i.kind == "run"]
+    assert f"{_reason(run)} {run.points}" == "a run of three 3"
 
 
 # Issue 23, item 5: one objective. The hints shown before each decision and the review printed

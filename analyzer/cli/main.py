@@ -422,8 +422,8 @@ def _print_simulation(d: dict) -> None:
     form = "" if game.name == "six-card" else f" of {game.name}"
     print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {d['workers']} workers: "
           f"{d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
-    side = "first dealer's side" if game.partnerships else "first dealer"
-    print(f"{side + ' wins':<19}{d['first_dealer_win_rate']:7.2%}  (95% CI {low:.2%} to "
+    side = "his side with his partner; " if game.partnerships else ""
+    print(f"first dealer wins  {d['first_dealer_win_rate']:7.2%}  ({side}95% CI {low:.2%} to "
           f"{high:.2%})")
     if game.partnerships:
         rates = d["side_win_rates"]
@@ -605,7 +605,8 @@ def _read_game(command: str, path: str, game: int) -> dict:
         raise UsageError(f"{command}: {exc}") from None
     games = {r.get("game"): r for r in records}
     if game not in games:
-        raise UsageError(f"{command}: no game {game} in {path} ({len(records)} games recorded)")
+        raise UsageError(f"{command}: no game {game} in {path} ({len(records)} game"
+                         f"{'s' * (len(records) != 1)} recorded)")
     return games[game]
 
 
@@ -661,7 +662,8 @@ def _cmd_odds(args) -> int:
         raise UsageError("crib odds: a third score and --dealer-seat are three-player's; "
                          f"{args.variant} takes ME OPP and --dealer or --pone")
     if not (args.dealer or args.pone):
-        raise UsageError("crib odds: one of the arguments --dealer --pone is required")
+        raise UsageError("crib odds: one of the arguments --dealer --pone is required (see "
+                         "crib odds --help)")
     try:  # a score past its target, or a damaged installation
         p = win_probability(args.me, args.opp, args.dealer, args.variant)
         se = win_probability_se(args.me, args.opp, args.dealer, args.variant)
@@ -994,7 +996,8 @@ def _cmd_peg(args) -> int:
         raise UsageError("crib peg: --seat and --dealer-seat are for the other forms "
                          "(--variant); in six-card say --dealer or --pone")
     if not (args.dealer or args.pone):
-        raise UsageError("crib peg: one of the arguments --dealer --pone is required")
+        raise UsageError("crib peg: one of the arguments --dealer --pone is required (see "
+                         "crib peg --help)")
     if args.score is not None and len(args.score) != 2:
         raise UsageError(f"crib peg: --score: yours and the opponent's, got {len(args.score)} "
                          "numbers")

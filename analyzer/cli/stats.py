@@ -22,8 +22,8 @@ def format_stats(stats, path) -> str:
     at ``path``."""
     finished = stats.games - stats.unfinished
     lines = [f"history {path}",
-             f"{stats.games} games: {finished} finished, {stats.unfinished} unfinished (stopped "
-             "before the end)", ""]
+             f"{stats.games} game{'s' * (stats.games != 1)}: {finished} finished, "
+             f"{stats.unfinished} unfinished (stopped before the end)", ""]
     lines += _levels(stats.levels)
     lines += ["", f"skunks{'single':>16}{'double':>8}{'triple':>8}"]
     for said, key in (("you gave", "given"), ("you took", "taken")):

@@ -220,7 +220,7 @@ def _reason(item) -> str:
     if item.kind == "pair":
         return _SAME_RANK[item.points]
     if item.kind == "run":
-        return f"a run of {len(item.cards)}"
+        return f"a run of {_NUMBERS[len(item.cards)]}"  # "a run of three 3", not "of 3 3"
     return "last card" if item.kind == "last" else item.kind
 
 
@@ -475,8 +475,8 @@ class TerminalPlayer:
 
     def _line(self, prompt: str) -> str:
         """One line of input, stripped; the end of input raises QuitGame."""
-        try:
-            text = self._read(prompt)
+        try:  # the prompt's cards as the screen writes them (5♥ in colour), without colour
+            text = self._read(_suited(prompt).plain if self.fancy else prompt)
         except EOFError:
             self.say()  # the cursor is on the prompt's line
             raise QuitGame("end of input") from None

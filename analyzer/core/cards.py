@@ -199,7 +199,7 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
             seen[card] = name
     if n is not None and len(ids) != n:
         given = " ".join(names) if names else "nothing"
-        raise CardError(f"expected {n} cards, got {len(ids)}: {given}")
+        raise CardError(f"expected {n} card{'s' * (n != 1)}, got {len(ids)}: {given}")
     return np.asarray(ids, dtype=np.uint8)
 
 

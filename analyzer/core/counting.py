@@ -42,7 +42,8 @@ def _check_count(ids: np.ndarray, n: int, what: str) -> None:
 
     if len(ids) != n:
         given = format_cards(ids) if len(ids) else "nothing"
-        raise CardError(f"expected {n} cards, got {len(ids)}: {given} ({what} holds {n})")
+        raise CardError(f"expected {n} card{'s' * (n != 1)}, got {len(ids)}: {given} ({what} "
+                        f"holds {n})")
 
 
 def _hand_and_starter(hand, starter, crib: bool = False,
