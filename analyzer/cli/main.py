@@ -283,9 +283,9 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
         raise UsageError(f"crib keep: --score: {exc}") from None
     a = df.attrs
     shown = list(range(len(df) if args.top is None else min(args.top, len(df))))
-    # the keep chosen and the points keep it is weighed against are shown whatever --top
+    # the keep chosen (starred) is shown whatever --top
     shown += [i for i, keep in enumerate(df["keep"].tolist())
-              if keep in (a["win_keep"], a["points_keep"]) and i not in shown]
+              if keep == a["win_keep"] and i not in shown]
     columns = ["keep", "discard", "hand_mean", "crib_mean", "net", "p_win", "p_win_se"]
     columns = [c for c in df.columns if c in columns or c == "peg_mean"]
     rows = [{c: _plain(df[c].iloc[i]) for c in columns} for i in shown]
