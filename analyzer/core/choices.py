@@ -164,6 +164,21 @@ def crib_mode_for(crib: str | None, variant: str = DEFAULT_VARIANT) -> str:
     return crib
 
 
+def check_flag(name: str, value) -> bool:
+    """``value`` as a bool, or :class:`ValueError` naming ``name``: ``True`` or ``False`` (numpy's
+    too), not a word or a number read by its truth ("pone" would be true).
+
+    >>> check_flag("dealer", "pone")
+    Traceback (most recent call last):
+    ...
+    ValueError: dealer must be True or False, got 'pone'
+    """
+    if value is True or value is False or type(value).__name__ in ("bool", "bool_") and \
+            type(value).__module__ == "numpy":
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
 def check_reachable(game: Game, scores) -> None:
     """:class:`ValueError` for scores no deal of ``game`` starts from: in five-card the pone
     pegs 3 before the first deal, so one side has at least 3 at every deal.

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import cards, rules
 from .cards import as_cards, format_cards
-from .choices import DEFAULT_VARIANT, variant_game
+from .choices import DEFAULT_VARIANT, check_flag, variant_game
 
 __all__ = ["CountStep", "ScoreItem", "cards_shown", "count_hand", "count_peg", "say_count",
            "say_count_steps", "say_peg"]
@@ -33,6 +33,7 @@ def cards_shown(crib: bool, variant: str = DEFAULT_VARIANT) -> tuple[int, str]:
     ((3, 'a five-card hand'), 4)
     """
     game = variant_game(variant)
+    crib = check_flag("crib", crib)
     what = "crib" if crib else "hand"
     return (game.crib_size if crib else game.kept), f"a {game.name} {what}"
 
@@ -53,6 +54,8 @@ def _hand_and_starter(hand, starter, crib: bool = False,
     n, what = cards_shown(crib, variant)
     hand_ids = as_cards(hand)
     _check_count(hand_ids, n, what)
+    if starter is None:
+        raise CardError("starter: one card is needed, got None")
     starter_ids = as_cards(starter, n=1)
     s = int(starter_ids[0])
     if s in hand_ids.tolist():

@@ -57,7 +57,14 @@ import numpy as np
 
 from ..core import rules
 from ..core.cards import CardError, card_rank, card_suit, format_card, format_card_rows
-from ..core.choices import CRIB_MODES, DEFAULT_VARIANT, crib_mode_for, over_ranges, variant_game
+from ..core.choices import (
+    CRIB_MODES,
+    DEFAULT_VARIANT,
+    check_flag,
+    crib_mode_for,
+    over_ranges,
+    variant_game,
+)
 from ..core.jit import njit
 from ..core.scoring import (
     _rank,
@@ -491,6 +498,7 @@ def crib_distribution(cards, dealer: bool, crib: str = "uniform") -> CribDistrib
     if crib not in ("uniform", "weighted"):
         raise ValueError(f"crib mode {crib!r} has no distribution: 'uniform' or 'weighted' "
                          "(the table holds means only)")
+    dealer = check_flag("dealer", dealer)
     six = np.sort(_dealt(cards, variant_game(DEFAULT_VARIANT)))
     weights = np.empty((len(DISCARDS), SCORES), np.int64)
     _crib_counts(six, DISCARDS, _rank_pair_weights(crib, bool(dealer)), hand_table(), weights)
@@ -596,6 +604,7 @@ def _evaluate(cards, dealer: bool, crib: str | None, variant: str, pegging: bool
     """
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
+    dealer = check_flag("dealer", dealer)
     if game.name != DEFAULT_VARIANT:
         return (*_evaluate_form(cards, dealer, game, crib), crib, False)
     six = _dealt(cards, game)
@@ -666,8 +675,12 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
 
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
+    dealer = check_flag("dealer", dealer)  # one role for all the hands
     k = game.dealt
     if isinstance(hands, np.ndarray) and np.issubdtype(hands.dtype, np.integer):
+        if hands.ndim != 2 or hands.shape[1] != k:
+            raise CardError(f"expected hands of {k} cards, shape (n, {k}), got {hands.shape} "
+                            f"(a {game.name} hand is dealt {k})")
         sixes = np.sort(hands, axis=1).astype(np.int64)
         if sixes.ndim != 2 or sixes.shape[1] != k:
             raise CardError(f"expected hands of {k} cards, shape (n, {k}), got {hands.shape} "

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import rules
 from ..core.cards import CardError, as_cards, format_card
-from ..core.choices import DEFAULT_VARIANT, variant_game
+from ..core.choices import DEFAULT_VARIANT, check_flag, variant_game
 from ..core.ranktables import _rank_points
 
 __all__ = ["COLUMNS", "table_discards"]
@@ -151,6 +151,7 @@ def table_discards(cards, dealer: bool, variant: str = DEFAULT_VARIANT,
     ('5H 5S JC QS', '6D KH', 12.543)
     """
     game = variant_game(variant)
+    dealer = check_flag("dealer", dealer)
     six_card = game.name == DEFAULT_VARIANT
     dealt = np.sort(_dealt(cards, game))
     keeps, throws = _ways(game.dealt, game.kept)

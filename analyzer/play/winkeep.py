@@ -42,6 +42,7 @@ from ..core.choices import (
     DISCARD_POLICIES,
     PEGGING_POLICIES,
     SWITCH_Z,
+    check_flag,
     check_number,
     on_threads,
 )
@@ -405,6 +406,9 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     ppol = np.array([_LOOKAHEAD, _LOOKAHEAD], np.int64)
     values, table, hands = crib_value_table("table"), rank_table(), hand_table()
     odds = np.array(odds, np.float64)  # writable, as the engine's: one version
+    if odds.shape != (_TARGET + 1, _TARGET + 1):  # the kernels read it unchecked
+        raise ValueError(f"odds: a ({_TARGET + 1}, {_TARGET + 1}) table for six-card, got shape "
+                         f"{odds.shape}")
 
     def run(b):
         _keep_win_samples(six, bool(dealer), me, opp, states[b], ppol, values, table, hands,
@@ -490,6 +494,7 @@ def check_win_keep(dealer: bool, score, variant: str = "six-card", position: str
     ...     print(exc.argument, "|", str(exc)[:35])
     score | score: three-player takes three sco
     """
+    dealer = check_flag("dealer", dealer)
     if variant == "three-player":
         from .winkeep3 import THREE_PLACES, check_three
 

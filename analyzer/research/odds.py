@@ -74,6 +74,7 @@ from ..core.choices import (
     MAX_DEALS,
     MAX_GAMES,
     MAX_SEED,
+    check_flag,
     check_number,
     on_threads,
     parse_player,
@@ -624,6 +625,7 @@ def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
     me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
     games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    dealer = check_flag("dealer", dealer)
     start = [me, opp] if dealer else [opp, me]  # seat 0 (side 0) deals first
     wins = _games_by_side(np.array(start, np.int64), games, seed, workers, players, variant)
     won = int(wins[0] if dealer else wins[1])
