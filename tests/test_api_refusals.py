@@ -67,3 +67,38 @@ def test_keep_to_win_refuses_an_odds_table_of_another_shape(odds):
 def test_keep_many_names_the_shape_of_one_hand_given_alone():
     with pytest.raises(ValueError, match=r"shape \(n, 6\), got \(6,\)"):
         keep_many(parse_cards(HAND), True)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"games": 2.9}, "games must be a whole number, got 2.9"),
+    ({"games": True}, "games must be a number, got True"),
+    ({"games": 4, "seed": 1.9}, "seed must be a whole number, got 1.9"),
+    ({"games": 4, "seed": 2**64}, "seed must be at most"),
+    ({"games": 4, "workers": 1.5}, "workers must be a whole number, got 1.5"),
+    ({"games": 4, "chunk_size": 10.9}, "chunk_size must be a whole number, got 10.9"),
+])
+def test_simulate_refuses_what_it_would_truncate(kwargs, message):
+    from analyzer import simulate
+
+    with pytest.raises(ValueError, match=f"^{message}"):
+        simulate(kwargs.pop("games"), **kwargs)
+
+
+def test_the_seat_refuses_a_seed_or_a_score_it_cannot_play():
+    from analyzer.play.seat import Seat, discard
+
+    for seed, message in ((-1, "seed must be at least 0, got -1"),
+                          (1.5, "seed must be a whole number, got 1.5")):
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            Seat("best", seed=seed)
+    for scores in ((121, 0), (500, 0)):
+        with pytest.raises(ValueError, match=r"^scores: 2 whole numbers 0 to 120"):
+            discard("best", HAND, own_crib=True, scores=scores)
+    assert len(Seat("best").discard(HAND, dealer=1, scores=(120, 0))) == 2
+
+
+def test_review_game_takes_numpys_ints_for_the_seat():
+    from analyzer import review_game, simulate
+
+    record = simulate(2, seed=3, record_games=1, workers=1).records[0]
+    assert str(review_game(record, seat=np.int64(1))) == str(review_game(record, seat=1))

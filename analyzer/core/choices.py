@@ -298,9 +298,7 @@ def resolve_workers(workers: int | None, backend: str = "local") -> int:
     available = numba.config.NUMBA_NUM_THREADS
     if workers is None:
         return min(available, os.cpu_count() or 1)
-    workers = int(workers)
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    workers = check_number("workers", workers, low=1, integer=True)  # 1.5 refused, not 1
     return workers if backend == "dask" else min(workers, available)
 
 

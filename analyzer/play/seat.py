@@ -42,7 +42,14 @@ import numpy as np
 
 from ..core import rules
 from ..core.cards import CardError, as_cards, card_rank, card_value
-from ..core.choices import DISCARD_POLICIES, PEGGING_POLICIES, parse_player, variant_game
+from ..core.choices import (
+    DISCARD_POLICIES,
+    MAX_SEED,
+    PEGGING_POLICIES,
+    check_number,
+    parse_player,
+    variant_game,
+)
 from ..core.rng import chunk_states
 from ..keeping.discard import _DISCARD_TABLE
 from .engine import _discard_one
@@ -207,7 +214,14 @@ def _stream(rng, seed) -> np.ndarray:
                 or not rng.flags.writeable:
             raise SeatError("rng: a writable uint64 (4,) xoshiro256** state, advanced in place")
         return rng
-    return chunk_states(int(seed), 1)[0]
+    return chunk_states(_seed(seed), 1)[0]
+
+
+def _seed(seed) -> int:
+    try:
+        return check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
 
 
 def _ids(cards, n: int | None, what: str) -> np.ndarray:
@@ -251,17 +265,18 @@ def _seat_number(value, n_players: int, what: str) -> int:
     return int(value)
 
 
-def _scores(scores, sides: int) -> np.ndarray:
+def _scores(scores, sides: int, target: int) -> np.ndarray:
+    """Each side's score, 0 to ``target - 1`` (a side at the target has won: no decision)."""
     if scores is None:
         return np.zeros(sides, np.int64)
     if isinstance(scores, tuple | list) and len(scores) == sides \
-            and all(type(s) is int and s >= 0 for s in scores):
+            and all(type(s) is int and 0 <= s < target for s in scores):
         return np.array(scores, np.int64)
     out = np.asarray(scores)
     if out.shape != (sides,) or not np.issubdtype(out.dtype, np.integer) \
-            or (out < 0).any():
-        raise SeatError(f"scores: {sides} whole numbers, one a side in side order, got "
-                        f"{scores!r}")
+            or (out < 0).any() or (out >= target).any():
+        raise SeatError(f"scores: {sides} whole numbers 0 to {target - 1}, one a side in side "
+                        f"order, got {scores!r}")
     return out.astype(np.int64)
 
 
@@ -353,7 +368,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     t = _tables(game.name, player)
     st = _stream(rng, seed)
     v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
-                thrown_ids, _scores(scores, game.teams))
+                thrown_ids, _scores(scores, game.teams, game.target))
     # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
         plays = np.stack([ev_seat, ev_card], axis=1)[ev_card >= 0]  # the lays, as the engine's
@@ -396,7 +411,7 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     game, game_array = _game(variant)
     pol = _policies(player)[0]
     cards = _ids(hand, game.dealt, "hand")
-    own = _scores(scores, 2)
+    own = _scores(scores, 2, game.target)
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     t = _tables(game.name, player)
@@ -481,7 +496,7 @@ class Seat:
         _policies(player)
         _game(variant)
         self.player, self.variant = player, variant
-        self.rng = chunk_states(int(seed), 1)[0]
+        self.rng = chunk_states(_seed(seed), 1)[0]
 
     def discard(self, hand, dealer: int, seat: int = 0, scores: Sequence[int] | None = None
                 ) -> list[int]:
@@ -490,7 +505,7 @@ class Seat:
         game = _game(self.variant)[0]
         seat = _seat_number(seat, game.players, "seat")
         dealer = _seat_number(dealer, game.players, "dealer")
-        by_side = _scores(scores, game.teams)
+        by_side = _scores(scores, game.teams, game.target)
         mine = seat % game.teams
         other = by_side[(mine + 1) % game.teams]
         return discard(self.player, hand, own_crib=mine == dealer % game.teams,

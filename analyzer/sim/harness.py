@@ -22,9 +22,12 @@ import numpy as np
 
 from ..core.choices import (
     DEFAULT_PLAYER,
+    MAX_GAMES,
+    MAX_SEED,
     PEGGING_POLICIES,
     PEGGING_POLICY_NAMES,
     PlayerError,
+    check_number,
     policy_arrays,
     resolve_workers,
     variant_game,
@@ -391,13 +394,10 @@ def simulate(
         local_backend,
     )
 
-    games = int(games)
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
-    if record_games < 0:
-        raise ValueError(f"record_games must be at least 0, got {record_games}")
+    # whole numbers, never truncated (2.9 games, seed 1.9): ValueError naming the argument
+    games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
+    chunk_size = check_number("chunk_size", chunk_size, low=1, integer=True)
+    record_games = check_number("record_games", record_games, low=0, integer=True)
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if backend == "dask":
@@ -408,8 +408,8 @@ def simulate(
         check_scheduler(scheduler)
     if time_limit is not None and not 0 < time_limit < math.inf:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
-    if max_chunks is not None and int(max_chunks) < 1:
-        raise ValueError(f"max_chunks must be at least 1, got {max_chunks}")
+    if max_chunks is not None:
+        max_chunks = check_number("max_chunks", max_chunks, low=1, integer=True)
     if resume and checkpoint is None:
         raise RunError("resume needs the checkpoint folder of the run")
     if first_dealer not in FIRST_DEALER_MODES:
@@ -427,9 +427,7 @@ def simulate(
     policies = policy_arrays(players, game.players)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
-    seed = int(seed)
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     workers = resolve_workers(workers, backend)
     plan = RunPlan(games, seed, tuple(players), int(chunk_size), crib,
                    min(int(record_games), games), variant, first_dealer)

@@ -303,8 +303,8 @@ class Checkpoint:
             if not isinstance(saved, dict):
                 raise RunError(f"{self.manifest}: not a run's plan")
             if not resume:
-                raise RunError(f"{self.folder} already holds a run: add --resume to continue it, "
-                               "or choose another folder")
+                raise RunError(f"{self.folder} already holds a run: add --resume (resume=True "
+                               "in Python) to continue it, or choose another folder")
             if saved.get("format") != CHECKPOINT_FORMAT:
                 raise RunError(f"cannot resume {self.folder}: its checkpoint format "
                                f"{saved.get('format')!r} is not this version's "

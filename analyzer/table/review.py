@@ -65,6 +65,7 @@ decisions taken back (``"undos"``) are not in the record: the review sees the on
 from __future__ import annotations
 
 import math
+import numbers
 import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -213,9 +214,10 @@ def _person_seat(record: dict, seat, players: int) -> int:
             raise RecordError(f"game {record['game']} has {len(mine)} seats named {PERSON!r}: "
                               "say which seat to review")
         return mine[0]
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) \
+            or not 0 <= seat < players:
         raise ValueError(f"seat must be 0 to {players - 1}, got {seat!r}")
-    return seat
+    return int(seat)
 
 
 def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_SAMPLES,

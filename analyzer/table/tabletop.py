@@ -54,7 +54,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.cards import card_rank, card_value, format_card, format_cards
-from ..core.choices import ADVISE_SAMPLES, parse_player, variant_game
+from ..core.choices import ADVISE_SAMPLES, MAX_SEED, check_number, parse_player, variant_game
 from ..core.counting import count_hand, count_peg
 from ..core.rules import GO_POINTS, HEELS_POINTS, JACK, MAX_COUNT
 
@@ -184,10 +184,12 @@ class Table:
         self._emit = emit or (lambda event: None)
         #: How the game was set up, for its record to be replayed (the record's ``"table"``):
         #: the seed, ``first`` and ``muggins``; None when the table was given a ``state``.
-        self.setup = None if state is not None else {"seed": int(seed), "first": first,
+        if state is None:  # a whole number, never truncated (1.5) or negative
+            seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
+        self.setup = None if state is not None else {"seed": seed, "first": first,
                                                      "muggins": self.muggins}
         if state is None:
-            state = chunk_states(int(seed), 1)[0]
+            state = chunk_states(seed, 1)[0]
         self._st = state
         self._game = game.as_array()
         n, sides = game.players, game.teams
