@@ -236,7 +236,12 @@ def as_cards(cards, n: int | None = None) -> np.ndarray:
 
 
 def format_card(card: int) -> str:
-    """Text of one card id, e.g. ``format_card(37) == "TD"``."""
+    """Text of one card, an id or text written again the one way: ``format_card(37) == "TD"``,
+    ``format_card("10d") == "TD"``."""
+    if isinstance(card, str):
+        card = parse_card(card)
+    elif isinstance(card, bool) or not isinstance(card, int | np.integer):
+        raise CardError(f"cannot read card {card!r}: an id 0..51 or text such as 5H")
     card = int(card)
     if not 0 <= card < 52:
         raise CardError(f"card id {card} out of range 0..51")
@@ -244,8 +249,15 @@ def format_card(card: int) -> str:
 
 
 def format_cards(cards: Iterable[int]) -> str:
-    """Text of card ids, space separated: ``format_cards([18, 19, 21, 40]) == "5H 5S 6D JC"``."""
-    return " ".join(format_card(c) for c in np.asarray(cards).ravel().tolist())
+    """Text of cards, ids or text, space separated: ``format_cards([18, 19, 21, 40]) == "5H 5S 6D
+    JC"``, ``format_cards("5h,5♠") == "5H 5S"``."""
+    if isinstance(cards, str):
+        cards = [t for t in _SPLIT.split(cards.strip()) if t]
+    elif isinstance(cards, np.ndarray):
+        cards = cards.ravel().tolist()
+    else:  # a sequence, nested or not (each item as it is: 1.7 is refused, not truncated)
+        cards = np.asarray(list(cards), dtype=object).ravel().tolist()
+    return " ".join(format_card(c) for c in cards)
 
 
 _NAMES = np.array([RANKS[c // 4] + SUITS[c % 4] for c in range(52)])
