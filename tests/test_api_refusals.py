@@ -102,3 +102,14 @@ def test_review_game_takes_numpys_ints_for_the_seat():
 
     record = simulate(2, seed=3, record_games=1, workers=1).records[0]
     assert str(review_game(record, seat=np.int64(1))) == str(review_game(record, seat=1))
+
+
+def test_format_cards_takes_text_and_ids_and_truncates_nothing():
+    from analyzer import format_cards
+
+    assert format_cards("5h,5♠ 10D") == "5H 5S TD"
+    assert format_cards([[18, 19], [21, 40]]) == format_cards(np.array([18, 19, 21, 40])) \
+        == "5H 5S 6D JC"
+    for bad in ([1.7, 51.9], [True], [52]):
+        with pytest.raises(ValueError):
+            format_cards(bad)
