@@ -113,3 +113,13 @@ def test_format_cards_takes_text_and_ids_and_truncates_nothing():
     for bad in ([1.7, 51.9], [True], [52]):
         with pytest.raises(ValueError):
             format_cards(bad)
+
+
+def test_the_seat_reads_the_play_as_text_as_crib_peg_does():
+    from analyzer.play.seat import Seat
+
+    given = dict(dealer=0, seat=0, starter="2C", thrown="KH KD")
+    assert Seat("best").lay("5H 6D JC QS", "1:9C", **given) == \
+        Seat("best").lay("5H 6D JC QS", [(1, "9C")], **given)
+    with pytest.raises(ValueError, match="^played: SEAT:CARD or SEAT:go"):
+        Seat("best").lay("5H 6D JC QS", "9C", **given)

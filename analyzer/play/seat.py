@@ -291,7 +291,17 @@ def _tables(variant: str, player: str) -> PlayerTables:
 
 
 def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """``[(seat, card or None), ...]`` into two int64 arrays (a go is -1)."""
+    """``[(seat, card or None), ...]`` (or text, ``"1:7C 2:go"``, as ``crib peg`` takes it) into
+    two int64 arrays (a go is -1)."""
+    if isinstance(played, str):
+        events = []
+        for token in played.replace(",", " ").split():
+            who, sep, card = token.partition(":")
+            if not sep or not who.strip().isdigit():
+                raise SeatError(f"played: SEAT:CARD or SEAT:go for each card laid or go said, "
+                                f"got {token!r}")
+            events.append((int(who), card))
+        played = events
     seats, cards = [], []
     for k, event in enumerate(played):
         try:
@@ -325,8 +335,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         holds (the laid ones are then taken from ``played``).
     played
         The play so far, in order: ``(seat, card)`` for each card laid, ``(seat, None)`` (or
-        ``"go"``) for each go said. Seats are numbered round the table; a seat with no cards left
-        is passed over without an entry, as at the table.
+        ``"go"``) for each go said; or text, ``"1:7C 2:go"``. Seats are numbered round the
+        table; a seat with no cards left is passed over without an entry, as at the table.
     seat, dealer
         This seat's number and the dealer's (0 to players - 1).
     starter, thrown
