@@ -173,6 +173,10 @@ def parse_cards(cards: str | Iterable[int] | Iterable[str], n: int | None = None
         names = tokens
     else:
         ids = []
+        if not isinstance(cards, np.ndarray | list | tuple) and (
+                cards is None or isinstance(cards, bytes | int | float | np.generic)):
+            raise CardError(f"cannot read cards {cards!r}: give text such as \"5H 6D\" or a "
+                            "sequence of cards (text or ids 0..51)")
         items = cards.ravel().tolist() if isinstance(cards, np.ndarray) else list(cards)
         for item in items:
             if type(item) is int and 0 <= item < 52:  # an id, the common case

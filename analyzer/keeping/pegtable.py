@@ -71,8 +71,11 @@ def pattern_index(ranks) -> np.ndarray:
     (9591, 9591)
     """
     r = np.sort(np.asarray(ranks, np.int64), axis=-1)
-    if r.shape[-1:] != (4,) or (r.size and (r.min() < 0 or r.max() > 12)):
-        raise ValueError(f"expected ranks 0..12 in groups of four, got shape {r.shape}")
+    if r.shape[-1:] != (4,):
+        raise ValueError(f"expected ranks in groups of four, shape (..., 4), got shape {r.shape}")
+    if r.size and (r.min() < 0 or r.max() > 12):
+        bad = int(r.min()) if r.min() < 0 else int(r.max())
+        raise ValueError(f"expected ranks 0..12 (A..K), got {bad}")
     return ((r[..., 0] * 13 + r[..., 1]) * 13 + r[..., 2]) * 13 + r[..., 3]
 
 
