@@ -619,7 +619,7 @@ class TerminalPlayer:
                 self.say("  Muggins: count it yourself; a count too low gives the rest to "
                          f"{self.seating.side_name(1)}.")
                 continue
-            if not text.isdigit() or int(text) > 29:
+            if not (text.isascii() and text.isdigit()) or int(text) > 29:
                 self.wrong("type the points you count: a number from 0 to 29")
                 continue
             return int(text)

@@ -132,7 +132,7 @@ class _Scripted:
         k, move = self._next("count", {"cards": [format_card(c) for c in cards],
                                        "crib": bool(crib),
                                        "starter": format_card(table.starter)})
-        if not move.isdigit() or int(move) > 29:
+        if not (move.isascii() and move.isdigit()) or int(move) > 29:  # not ٣ or ³
             raise self._bad(k, move, "a count is a whole number of points, 0 to 29")
         self.decided.append(k)
         return int(move)
