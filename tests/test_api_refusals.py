@@ -123,3 +123,11 @@ def test_the_seat_reads_the_play_as_text_as_crib_peg_does():
         Seat("best").lay("5H 6D JC QS", [(1, "9C")], **given)
     with pytest.raises(ValueError, match="^played: SEAT:CARD or SEAT:go"):
         Seat("best").lay("5H 6D JC QS", "9C", **given)
+
+
+def test_say_count_names_what_it_takes():
+    from analyzer import say_count
+
+    assert say_count(count_hand("5H 5S 5D JC", "5C")).endswith("one for his nob makes 29")
+    with pytest.raises(TypeError, match="^items: the scoring items of a count"):
+        say_count("fifteen")

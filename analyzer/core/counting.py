@@ -183,6 +183,9 @@ def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
     a pair is six 1 6
     a double run of three makes 12 2 12
     """
+    if isinstance(items, str) or not all(isinstance(i, ScoreItem) for i in items):
+        raise TypeError(f"items: the scoring items of a count (count_hand's list of ScoreItem), "
+                        f"got {items!r}"[:200])
     total = 0
     phrases: list[tuple[str, int, tuple]] = []  # (what is said, running total, its items)
     for item in items:

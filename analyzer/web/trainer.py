@@ -92,7 +92,9 @@ def next_deal(seed: int, k: int = 0, role: str = "any", close: bool = False) -> 
             continue
         return {"seed": seed, "k": i, "hand": [format_card(c) for c in six],
                 "role": "dealer" if dealer else "pone"}
-    raise InputError("k", f"no deal from {k} on passes the filters within {MAX_SCAN} deals")
+    scanned = min(k + MAX_SCAN, MAX_DEAL + 1) - k  # fewer than MAX_SCAN near the last deal
+    raise InputError("k", f"no deal from {k} on passes the filters within {scanned} deal"
+                          f"{'s' * (scanned != 1)}")
 
 
 def grade(seed: int, k: int, throw: str) -> dict:
