@@ -137,6 +137,7 @@ async function refresh() {
 
 function move(m) {
   if (busy || !answer || shows.length) return;
+  notice("");  // a notice (an undo refused or made, the last game reopened) is about the move before
   moves.push(m);
   refresh();
 }
@@ -354,8 +355,7 @@ function renderShow() {
   $("show").hidden = false;
   $("continue").hidden = false;
   const what = e.crib ? "crib" : "hand";
-  $("ask").textContent = `The show: ${possessive(e.seat)} ${what}` +
-    (e.crib ? ` (${who(e.seat) === "you" ? "yours" : who(e.seat) + "'s"})` : "") + ", with the starter.";
+  $("ask").textContent = `The show: ${possessive(e.seat)} ${what}, with the starter.`;
   const box = $("show-cards");
   box.textContent = "";
   box.setAttribute("aria-label", `${possessive(e.seat)} ${what} and the starter`);
@@ -532,8 +532,9 @@ async function hint() {
     const goal = rows.length ? rows[0].objective : "points";
     const six = answer.game.variant === "six-card";
     box.append(`Each card you may lay, best first by ${goal} (points now, the rest of the play` +
-               (six ? "" : ` for your side minus against; a card reaching ${answer.state.target} first`) +
-               (withWin ? ", P(win)" : "") + "):");
+               (six ? "" : " for your side minus against") + (withWin ? ", P(win)" : "") + ")" +
+               (six ? "" : `; a card that reaches ${answer.state.target} wins the game and comes first`) +
+               ":");
     const ol = document.createElement("ol");
     for (const r of rows) {
       ol.append(li([`${r.card}: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}` +
