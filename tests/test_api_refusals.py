@@ -121,7 +121,7 @@ def test_the_seat_reads_the_play_as_text_as_crib_peg_does():
     given = dict(dealer=0, seat=0, starter="2C", thrown="KH KD")
     assert Seat("best").lay("5H 6D JC QS", "1:9C", **given) == \
         Seat("best").lay("5H 6D JC QS", [(1, "9C")], **given)
-    with pytest.raises(ValueError, match="^played: SEAT:CARD or SEAT:go"):
+    with pytest.raises(ValueError, match="^played: '9C' is not SEAT:CARD or SEAT:go"):
         Seat("best").lay("5H 6D JC QS", "9C", **given)
 
 

@@ -801,20 +801,24 @@ def best_play_forms_at_seat(kept, laid, p, thrown, starter, seq, nseq, count, fl
 # --------------------------------------------------------------------------- advise_play_forms
 
 
+def _played_pairs(text: str) -> list[tuple[int, str]]:
+    """The play written ``"1:5H 2:go 0:JC"`` as ``[(1, "5H"), (2, "go"), (0, "JC")]`` (the
+    seat API reads it so too); ValueError naming a token that is not ``SEAT:CARD``."""
+    items = []
+    for token in text.replace(",", " ").split():
+        who, sep, card = token.partition(":")
+        if not sep or not who.strip().isdigit():
+            raise ValueError(f"played: {token!r} is not SEAT:CARD or SEAT:go (e.g. 1:5H)")
+        items.append((int(who), card))
+    return items
+
+
 def _history(played) -> list[tuple[int, int]]:
     """``played`` as ``[(seat, card id or -1 for a go), ...]``: pairs ``(seat, card or None or
     "go")``, or text ``"1:5H 2:go 0:JC"``."""
     from ..core.cards import as_cards
 
-    if isinstance(played, str):
-        items = []
-        for token in played.replace(",", " ").split():
-            who, sep, card = token.partition(":")
-            if not sep or not who.strip().isdigit():
-                raise ValueError(f"played: {token!r} is not SEAT:CARD or SEAT:go (e.g. 1:5H)")
-            items.append((int(who), card))
-    else:
-        items = list(played)
+    items = _played_pairs(played) if isinstance(played, str) else list(played)
     out = []
     for k, event in enumerate(items):
         try:

@@ -57,7 +57,7 @@ from .players import _choose_play
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
 from .search import best_play_at_seat
-from .searchforms import best_play_forms_at_seat
+from .searchforms import _played_pairs, best_play_forms_at_seat
 from .winkeep import BEST_DISCARD_REACH, _points_values
 
 __all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
@@ -294,14 +294,10 @@ def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
     """``[(seat, card or None), ...]`` (or text, ``"1:7C 2:go"``, as ``crib peg`` takes it) into
     two int64 arrays (a go is -1)."""
     if isinstance(played, str):
-        events = []
-        for token in played.replace(",", " ").split():
-            who, sep, card = token.partition(":")
-            if not sep or not who.strip().isdigit():
-                raise SeatError(f"played: SEAT:CARD or SEAT:go for each card laid or go said, "
-                                f"got {token!r}")
-            events.append((int(who), card))
-        played = events
+        try:
+            played = _played_pairs(played)
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
     seats, cards = [], []
     for k, event in enumerate(played):
         try:

@@ -492,16 +492,16 @@ class OddsTable3:
         return [path, path.with_suffix(".json")]
 
 
-def _jackknife3(t: dict[str, np.ndarray], w_total: np.ndarray, h_total: np.ndarray,
-                p: np.ndarray, threads: int, progress=None) -> np.ndarray:
+def _jackknife3(t: dict[str, np.ndarray], groups: list[int], w_total: np.ndarray,
+                h_total: np.ndarray, p: np.ndarray, threads: int, progress=None) -> np.ndarray:
     """The delete-one-group jackknife's standard errors of ``p`` (see the module): the table
-    solved again without each group of ``t`` that has deals, each solve started from ``p``.
+    solved again without each of ``groups`` (those of ``t`` that have deals), each solve
+    started from ``p``.
 
     The solves run ``threads`` at a time (at most :data:`SOLVE_THREADS`: each holds about a
     quarter of a gigabyte of transforms), numpy's FFT letting go of the GIL; their differences
     from ``p`` are summed in the order of the groups, so the errors are the same, bit for bit,
     whatever the threads. ``progress(solves done, solves)`` after each batch."""
-    groups = [g for g in range(GROUPS) if t["h"][g].any()]
     k = len(groups)
     dev = np.zeros_like(p)  # sums over the replicates of their difference from p
     dev2 = np.zeros_like(p)  # and of its square
@@ -573,7 +573,8 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     t = tally_deals3(deals, seed, workers, players, progress, needs)
     w_total = t["w"].sum(axis=0, dtype=np.int64)
     h_total = t["h"].sum(axis=0, dtype=np.int64)
-    solves = 1 + (sum(bool(t["h"][g].any()) for g in range(GROUPS)) if jackknife else 0)
+    groups = [g for g in range(GROUPS) if t["h"][g].any()] if jackknife else []
+    solves = 1 + len(groups)
     if solve_progress is not None:
         solve_progress(0, solves)
     solving = time.perf_counter()
@@ -582,7 +583,7 @@ def build_odds_table3(deals: int, seed: int = 0, workers: int | None = None,
     if solve_progress is not None:
         solve_progress(1, solves)
     if jackknife:
-        se = _jackknife3(t, w_total, h_total, p, resolve_workers(workers),
+        se = _jackknife3(t, groups, w_total, h_total, p, resolve_workers(workers),
                          None if solve_progress is None
                          else lambda done, n: solve_progress(1 + done, 1 + n))
     else:

@@ -184,11 +184,10 @@ class Table:
         self._emit = emit or (lambda event: None)
         #: How the game was set up, for its record to be replayed (the record's ``"table"``):
         #: the seed, ``first`` and ``muggins``; None when the table was given a ``state``.
-        if state is None:  # a whole number, never truncated (1.5) or negative
+        self.setup = None
+        if state is None:  # the seed a whole number, never truncated (1.5) or negative
             seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
-        self.setup = None if state is not None else {"seed": seed, "first": first,
-                                                     "muggins": self.muggins}
-        if state is None:
+            self.setup = {"seed": seed, "first": first, "muggins": self.muggins}
             state = chunk_states(seed, 1)[0]
         self._st = state
         self._game = game.as_array()

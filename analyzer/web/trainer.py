@@ -84,7 +84,8 @@ def next_deal(seed: int, k: int = 0, role: str = "any", close: bool = False) -> 
     _check(seed, k)
     if role not in ("any", "dealer", "pone"):
         raise InputError("role", f"unknown role {role!r}: any, dealer or pone")
-    for i in range(k, min(k + MAX_SCAN, MAX_DEAL + 1)):
+    end = min(k + MAX_SCAN, MAX_DEAL + 1)  # fewer than MAX_SCAN near the last deal
+    for i in range(k, end):
         six, dealer = deal(seed, i)
         if role != "any" and dealer != (role == "dealer"):
             continue
@@ -92,9 +93,8 @@ def next_deal(seed: int, k: int = 0, role: str = "any", close: bool = False) -> 
             continue
         return {"seed": seed, "k": i, "hand": [format_card(c) for c in six],
                 "role": "dealer" if dealer else "pone"}
-    scanned = min(k + MAX_SCAN, MAX_DEAL + 1) - k  # fewer than MAX_SCAN near the last deal
-    raise InputError("k", f"no deal from {k} on passes the filters within {scanned} deal"
-                          f"{'s' * (scanned != 1)}")
+    raise InputError("k", f"no deal from {k} on passes the filters within {end - k} deal"
+                          f"{'s' * (end - k != 1)}")
 
 
 def grade(seed: int, k: int, throw: str) -> dict:
