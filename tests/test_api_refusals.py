@@ -131,3 +131,29 @@ def test_say_count_names_what_it_takes():
     assert say_count(count_hand("5H 5S 5D JC", "5C")).endswith("one for his nob makes 29")
     with pytest.raises(TypeError, match="^items: the scoring items of a count"):
         say_count("fifteen")
+
+
+def test_the_tables_functions_name_what_they_take():
+    import pandas as pd
+
+    from analyzer.research.plots import discard_chart
+    from analyzer.research.tables import compare_crib_tables
+
+    df = keep(HAND, dealer=False, crib="uniform")
+    assert len(discard_chart(df).axes) == 2  # keep's table: drawn
+    with pytest.raises(TypeError, match=r"^discard_chart's table \(analyzer.keep's\) must be "
+                       r"a pandas DataFrame, got NoneType$"):
+        discard_chart(None)
+    with pytest.raises(ValueError, match="has no rows$"):
+        discard_chart(df.iloc[:0])
+    with pytest.raises(ValueError, match="missing net, hand_mean"):
+        discard_chart(df.drop(columns=["net", "hand_mean"]))
+    table = pd.DataFrame({"card1": ["5"], "card2": ["5"], "dealer": [8.5], "pone": [8.1]})
+    assert compare_crib_tables(table, table)["pairs"] == 1
+    with pytest.raises(TypeError, match=r"^ours \(a rank-only crib table\) must be a pandas "):
+        compare_crib_tables(None, table)
+    with pytest.raises(ValueError, match=r"^the reference \(a rank-only crib table\) needs the "
+                       r"columns card1, card2, dealer, pone; missing pone$"):
+        compare_crib_tables(table, table.drop(columns="pone"))
+    with pytest.raises(ValueError, match="has no rows$"):
+        compare_crib_tables(table, table.iloc[:0])

@@ -162,6 +162,11 @@ BAD = [
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--top", "3"],
      "crib count: unrecognized arguments: --top 3 (see crib count --help)"),
     (["keep", "5H", "5S", "6D", "JC", "QS", "5H", "--dealer"], "crib keep: duplicate card 5H"),
+    # bytes that are not UTF-8 (Python's lone surrogates), shown as bytes, not as '\udcff'
+    (["count", "\udcffH", "5C", "5S", "JD", "--starter", "5D"],
+     "crib count: unknown rank in '\\xffH'"),
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--x\udcfe"],
+     "crib count: unrecognized arguments: --x\\xfe (see"),
     (["bench", "--rounds", "3"], "crib bench: --rounds goes with --against"),
     # five-card's pone pegs 3 before the first deal: no deal starts with both sides under 3
     (["odds", "0", "2", "--pone", "--variant", "five-card"],

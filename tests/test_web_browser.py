@@ -238,6 +238,9 @@ def test_keep_to_win_in_five_card_and_three_player(site):
     # the third is given the page asks for it, in its words
     Select(one(driver, "#variant")).select_by_value("three-player")
     assert one(driver, "#opp-label").text == "on your left"
+    # two others at the table: not dealing, the crib is one of theirs, not "the opponent's"
+    assert one(driver, "#pone-label").text == "not the dealer (another player's crib)"
+    assert "minus (the dealer's)" in one(driver, "#help").text
     me = one(driver, "#me")
     me.clear()
     me.send_keys("59\n")
@@ -452,7 +455,10 @@ def test_muggins_count_and_a_hint_in_the_game(site):
             continue
         if ask == "throw" and not hinted:  # the hint: the analyzer's three best keeps
             one(driver, "#hint").click()
-            assert len(wait_for(lambda: by(driver, "#advice li"))) == 3
+            rows = wait_for(lambda: by(driver, "#advice li"))
+            assert len(rows) == 3
+            # each keep and throw on the cards' faces: four kept, two thrown
+            assert all(len(r.find_elements("css selector", ".card")) == 6 for r in rows)
             hinted = True
         if ask == "throw":
             for card in by(driver, "#hand .card.pick")[:2]:

@@ -193,3 +193,33 @@ def test_the_trainers_sitting_is_kept(client, history):
                                                      "throw": "AS 2S"})
     assert bad.status_code == 422 and bad.json()["field"] == "sitting"
     assert format_card(parse_card("AS")) == "AS"
+
+
+def test_a_damaged_history_is_the_servers_fault_and_the_rest_goes_on(tmp_path):
+    """A history file that is not SQLite: 503 with the reason and no field (no input of the
+    request is wrong); the pages that do not read it answer as before."""
+    damaged = tmp_path / "history.sqlite3"
+    damaged.write_bytes(b"not a database, " * 64)
+    client = TestClient(create_app(history=damaged))
+    for method, path, params in (
+            ("get", "/api/history", {}),
+            ("get", "/api/history/review", {"id": 1}),
+            ("post", "/api/trainer/record", {"sitting": "t1", "seed": 3, "k": 0,
+                                             "throw": "3D 4D"}),
+            ("get", "/api/trainer/sitting", {"sitting": "t1"})):
+        r = getattr(client, method)(path, params=params)
+        assert r.status_code == 503, (path, r.text)
+        body = r.json()
+        assert "field" not in body and body["error"].startswith("the history cannot be ")
+    assert client.get("/api/count", params={"hand": "5H 5C 5S JD", "starter": "5D"}
+                      ).json()["total"] == 29
+    assert damaged.read_bytes() == b"not a database, " * 64  # left as it was
+
+
+def test_a_long_value_is_not_echoed_whole(client):
+    r = client.get("/api/count", params={"hand": "5H 5C 5S JD", "starter": "5D",
+                                         "variant": "x" * 5000})
+    assert r.status_code == 422
+    assert r.json() == {"error": "variant: too long: at most 40 characters", "field": "variant"}
+    r = client.get("/api/game", params={"seed": "9" * 5000})
+    assert r.status_code == 422 and len(r.text) < 200, r.text

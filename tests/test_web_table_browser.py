@@ -285,6 +285,10 @@ def test_undo_one_step_and_a_refusal_in_words(site):
     play(driver, limit=3, stop=["count"])  # a throw and a card or two
     if data(driver, "ask") == "lay" or data(driver, "ask") == "go":
         before = page_moves(driver)
+        # refused: the button looks unavailable and its title says why, as the click does
+        assert one(driver, "#undo").get_attribute("aria-disabled") == "true"
+        title = one(driver, "#undo").get_attribute("title")
+        assert title.startswith("Cannot undo your") and " since" in title
         one(driver, "#undo").click()
         note = one(driver, "#notice").text
         assert note.startswith("Undo: cannot undo your") and " since" in note
@@ -295,6 +299,7 @@ def test_undo_one_step_and_a_refusal_in_words(site):
     assert data(driver, "ask") == "count"
     moves = page_moves(driver).split()
     assert moves[-1] == "0"
+    assert one(driver, "#undo").get_attribute("aria-disabled") == "false"
     one(driver, "#undo").click()
     wait_for(lambda: page_moves(driver).split() == moves[:-1] and data(driver, "busy") == "0")
     assert data(driver, "ask") == "count"  # the hand's count asked again
@@ -364,7 +369,10 @@ def test_a_hint_in_the_four_player_play(site):
     assert sorted(r["card"] for r in want) == fits and len(rows) == len(fits)
     assert "best first by points" in one(driver, "#advice").text
     for row, r in zip(rows, want, strict=True):
-        assert row.text.startswith(f"{r['card']}: now {r['now']}, rest ")
+        # the card on its face (rank and suit sign), then its figures
+        assert [c.get_attribute("data-card") for c in row.find_elements(
+            "css selector", ".card")] == [r["card"]]
+        assert f": now {r['now']}, rest " in row.text
         assert f"P(win) {100 * r['p_win']:.1f}%" in row.text
 
 
@@ -424,6 +432,12 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
     wait_for(lambda: data(driver, "reviewed"))
     assert "game=" in driver.current_url
     assert len(by(driver, "#rows .review-row")) == len(review.decisions)
+    assert one(driver, "#back").get_attribute("href").endswith("/history")
+    # /review opened bare has no game: it says where reviews are, and points to the history
+    driver.get(url + "/review")
+    wait_for(lambda: data(driver, "reviewed") == "0")
+    assert "No game to review here" in one(driver, "#summary").text
+    assert by(driver, "#rows .review-row") == []
     assert one(driver, "#back").get_attribute("href").endswith("/history")
 
 

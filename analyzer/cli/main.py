@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
+import time
 
 from ..core.choices import (
     ADVISE_SAMPLES,
@@ -958,7 +960,12 @@ def _cmd_serve(args) -> int:
 
             webbrowser.open(url + "/count")
     try:  # Ctrl-C at any moment from here on stops the server cleanly
+        started = time.monotonic()
         app = create_app(warm=True)
+        clock = getattr(args, "compile_clock", None)
+        if clock is not None:
+            app.state.warming.add_done_callback(
+                lambda _: _say_compiled("crib serve", clock, time.monotonic() - started))
         serve(app, sock, on_start=on_start)
     except KeyboardInterrupt:
         pass
@@ -966,6 +973,21 @@ def _cmd_serve(args) -> int:
         sock.close()
     print("crib serve: stopped")
     return 0
+
+
+def _say_compiled(command: str, clock, seconds: float, file=None) -> None:
+    """Close the line said before a first compile (:func:`.compiletime.notice_line`), once a
+    long-running command's warm-up is done, on stderr (or ``file``): nothing when it compiled
+    nothing (a warm cache).
+
+    >>> class Clock:
+    ...     def rows(self): return [{"kernel": "play.engine._run_chunk"}]
+    >>> _say_compiled("crib serve", Clock(), 63.4, file=sys.stdout)
+    crib serve: compiling done in 63 s; later starts load it in seconds
+    """
+    if clock.rows():
+        print(f"{command}: compiling done in {seconds:.0f} s; later starts load it in seconds",
+              file=sys.stderr if file is None else file, flush=True)
 
 
 def _serve_screenshots(folder: str) -> int:
@@ -1661,6 +1683,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bytes_shown(message: str) -> str:
+    r"""An argument's bytes that are not UTF-8 shown as ``\xff``: Python reads them as lone
+    surrogates, which a message would show as ``\udcff`` (in a repr) or print so.
+
+    >>> print(_bytes_shown(r"unknown rank in '\udcffH'"))
+    unknown rank in '\xffH'
+    >>> print(_bytes_shown("unrecognized: " + b"\xfe".decode("utf-8", "surrogateescape")))
+    unrecognized: \xfe
+    """
+    message = message.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", message)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``crib`` and ``python -m analyzer``; returns the exit status."""
     parser = build_parser()
@@ -1678,11 +1713,12 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("crib: no command given (see crib --help)")
         from .compiletime import watch_compiles
 
-        watch_compiles(args.command, say=args.command != "warmup")  # warmup: its progress bar
+        # warmup says its progress bar instead; serve says when its warm-up's compiling ends
+        args.compile_clock = watch_compiles(args.command, say=args.command != "warmup")
         return args.func(args)
     except (UsageError, CardError) as exc:
         message = str(exc) if isinstance(exc, UsageError) else f"{command}: {exc}"
-        print(message, file=sys.stderr)
+        print(_bytes_shown(message), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("crib: interrupted", file=sys.stderr)

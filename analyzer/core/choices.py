@@ -60,6 +60,7 @@ __all__ = [
     "PlayerError",
     "SWITCH_Z",
     "TABLE_MODES",
+    "check_frame",
     "check_number",
     "crib_mode_for",
     "numba_threads",
@@ -177,6 +178,33 @@ def check_flag(name: str, value) -> bool:
             type(value).__module__ == "numpy":
         return bool(value)
     raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def check_frame(what: str, df, columns, rows: bool = True):
+    """``df`` if it is a pandas DataFrame with ``columns`` (and a row, unless ``rows`` is
+    False); else :class:`TypeError` or :class:`ValueError` saying what ``what`` needs.
+
+    >>> check_frame("a crib table", None, ["card1", "card2"])
+    Traceback (most recent call last):
+    ...
+    TypeError: a crib table must be a pandas DataFrame, got NoneType
+    >>> import pandas as pd
+    >>> check_frame("keep's table", pd.DataFrame({"net": [1.0]}), ["net", "hand_mean"])
+    Traceback (most recent call last):
+    ...
+    ValueError: keep's table needs the columns net, hand_mean; missing hand_mean
+    """
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} needs the columns {', '.join(columns)}; missing "
+                         f"{', '.join(missing)}")
+    if rows and df.empty:
+        raise ValueError(f"{what} has no rows")
+    return df
 
 
 def check_reachable(game: Game, scores) -> None:

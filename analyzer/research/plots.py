@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from ..core.cards import RANK_LABELS, rank_label_index
+from ..core.choices import check_frame
 
 __all__ = [
     "IMPOSSIBLE_SCORES",
@@ -338,6 +339,9 @@ def discard_chart(df, title: str | None = None) -> Figure:
     >>> len(fig.axes), fig.axes[0].get_yticklabels()[0].get_text()
     (2, 'keep 5H 5S JC QS, throw 6D KH')
     """
+    check_frame("discard_chart's table (analyzer.keep's)", df,
+                ["keep", "discard", "net", "hand_mean", "hand_std", "hand_min", "hand_max",
+                 "crib_mean"])
     n = len(df)
     role = df.attrs.get("role", "")
     dealer = role == "dealer"

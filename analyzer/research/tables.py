@@ -43,6 +43,7 @@ from ..core.choices import (
     MAX_DEALS,
     MAX_ITERATIONS,
     MAX_SEED,
+    check_frame,
     check_number,
     numba_threads,
     on_threads,
@@ -502,6 +503,9 @@ def compare_crib_tables(ours, reference, top: int = 10) -> dict:
     reference), and the ``top`` biggest differences.
     """
     top = check_number("top", top, low=1, integer=True)
+    for name, table in (("ours", ours), ("the reference", reference)):
+        check_frame(f"{name} (a rank-only crib table)", table,
+                    ["card1", "card2", "dealer", "pone"], rows=name == "the reference")
     merged = reference.merge(ours, on=["card1", "card2"], how="left", suffixes=("_ref", ""),
                              indicator=True)
     lacking = merged[merged["_merge"] != "both"]
@@ -509,8 +513,6 @@ def compare_crib_tables(ours, reference, top: int = 10) -> dict:
         first = lacking.iloc[0]
         raise ValueError(f"the table lacks {len(lacking)} of the reference's {len(reference)} "
                          f"rank pairs, e.g. {first['card1']}-{first['card2']}")
-    if merged.empty:
-        raise ValueError("the reference has no rank pairs")
     merged = merged[["card1", "card2", "dealer", "pone", "dealer_ref", "pone_ref"]]
     out = {"pairs": len(merged), "mean_abs_diff": {}, "max_abs_diff": {}}
     for role in ("dealer", "pone"):

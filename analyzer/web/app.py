@@ -31,7 +31,9 @@
 
 Bad input (an unknown card, a duplicate, the wrong number, a value out of range, a missing or
 malformed parameter) is answered ``422`` with ``{"error": "one line", "field": "hand"}``, an
-unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500. ``HEAD``
+unknown path ``404`` and a wrong method ``405``, each with an ``error``; never a 500. A history
+file that cannot be read or written (damaged, locked) is the server's fault, not the request's:
+``503`` with its ``error`` and no ``field``. ``HEAD``
 is answered wherever ``GET`` is (:class:`_Head`), and ``/favicon.ico`` is the pages' icon.
 
 The pages are ``/count`` (the hand counter), ``/keep`` (which four to keep), ``/trainer`` (the
@@ -63,7 +65,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..core.choices import DEFAULT_SAMPLES, DEFAULT_VARIANT
 from . import answers, game, trainer
 from .answers import InputError
-from .history import History
+from .history import History, HistoryUnavailable
 from .work import Work
 
 __all__ = ["PAGES", "STATIC", "create_app"]
@@ -80,7 +82,8 @@ _GONE = 499  # the status of an answer whose client has gone (nginx's "client cl
 
 Cards = Annotated[str, Query(max_length=_CARDS, description="cards, e.g. 5H 5S 6D JC QS KH")]
 Role = Annotated[str, Query(description="dealer (your crib) or pone")]
-Variant = Annotated[str, Query(description="six-card, three-player, four-player or five-card")]
+Variant = Annotated[str, Query(max_length=40, description="six-card, three-player, four-player "
+                               "or five-card")]
 CribMode = Annotated[str | None, Query(description="table, uniform or weighted")]
 Position = Annotated[str | None, Query(max_length=20, description="four-player: your place from "
                                        "the dealer: dealer, first, second or third; "
@@ -131,6 +134,8 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
     field = where[-1] if where else None
     message = str(first.get("msg", "invalid")).replace("\n", " ")
     kind, given, limits = first.get("type"), first.get("input"), first.get("ctx") or {}
+    if isinstance(given, str) and len(given) > 30:  # a long value is not echoed whole
+        given = given[:27] + "..."
     words = {"missing": "missing",
              "less_than_equal": f"{given} is more than {limits.get('le')}",
              "greater_than_equal": f"{given} is less than {limits.get('ge')}",
@@ -202,6 +207,10 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError):
         return _error(422, str(exc), exc.field)
+
+    @app.exception_handler(HistoryUnavailable)
+    async def _history_unavailable(request: Request, exc: HistoryUnavailable):
+        return _error(503, str(exc))  # the server's file, not the request: no field to blame
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

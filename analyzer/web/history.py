@@ -29,9 +29,14 @@ from . import game as web_game
 from . import trainer
 from .answers import InputError
 
-__all__ = ["History"]
+__all__ = ["History", "HistoryUnavailable"]
 
 _SITTING = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+class HistoryUnavailable(Exception):
+    """The history file cannot be read or written (damaged, locked, not allowed): the server's
+    fault, not the request's (``503``, with no field)."""
 
 
 class History:
@@ -41,8 +46,8 @@ class History:
         self.path = path
         self._lock = threading.Lock()  # one finished game looked for and added at a time
 
-    def _error(self, exc) -> InputError:
-        return InputError("history", f"the history cannot be written: {exc}")
+    def _error(self, exc) -> HistoryUnavailable:
+        return HistoryUnavailable(f"the history cannot be written: {exc}")
 
     # ------------------------------------------------------------------ games
 
@@ -77,7 +82,7 @@ class History:
         try:
             record = read_record(game_id, self.path)
         except HistoryError as exc:
-            raise InputError("history", f"the history cannot be read: {exc}") from None
+            raise HistoryUnavailable(f"the history cannot be read: {exc}") from None
         if record is None:
             raise InputError("id", f"there is no game {game_id} in the history")
         review = web_game.review_record(record)
@@ -134,7 +139,7 @@ class History:
             games = read_games(self.path)
             answers = read_trainer(self.path)
         except HistoryError as exc:
-            raise InputError("history", f"the history cannot be read: {exc}") from None
+            raise HistoryUnavailable(f"the history cannot be read: {exc}") from None
         stats = summarize(games).to_dict()
         last = games.tail(50).iloc[::-1]
         rows = [{k: _plain(v) for k, v in row.items()}

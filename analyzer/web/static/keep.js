@@ -58,7 +58,8 @@ function showForm() {
   weighted.disabled = !six;
   if (!six && cribSelect.value === "weighted") cribSelect.value = "table";
   $("dealer-label").textContent = f.sides ? "dealer's side (your side's crib)" : "dealer (your crib)";
-  $("pone-label").textContent = f.sides ? "pone's side (the other side's)" : "pone (the opponent's)";
+  $("pone-label").textContent = f.sides ? "pone's side (the other side's)"
+    : f.three ? "not the dealer (another player's crib)" : "pone (the opponent's)";
   $("me-label").textContent = f.sides ? "your side" : "you";
   $("opp-label").textContent = f.sides ? "the other side" : f.three ? "on your left" : "opponent";
   for (const input of [meInput, oppInput, thirdInput]) input.max = String(f.target - 1);
@@ -66,7 +67,7 @@ function showForm() {
   $("help").textContent = "Pick the " + n + " cards you were dealt and whose crib it is. The " +
     f.ways + " ways to keep " + NUMBER_WORDS[f.kept] + " are ranked by net: the kept hand's mean " +
     "over the " + starters + " starters you cannot see, plus (your crib) or minus (the " +
-    "opponent's) the " + (thrown === 1 ? "card's" : "two cards'") + " crib value" +
+    (f.three ? "dealer's" : f.sides ? "other side's" : "opponent's") + ") the " + (thrown === 1 ? "card's" : "two cards'") + " crib value" +
     (six ? ", plus the keep's pegging" : "") + ". With the score before the deal" +
     (f.sides ? " (by side, and your place at the table)" : "") +
     (f.three ? " (yours, then round the table to your left, and your place)" : "") +
@@ -326,7 +327,8 @@ function drawChart(d) {
   const top = Math.max(...rows.map((r) => Math.max(r.hand_max, r.crib_mean)));
   y = panel(svg, rows, y, width, labelW,
     "the kept hand over the " + (52 - f.dealt) + " starters, and the crib (" +
-    (dealer ? (f.sides ? "your side's" : "yours") : f.sides ? "the other side's" : "the opponent's") + ")",
+    (dealer ? (f.sides ? "your side's" : "yours")
+      : f.sides ? "the other side's" : f.three ? "the dealer's" : "the opponent's") + ")",
     [0, Math.ceil(top + 1)], (g, r, i, X, yc) => {
       g.append(svgEl("line", { x1: X(r.hand_min), x2: X(r.hand_max), y1: yc, y2: yc, class: "range" }));
       g.append(svgEl("rect", { x: X(r.hand_mean - r.hand_std), y: yc - 4,

@@ -269,6 +269,11 @@ function renderAsk() {
   $("why").hidden = ask === "over" || !answer.events.some((e) => e.kind === "show");
   $("undo").hidden = ask === "over";
   $("undo").dataset.moves = s.undo.moves === null ? "" : String(s.undo.moves);
+  // a take-back the rules refuse looks unavailable and says why on hover; a click says it too
+  const refused = s.undo.moves === null;
+  $("undo").classList.toggle("unavailable", refused);
+  $("undo").setAttribute("aria-disabled", String(refused));
+  $("undo").title = refused ? s.undo.refused[0].toUpperCase() + s.undo.refused.slice(1) : "Take back your last decision";
   const words = {
     throw: `You hold ${s.hand.length} cards: click ${thrown === 1 ? "one" : "two"} to throw to ${crib()}, then Throw.`,
     lay: `Your turn: click a card to lay (the count is ${s.count}).`,
@@ -523,8 +528,9 @@ async function hint() {
     box.append("The analyzer's best keeps (expected points: net, hand, crib, play):");
     const ol = document.createElement("ol");
     for (const r of rows) {
-      ol.append(li([`keep ${r.keep.join(" ")}, throw ${r.discard.join(" ")}: ${fmt(r.net, 2)} ` +
-                    `(hand ${fmt(r.hand, 2)}, crib ${fmt(r.crib, 2)}, play ${fmt(r.peg, 2)})`]));
+      ol.append(li(["keep ", cardsEl(r.keep, "small"), ", throw ", cardsEl(r.discard, "small"),
+                    `: ${fmt(r.net, 2)} (hand ${fmt(r.hand, 2)}, crib ${fmt(r.crib, 2)}, ` +
+                    `play ${fmt(r.peg, 2)})`]));
     }
     box.append(ol);
   } else {
@@ -537,7 +543,8 @@ async function hint() {
                ":");
     const ol = document.createElement("ol");
     for (const r of rows) {
-      ol.append(li([`${r.card}: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}` +
+      ol.append(li([cardEl(r.card, "small"),
+                    `: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}` +
                     (r.p_win !== null ? `, P(win) ${(100 * r.p_win).toFixed(1)}%` : "") +
                     (r.wins_now ? ", wins the game" : "")]));
     }

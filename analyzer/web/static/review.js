@@ -66,6 +66,14 @@ async function load() {
   if (fromHistory) {
     $("back").href = "/history";
     $("back").textContent = "Back to the history";
+  } else if (!q.get("moves")) {
+    // opened bare (or from a game with no move made): nothing to replay
+    $("back").href = "/history";
+    $("back").textContent = "Go to the history";
+    $("summary").textContent = "No game to review here. A game's review opens from the game " +
+      "page when it ends, and any finished game's from the history.";
+    document.body.dataset.reviewed = "0";
+    return;
   } else {
     $("back").href = "/play?" + q.toString();
   }
