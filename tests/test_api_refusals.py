@@ -157,3 +157,100 @@ def test_the_tables_functions_name_what_they_take():
         compare_crib_tables(table, table.drop(columns="pone"))
     with pytest.raises(ValueError, match="has no rows$"):
         compare_crib_tables(table, table.iloc[:0])
+
+
+def test_a_crib_table_of_one_kind_of_throw_refuses_the_others_views():
+    from analyzer.research.plots import crib_heatmap
+    from analyzer.research.tables import build_crib_table
+
+    two = build_crib_table(deals=500, seed=1, max_iterations=1)
+    assert len(two.table) == 169 and len(two.rank_table) == 91
+    with pytest.raises(ValueError, match="^six-card throws two cards to the crib: its tables "
+                       "are table .* not card_table$"):
+        _ = two.card_table
+    one = build_crib_table(deals=500, seed=1, max_iterations=1, variant="four-player")
+    assert len(one.card_table) == 13
+    for view in ("table", "rank_table"):
+        with pytest.raises(ValueError, match="^four-player throws one card to the crib: its "
+                           "table is card_table"):
+            getattr(one, view)
+    # the full table holds a pair's suited and unsuited throws: the heat map would draw one
+    # of them over the other, so it takes the rank table only
+    assert len(crib_heatmap(two.rank_table).axes) >= 2
+    with pytest.raises(ValueError, match="one row per rank pair .* got 169 rows for 91 pairs"):
+        crib_heatmap(two.table)
+
+
+def test_flags_of_the_runs_and_the_seat_must_be_bools():
+    from analyzer import simulate
+    from analyzer.play.seat import SeatError, discard
+
+    for name in ("progress", "resume"):
+        with pytest.raises(ValueError, match=f"^{name} must be True or False, got 'no'$"):
+            simulate(10, seed=1, **{name: "no"})
+    with pytest.raises(ValueError, match="^pegging must be True or False, got 'no'$"):
+        keep(HAND, dealer=True, pegging="no")
+    with pytest.raises(SeatError, match="^own_crib must be True or False, got 'no'$"):
+        discard("ev+greedy", HAND, own_crib="no")
+    # three-player ignores the scores: two, or all three as lay takes them, alike
+    hand = "5H 5S 6D JC KH"
+    assert discard("best", hand, own_crib=False, scores=(100, 110, 90),
+                   variant="three-player") == discard("best", hand, own_crib=False,
+                                                      scores=(100, 110), variant="three-player")
+
+
+def test_a_run_refuses_what_it_would_ignore_and_resumes_with_its_own_seed(tmp_path):
+    from analyzer import simulate
+    from analyzer.sim.harness import play_hands
+    from analyzer.sim.runs import RunError
+
+    with pytest.raises(ValueError, match="^scheduler='local' goes with backend='dask'"):
+        simulate(10, seed=1, scheduler="local")
+    with pytest.raises(ValueError, match="^time_limit must be a number, got 'soon'$"):
+        simulate(10, seed=1, time_limit="soon")
+    with pytest.raises(ValueError, match="^players: a player's name"):
+        simulate(10, seed=1, players=None)
+    for seed, message in ((-1, "at least 0, got -1"), (1.5, "a whole number, got 1.5")):
+        with pytest.raises(ValueError, match=f"^seed must be {message}$"):
+            play_hands("5H 5S JC QS", "2C 3D 4H 6S", pegging="random", seed=seed)
+    folder = tmp_path / "run"
+    simulate(3000, seed=3, players="ev+greedy", checkpoint=folder, max_chunks=1, workers=1)
+    resumed = simulate(3000, players="ev+greedy", checkpoint=folder, resume=True, workers=1)
+    straight = simulate(3000, seed=3, players="ev+greedy", workers=1)
+    assert resumed.seed == 3 and np.array_equal(resumed.acc, straight.acc)
+    (tmp_path / "a file").write_text("x")
+    with pytest.raises(RunError, match="a file: a checkpoint is a folder"):
+        simulate(10, seed=1, checkpoint=tmp_path / "a file")
+
+
+def test_the_seat_refuses_a_go_where_every_card_fits():
+    from analyzer.play.seat import SeatError, lay
+
+    table = dict(seat=0, dealer=0, starter="2C", thrown="6D KH", scores=(100, 110))
+    with pytest.raises(SeatError, match=r"^played\[2\]: seat 1 said go at a count of 7, where "
+                       r"every card fits"):
+        lay("best", "5H 5S JC QS", [(1, "2D"), (0, "5H"), (1, None)], **table)
+    with pytest.raises(SeatError, match=r"^played\[0\]: seat 1 said go at a count of 0"):
+        lay("best", "5H 5S JC QS", [(1, None)], **table)
+    # past 21 a ten no longer fits: a go there is a hand of such cards, and the play goes on
+    # (at 23 the 5H is the one card that fits)
+    assert lay("ev+greedy", "5H 9S AC QS", [(1, "TD"), (0, "QS"), (1, "2D"), (0, "AC"),
+                                            (1, None)], **table) == parse_cards("5H")[0]
+
+
+def test_the_plots_take_a_duel_and_name_what_else_they_take():
+    from analyzer import duel, simulate
+    from analyzer.research import plots
+
+    d = duel("ev+greedy", "random+random", 200, seed=1, workers=1)
+    assert len(plots.game_report(d).axes) == 4
+    # a duel's seat 0 is its player A: the head-to-head figure is the duel's own win rate
+    table = plots._head_to_head_table({("ev+greedy", "random+random"): d})
+    assert table["value"].tolist() == [d.win_rate]
+    r = simulate(200, seed=1, workers=1)
+    with pytest.raises(TypeError, match=r"^expected a dict \{\(player_a, player_b\): result\}"):
+        plots.policy_comparison([r, r])
+    with pytest.raises(ValueError, match="keys are pairs of players"):
+        plots.policy_comparison({"a": r})
+    with pytest.raises(TypeError, match="^expected a SimulationResult .* got list$"):
+        plots.game_report([r])

@@ -241,3 +241,27 @@ def test_a_person_s_game_may_name_its_seats_and_stop_unfinished():
                       ({**named, "seats": ["you", ""]}, "seats must be 2 names")):
         with pytest.raises(RecordError, match=says):
             validate_record(bad)
+
+
+def test_a_three_player_skunk_rate_counts_both_losers_and_its_interval_holds(tmp_path):
+    """Two losers a game: a rate of skunked losers a game may pass 1; its interval is the
+    losers' share's, times 2 (a Wilson interval on skunks out of losers), and the summary, the
+    saved run and the CLI's report all take it."""
+    from analyzer.sim.harness import _wilson
+
+    one = simulate(1, seed=0, variant="three-player", workers=1,
+                   players=("ev+lookahead", "random+random", "random+random"))
+    assert one.to_dict()["skunk_rate"] == 2.0  # both random players under 91
+    row = one.summary.loc["skunk_rate"]
+    low, high = _wilson(2, 2)
+    assert (row["value"], row["ci_low"], row["ci_high"]) == (2.0, 2 * low, 2 * high)
+    one.save(tmp_path / "run")  # the summary's CSV written, no math domain error
+    many = simulate(3_000, seed=5, variant="three-player", workers=1)
+    k = int(round(many.to_dict()["skunk_rate"] * 3_000))
+    row = many.summary.loc["skunk_rate"]
+    assert row["ci_low"] < row["value"] < row["ci_high"]
+    assert (row["ci_low"], row["ci_high"]) == tuple(2 * x for x in _wilson(k, 6_000))
+    # two-sided forms: one loser a game, the plain Wilson interval on games
+    two = simulate(2_000, seed=5, variant="four-player", workers=1)
+    k = int(round(two.to_dict()["skunk_rate"] * 2_000))
+    assert tuple(two.summary.loc["skunk_rate", ["ci_low", "ci_high"]]) == _wilson(k, 2_000)

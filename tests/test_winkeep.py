@@ -308,3 +308,16 @@ def test_the_best_discard_looks_after_every_sixteen_samples():
         assert np.array_equal(st_kernel, st), trial  # it drew as many samples: it stopped there
         stops.append(stop)
     assert len(set(stops)) >= 3, stops  # the looks stopped at more than one point
+
+
+def test_the_rival_of_keeps_alike_in_p_win_is_the_frame_s_first():
+    from analyzer import keep_to_win
+
+    # 5H 5S JC QS and 5H 5S JC KH win in the same samples here (a queen or a king, 110-115):
+    # the rival and the keep chosen are the first of them in the frame (by net), not by column
+    df = keep_to_win("5H 5S 6D JC QS KH", dealer=True, score=(110, 115), samples=500)
+    tied = df[df["p_win"] == df["p_win"].max()]
+    assert len(tied) >= 2
+    first = next(k for k in df["keep"] if k != df.attrs["points_keep"])
+    assert df.attrs["rival_keep"] == first == tied["keep"].iloc[0]
+    assert df.attrs["win_keep"] == df["keep"].iloc[0]

@@ -344,16 +344,6 @@ def _plain(value):
 # --------------------------------------------------------------------------- simulate
 
 
-def _saved_seed(out: str) -> int | None:
-    """The seed a checkpointed run was started with (for --resume without --seed)."""
-    from pathlib import Path
-
-    try:
-        return int(json.loads((Path(out) / "run.json").read_text())["seed"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # simulate() reports what is wrong with the folder
-
-
 def _cmd_simulate(args) -> int:
     import shlex
     from pathlib import Path
@@ -374,9 +364,7 @@ def _cmd_simulate(args) -> int:
                                                else args.record_games)
     if args.resume and args.out is None:
         raise UsageError("crib simulate: --resume needs --out DIR, the folder of the run")
-    seed = args.seed
-    if args.resume and seed is None:
-        seed = _saved_seed(args.out)
+    seed = args.seed  # None with --resume: simulate takes the run's own
     from ..sim.harness import simulate
     from ..sim.runs import RunError
 

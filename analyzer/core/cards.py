@@ -119,6 +119,10 @@ def parse_card(token: str) -> int:
     --------
     >>> parse_card("10H"), parse_card("TH"), parse_card("a♠")
     (38, 38, 3)
+    >>> parse_card("AS;2S")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    analyzer.core.errors.CardError: cannot read card 'AS;2S': one rank and one suit, e.g. 5H ...
     """
     text = token.strip()
     if len(text) < 2:
@@ -127,6 +131,9 @@ def parse_card(token: str) -> int:
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
+        if any(c.upper() in SUITS or c in _SUIT_SYMBOLS for c in text[:-1]):  # 5HH, AS;2S
+            raise CardError(f"cannot read card {token!r}: one rank and one suit, e.g. 5H "
+                            "(cards are separated by spaces or commas)")
         raise CardError(f"unknown rank in {token!r}: ranks are A 2-10 (or T) J Q K")
     if suit_text in _SUIT_SYMBOLS:
         suit = _SUIT_SYMBOLS[suit_text]

@@ -605,6 +605,7 @@ def _evaluate(cards, dealer: bool, crib: str | None, variant: str, pegging: bool
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
     dealer = check_flag("dealer", dealer)
+    pegging = check_flag("pegging", pegging)
     if game.name != DEFAULT_VARIANT:
         return (*_evaluate_form(cards, dealer, game, crib), crib, False)
     six = _dealt(cards, game)
@@ -676,6 +677,7 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     game = variant_game(variant)
     crib = crib_mode_for(crib, variant)
     dealer = check_flag("dealer", dealer)  # one role for all the hands
+    pegging = check_flag("pegging", pegging)
     k = game.dealt
     if isinstance(hands, np.ndarray) and np.issubdtype(hands.dtype, np.integer):
         if hands.ndim != 2 or hands.shape[1] != k:

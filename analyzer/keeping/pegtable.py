@@ -65,11 +65,16 @@ _PATTERN_INDEX = ((_PATTERNS[:, 0] * 13 + _PATTERNS[:, 1]) * 13 + _PATTERNS[:, 2
 
 def pattern_index(ranks) -> np.ndarray:
     """The full index ``((a*13+b)*13+c)*13+d`` of four ranks (0..12, any order), sorted first;
-    ``ranks`` array-like (..., 4). Returns int64 (...).
+    ``ranks`` array-like (..., 4), or one pattern as text in rank labels (``"5 5 10 J"``, or
+    :func:`pattern_text`'s ``"5-5-10-J"``). Returns int64 (...).
 
     >>> int(pattern_index([4, 4, 9, 10])), int(pattern_index([10, 9, 4, 4]))
     (9591, 9591)
+    >>> int(pattern_index("5 5 10 J")), int(pattern_index("J-10-5-5"))
+    (9591, 9591)
     """
+    if isinstance(ranks, str):
+        ranks = [rank_label_index(label) for label in ranks.replace("-", " ").split()]
     r = np.sort(np.asarray(ranks, np.int64), axis=-1)
     if r.shape[-1:] != (4,):
         raise ValueError(f"expected ranks in groups of four, shape (..., 4), got shape {r.shape}")
@@ -172,7 +177,8 @@ def peg_values(ranks, role) -> np.ndarray | float:
     Parameters
     ----------
     ranks
-        Four ranks (0 = Ace .. 12 = King, any order), or an array of them (..., 4).
+        Four ranks (0 = Ace .. 12 = King, any order), or an array of them (..., 4), or one
+        pattern as text (``"5 5 10 J"``: :func:`pattern_index`).
     role
         ``0`` or ``"dealer"``, ``1`` or ``"pone"`` (or a bool: True for the dealer).
 

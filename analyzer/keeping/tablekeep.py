@@ -152,6 +152,7 @@ def table_discards(cards, dealer: bool, variant: str = DEFAULT_VARIANT,
     """
     game = variant_game(variant)
     dealer = check_flag("dealer", dealer)
+    pegging = check_flag("pegging", pegging)
     six_card = game.name == DEFAULT_VARIANT
     dealt = np.sort(_dealt(cards, game))
     keeps, throws = _ways(game.dealt, game.kept)

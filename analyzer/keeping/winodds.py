@@ -35,7 +35,7 @@ from importlib.resources.abc import Traversable
 import numpy as np
 
 from ..core import rules
-from ..core.choices import check_reachable
+from ..core.choices import check_flag, check_reachable
 from ..core.game import VARIANTS
 from .crib import shipped_file
 
@@ -183,10 +183,7 @@ def _state(me, opp, dealer, variant: str = "six-card") -> tuple[int, int, bool]:
     target = game.target
     me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
     check_reachable(game, (me, opp))
-    if not isinstance(dealer, bool | np.bool_):
-        raise ValueError(f"dealer: True (you deal this deal) or False (you are the pone), got "
-                         f"{dealer!r}")
-    return target - me, target - opp, bool(dealer)
+    return target - me, target - opp, check_flag("dealer", dealer)
 
 
 def win_probability(me: int, opp: int, dealer: bool, variant: str = "six-card") -> float:

@@ -46,6 +46,7 @@ from ..core.choices import (
     DISCARD_POLICIES,
     MAX_SEED,
     PEGGING_POLICIES,
+    check_flag,
     check_number,
     parse_player,
     variant_game,
@@ -73,13 +74,15 @@ class SeatError(ValueError):
 _PEG_BEST = PEGGING_POLICIES["best"]
 
 # what is wrong with a history the seat cannot replay (_replay names the event)
-_TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD = range(5)
+_TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD, _EARLY_GO = range(6)
 _PROBLEMS = {
     _TURN: "it was seat {who}'s turn to lay or say go, not seat {seat}'s",
     _SEEN: "{card} is not in play (it is the starter, your own, thrown, or laid before)",
     _OVER31: "{card} takes the count past 31",
     _OWN_GO: "seat {seat} said go with a card that fits",
     _NOT_HELD: "{card} is not one of your kept cards, or you laid it before",
+    _EARLY_GO: "seat {seat} said go at a count of {count}, where every card fits (a go "
+               "needs a count over 21)",
 }
 
 
@@ -134,7 +137,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     last, passes, e = -1, 0, 0
 
     def problem(code: int, who: int = -1) -> SeatError:
-        text = _PROBLEMS[code].format(who=who, seat=ev_seat[e], card=_card_text(ev_card[e]))
+        text = _PROBLEMS[code].format(who=who, seat=ev_seat[e], card=_card_text(ev_card[e]),
+                                      count=count)
         return SeatError(f"played[{e}]: {text}")
 
     while True:
@@ -171,6 +175,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 if any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
                        for i in range(n_cards)):
                     raise problem(_OWN_GO)
+            elif count + 10 <= rules.MAX_COUNT:  # a ten-card fits too: no hand says go here
+                raise problem(_EARLY_GO)
             e += 1
             if choice < 0:
                 v.floor[p] = max(v.floor[p], _go_floor.py_func(count))
@@ -407,17 +413,24 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     """The cards ``player`` throws to the crib from ``hand`` (the cards dealt, text or ids, in
     the order held), as card ids in the order of the hand.
 
-    ``own_crib``: the crib is the seat's side's. ``scores``: (the seat's side's, the other
-    side's) before the deal, which ``best`` reads in six-card, five-card and four-player (it
-    keeps to win when the game can end in the deal); the other players and three-player ignore
-    them. ``position``: the seat's place counted round to the left from the dealer (0 the
-    dealer; by default 0 with ``own_crib``, 1 without), which ``best`` reads in four-player
-    (who leads, who counts first). ``rng`` or ``seed``: as :func:`lay`.
+    ``own_crib``: the crib is the seat's side's (True or False). ``scores``: (the seat's
+    side's, the other side's) before the deal, which ``best`` reads in six-card, five-card and
+    four-player (it keeps to win when the game can end in the deal); the other players and
+    three-player ignore them (three-player takes two, or all three in :func:`lay`'s order).
+    ``position``: the seat's place counted round to the left from the dealer (0 the dealer; by
+    default 0 with ``own_crib``, 1 without), which ``best`` reads in four-player (who leads,
+    who counts first). ``rng`` or ``seed``: as :func:`lay`.
     """
     game, game_array = _game(variant)
     pol = _policies(player)[0]
     cards = _ids(hand, game.dealt, "hand")
-    own = _scores(scores, 2, game.target)
+    try:
+        own_crib = check_flag("own_crib", own_crib)
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
+    # three-player's scores are ignored: two (the seat's, the next's) or all three, as lay's
+    given = len(scores) if isinstance(scores, tuple | list | np.ndarray) else 2
+    own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target)[:2]
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     t = _tables(game.name, player)

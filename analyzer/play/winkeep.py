@@ -428,7 +428,6 @@ def _rank_by_win(points, keep_text, out, score, seed):
     writes it; ``score`` the checked scores (two, or three in three-player)."""
     index = {frozenset(text.split()): d for d, text in enumerate(keep_text)}
     n = out.shape[0]
-    ways = len(keep_text)
     order = [index[frozenset(k.split())] for k in points["keep"]]
     p = out.mean(axis=0)
     se = out.std(axis=0, ddof=1) / np.sqrt(n)
@@ -436,8 +435,10 @@ def _rank_by_win(points, keep_text, out, score, seed):
     df["p_win"] = p[order]
     df["p_win_se"] = se[order]
     best_points = order[0]
-    others = [d for d in range(ways) if d != best_points]
-    rival = others[int(np.argmax(p[others]))]  # the best keep but the points keep
+    # the best keep but the points keep; of keeps alike in P(win), the first by net, as the
+    # frame sorts them
+    others = [d for d in order if d != best_points]
+    rival = others[int(np.argmax(p[others]))]
     diff = out[:, rival] - out[:, best_points]
     gain = float(diff.mean())
     gain_se = float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")

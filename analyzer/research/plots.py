@@ -139,6 +139,11 @@ def _crib_matrices(table) -> dict[str, np.ndarray]:
     if missing:
         raise ValueError(f"a crib table needs the columns card1, card2, dealer, pone (rank-only); "
                          f"missing {', '.join(sorted(missing))}")
+    pairs = {frozenset((str(a), str(b))) for a, b in zip(table["card1"], table["card2"],
+                                                         strict=True)}
+    if len(pairs) != len(table):  # the full table's suited and unsuited rows of a pair
+        raise ValueError(f"a crib table has one row per rank pair (rank-only: rank_table, "
+                         f"load_rank_table), got {len(table)} rows for {len(pairs)} pairs")
     out = {}
     for role in ("dealer", "pone"):
         m = np.full((13, 13), np.nan)
@@ -406,13 +411,23 @@ def _players_label(result) -> str:
     return label if form == "six-card" else f"{label}, {form}"
 
 
+def _simulation(result):
+    """The :class:`analyzer.SimulationResult` of ``result`` (a duel's, for a
+    :class:`analyzer.DuelResult`: seat 0 is its player A), or :class:`TypeError`."""
+    result = getattr(result, "simulation", result)
+    if not all(hasattr(result, name) for name in ("summary", "acc", "players", "games")):
+        raise TypeError("expected a SimulationResult (analyzer.simulate) or a DuelResult "
+                        f"(analyzer.duel), got {type(result).__name__}")
+    return result
+
+
 def _as_results(results, labels) -> tuple[list, list[str]]:
     if isinstance(results, Mapping):
         labels = list(results) if labels is None else list(labels)
         results = list(results.values())
     elif not isinstance(results, Sequence):
         results = [results]
-    results = list(results)
+    results = [_simulation(r) for r in results]
     labels = [_players_label(r) for r in results] if labels is None else [str(x) for x in labels]
     if len(labels) != len(results):
         raise ValueError(f"{len(labels)} labels for {len(results)} results")
@@ -492,7 +507,8 @@ def game_rates(results, labels: Sequence[str] | None = None) -> Figure:
     Parameters
     ----------
     results
-        One :class:`analyzer.SimulationResult`, a list of them, or a dict ``{label: result}``.
+        One :class:`analyzer.SimulationResult` (or :class:`analyzer.DuelResult`), a list of
+        them, or a dict ``{label: result}``.
     labels
         A name for each result (default: its players).
 
@@ -584,7 +600,7 @@ def points_per_deal(result) -> Figure:
     ----------
     result
         A :class:`analyzer.SimulationResult` (its ``summary`` rows
-        ``points_per_deal.ROLE.PHASE``).
+        ``points_per_deal.ROLE.PHASE``), or a :class:`analyzer.DuelResult` (its games).
 
     Returns
     -------
@@ -599,6 +615,7 @@ def points_per_deal(result) -> Figure:
     >>> [ax.get_ylabel() for ax in fig.axes]
     ['points per deal', 'points per deal']
     """
+    result = _simulation(result)
     fig = Figure(figsize=(12, 5.2), layout="constrained")
     ax_phase, ax_total = fig.subplots(1, 2, width_ratios=(1.6, 1))
     _draw_phase_bars(ax_phase, result)
@@ -626,7 +643,8 @@ def margin_distribution(result) -> Figure:
     Parameters
     ----------
     result
-        A :class:`analyzer.SimulationResult` (its ``margins`` Series).
+        A :class:`analyzer.SimulationResult` (its ``margins`` Series), or a
+        :class:`analyzer.DuelResult` (its games).
 
     Returns
     -------
@@ -640,6 +658,7 @@ def margin_distribution(result) -> Figure:
     >>> fig.axes[0].get_ylabel()
     'games'
     """
+    result = _simulation(result)
     fig = Figure(figsize=(11, 4.8), layout="constrained")
     _draw_margins(fig.subplots(), result)
     fig.suptitle(f"Final margins: {_players_label(result)}, {result.games:,} games", fontsize=13)
@@ -654,7 +673,7 @@ def game_length(result) -> Figure:
     Parameters
     ----------
     result
-        A :class:`analyzer.SimulationResult`.
+        A :class:`analyzer.SimulationResult`, or a :class:`analyzer.DuelResult` (its games).
 
     Returns
     -------
@@ -668,6 +687,7 @@ def game_length(result) -> Figure:
     >>> fig.axes[0].get_xlabel()
     'deals in the game'
     """
+    result = _simulation(result)
     hist = result.game_lengths.to_numpy()
     seen = np.flatnonzero(hist)
     lo, hi = (int(seen.min()), int(seen.max())) if seen.size else (0, 0)
@@ -693,7 +713,7 @@ def game_report(result) -> Figure:
     Parameters
     ----------
     result
-        A :class:`analyzer.SimulationResult`.
+        A :class:`analyzer.SimulationResult`, or a :class:`analyzer.DuelResult` (its games).
 
     Returns
     -------
@@ -707,6 +727,7 @@ def game_report(result) -> Figure:
     >>> len(game_report(simulate(200, seed=1, players=("ev+greedy", "ev+greedy"))).axes)
     4
     """
+    result = _simulation(result)
     fig = Figure(figsize=(14, 10), layout="constrained")
     (a, b), (c, d) = fig.subplots(2, 2, width_ratios=(1, 1.5))
     results, labels = [result], [_players_label(result)]
@@ -735,7 +756,12 @@ def _head_to_head_table(results):
                              f"ci_high (or a (player_a, player_b) index); missing "
                              f"{', '.join(sorted(missing))}")
         return df[["player_a", "player_b", "value", "ci_low", "ci_high"]]
-    rows = [(a, b, *_figure(r, "seat0_win_rate")) for (a, b), r in results.items()]
+    if not isinstance(results, Mapping):
+        raise TypeError("expected a dict {(player_a, player_b): result} or a DataFrame of "
+                        f"player_a, player_b, value, ci_low, ci_high, got {type(results).__name__}")
+    if not all(isinstance(k, tuple) and len(k) == 2 for k in results):
+        raise ValueError("the dict's keys are pairs of players, (player_a, player_b)")
+    rows = [(a, b, *_figure(_simulation(r), "seat0_win_rate")) for (a, b), r in results.items()]
     return pd.DataFrame(rows, columns=["player_a", "player_b", "value", "ci_low", "ci_high"])
 
 
@@ -745,7 +771,8 @@ def policy_comparison(results, title: str = "Policies head to head") -> Figure:
     Parameters
     ----------
     results
-        Either a dict ``{(player_a, player_b): SimulationResult}`` (``player_a`` in seat 0) or a
+        Either a dict ``{(player_a, player_b): result}`` (a SimulationResult with ``player_a``
+        in seat 0, or a DuelResult of ``player_a`` against ``player_b``) or a
         DataFrame with columns ``player_a``, ``player_b``, ``value``, ``ci_low``, ``ci_high``
         (seat 0's win rate and its 95% interval; a ``(player_a, player_b)`` index also works).
     title
@@ -825,55 +852,65 @@ def policy_comparison(results, title: str = "Policies head to head") -> Figure:
 
 
 def win_odds_heatmap(table, levels: Sequence[float] = (0.1, 0.25, 0.5, 0.75, 0.9),
-                     title: str = "P(win) at the start of a deal, 121-point game") -> Figure:
+                     title: str | None = None) -> Figure:
     """The chance to win from every score, as the dealer and as the pone, with contour lines.
 
     Parameters
     ----------
     table
-        The dealer's win table ``D`` float64 (122, 122), ``D[nd, np]`` the dealer's probability
-        when he needs ``nd`` and the pone ``np`` (:func:`analyzer.research.odds.win_table`).
+        The dealer's win table ``D`` float64 (target + 1, target + 1), ``D[nd, np]`` the
+        dealer's probability when he needs ``nd`` and the pone ``np``
+        (:func:`analyzer.research.odds.win_table`: (122, 122) for a game to 121, (62, 62) for
+        five-card's to 61).
     levels
         The probabilities drawn as labelled contour lines.
     title
-        The figure's title.
+        The figure's title (default: "P(win) at the start of a deal, 121-point game", with the
+        table's target).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Two heatmaps over (my score, the opponent's score), 0..120 each: as dealer ``D[121 - me,
-        121 - opp]``, as pone ``1 - D[121 - opp, 121 - me]``, on one colour scale.
+        Two heatmaps over (my score, the opponent's score), 0..target - 1 each: as dealer
+        ``D[target - me, target - opp]``, as pone ``1 - D[target - opp, target - me]``, on one
+        colour scale.
 
     Examples
     --------
     >>> D = np.zeros((122, 122)); D[0, :] = 1.0
     >>> D[1:, 1:] = 0.5
     >>> fig = win_odds_heatmap(D)
-    >>> [ax.get_title() for ax in fig.axes[:2]]
-    ['you deal', 'the opponent deals']
+    >>> [ax.get_title() for ax in fig.axes[:2]], fig.get_suptitle()
+    (['you deal', 'the opponent deals'], 'P(win) at the start of a deal, 121-point game')
     """
     d = np.asarray(table, dtype=float)
-    if d.shape != (122, 122):
-        raise ValueError(f"a win table is (122, 122), got {d.shape}")
-    needs = 121 - np.arange(121)  # score 0..120 -> need 121..1
+    if d.ndim != 2 or d.shape[0] != d.shape[1] or d.shape[0] < 11:
+        raise ValueError(f"a win table is square, (target + 1, target + 1): (122, 122) for a "
+                         f"game to 121, (62, 62) to 61; got {d.shape}")
+    target = d.shape[0] - 1
+    if title is None:
+        title = f"P(win) at the start of a deal, {target}-point game"
+    needs = target - np.arange(target)  # score 0..target-1 -> need target..1
     dealer = d[needs[:, None], needs[None, :]]        # [me, opp]
     pone = 1.0 - d[needs[None, :], needs[:, None]]    # [me, opp]
     fig = Figure(figsize=(13, 6.2), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     norm = Normalize(0.0, 1.0)
-    scores = np.arange(121)
+    scores = np.arange(target)
+    top = target - 1
+    step = 20 if target > 80 else 10
     for ax, m, name in zip(axes, (dealer, pone), ("you deal", "the opponent deals"),
                            strict=True):
-        image = ax.imshow(m.T, origin="lower", cmap="RdBu", norm=norm, extent=(-0.5, 120.5,
-                          -0.5, 120.5), interpolation="nearest")
+        image = ax.imshow(m.T, origin="lower", cmap="RdBu", norm=norm, extent=(-0.5, top + 0.5,
+                          -0.5, top + 0.5), interpolation="nearest")
         lines = ax.contour(scores, scores, m.T, levels=list(levels), colors="black",
                            linewidths=0.8)
         ax.clabel(lines, fmt=lambda v: f"{v:.2f}", fontsize=8)
-        ax.plot([0, 120], [0, 120], color="grey", lw=0.6, ls=":")
+        ax.plot([0, top], [0, top], color="grey", lw=0.6, ls=":")
         ax.set_title(name)
         ax.set_xlabel("my score")
-        ax.set_xticks(range(0, 121, 20))
-        ax.set_yticks(range(0, 121, 20))
+        ax.set_xticks(range(0, target, step))
+        ax.set_yticks(range(0, target, step))
     axes[0].set_ylabel("the opponent's score")
     fig.colorbar(image, ax=list(axes), label="P(I win)", shrink=0.85)
     fig.suptitle(title, fontsize=14)

@@ -186,6 +186,15 @@ class CribTableResult:
     def iterations(self) -> int:
         return len(self.deltas)
 
+    def _check_throw(self, one: bool) -> None:
+        """:class:`ValueError` for a table of the other kind of throw than the one asked."""
+        if one and self.mean.ndim != 2:
+            raise ValueError(f"{self.variant} throws two cards to the crib: its tables are "
+                             "table (a row per kind of throw) and rank_table, not card_table")
+        if not one and self.mean.ndim == 2:
+            raise ValueError(f"{self.variant} throws one card to the crib: its table is "
+                             "card_table (a row per rank), not table or rank_table")
+
     @property
     def card_table(self):
         """The one-card table (three and four players): a row per rank, ``card`` and for each
@@ -193,6 +202,7 @@ class CribTableResult:
         the count: the columns of ``crib_values_<variant>.csv``."""
         import pandas as pd
 
+        self._check_throw(one=True)
         rows = [[RANK_LABELS[r]] + [x for role in (0, 1) for x in
                                     (self.mean[role, r], self.se[role, r], int(self.n[role, r]))]
                 for r in range(13)]
@@ -200,9 +210,11 @@ class CribTableResult:
 
     @property
     def table(self):
-        """The full table: one row per kind of throw (169), the columns of ``crib_values.csv``."""
+        """The full table: one row per kind of throw (169), the columns of ``crib_values.csv``
+        (the forms that throw two cards; :attr:`card_table` for the others)."""
         import pandas as pd
 
+        self._check_throw(one=False)
         rows = []
         for r1, r2, s in _throw_kinds().tolist():
             row = [RANK_LABELS[r1], RANK_LABELS[r2], s]
@@ -215,9 +227,11 @@ class CribTableResult:
     @property
     def rank_table(self):
         """Rank-only values (91 rows, ``card1, card2, dealer, pone``): suited and unsuited throws
-        of a rank pair pooled, weighted by how often each was thrown."""
+        of a rank pair pooled, weighted by how often each was thrown (the forms that throw two
+        cards; :attr:`card_table` for the others)."""
         import pandas as pd
 
+        self._check_throw(one=False)
         rows = []
         for r1 in range(13):
             for r2 in range(r1, 13):

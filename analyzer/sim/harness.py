@@ -27,6 +27,7 @@ from ..core.choices import (
     PEGGING_POLICIES,
     PEGGING_POLICY_NAMES,
     PlayerError,
+    check_flag,
     check_number,
     policy_arrays,
     resolve_workers,
@@ -150,19 +151,26 @@ class SimulationResult:
     def summary(self):
         """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
 
-        Rates carry a 95% Wilson interval; mean points per deal (every deal, played out whole) a 95%
-        normal interval from the per-deal variance (deals of one game are treated as independent,
-        a close approximation).
+        Rates carry a 95% Wilson interval (a skunk rate counts the skunked losers a game: up to
+        2 in three-player, whose interval is that of the losers' share, times 2); mean points
+        per deal (every deal, played out whole) a 95% normal interval from the per-deal variance
+        (deals of one game are treated as independent, a close approximation).
         """
         import pandas as pd
 
         rows = [("games", self.games, math.nan, math.nan)]
         for name, key in (("first_dealer_win_rate", "first_dealer_wins"),
-                          ("seat0_win_rate", "seat0_wins"), ("skunk_rate", "skunk"),
-                          ("double_skunk_rate", "double_skunk"),
-                          ("triple_skunk_rate", "triple_skunk")):
+                          ("seat0_win_rate", "seat0_wins")):
             k = self._count(key)
             rows.append((name, k / self.games, *_wilson(k, self.games)))
+        # a skunk rate counts skunked losers a game: in three-player a game has two losers, so
+        # the rate (up to 2) is the losers' share times two, its interval the share's (the two
+        # losers of a game taken as independent, a close approximation) times two
+        losers = self._game.teams - 1
+        for name in ("skunk", "double_skunk", "triple_skunk"):
+            k = self._count(name)
+            low, high = _wilson(k, self.games * losers)
+            rows.append((f"{name}_rate", k / self.games, low * losers, high * losers))
         lengths = self.game_lengths
         mean_deals = self._count("deals") / self.games
         sd = math.sqrt(max((lengths * lengths.index.to_numpy() ** 2).sum() / self.games
@@ -325,7 +333,8 @@ def simulate(
         How many games (at least 1).
     seed
         The seed; ``None`` draws fresh entropy (reported in the result, so the run can be
-        repeated). Same seed and ``chunk_size``, same results, whatever ``workers`` or backend.
+        repeated), or with ``resume`` takes the checkpointed run's. Same seed and
+        ``chunk_size``, same results, whatever ``workers`` or backend.
     players
         One player ``"DISCARD+PEGGING"`` for every seat, or one for each seat in order (see
         :func:`analyzer.core.choices.parse_player`); the first
@@ -398,6 +407,7 @@ def simulate(
     games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
     chunk_size = check_number("chunk_size", chunk_size, low=1, integer=True)
     record_games = check_number("record_games", record_games, low=0, integer=True)
+    progress, resume = check_flag("progress", progress), check_flag("resume", resume)
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if backend == "dask":
@@ -406,8 +416,10 @@ def simulate(
         from .runs import check_scheduler
 
         check_scheduler(scheduler)
-    if time_limit is not None and not 0 < time_limit < math.inf:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    elif scheduler is not None:
+        raise ValueError(f"scheduler={scheduler!r} goes with backend='dask', not {backend!r}")
+    if time_limit is not None:
+        time_limit = check_number("time_limit", time_limit, low=0, low_open=True)
     if max_chunks is not None:
         max_chunks = check_number("max_chunks", max_chunks, low=1, integer=True)
     if resume and checkpoint is None:
@@ -418,6 +430,9 @@ def simulate(
     game = variant_game(variant)
     if isinstance(players, str):
         players = (players,)
+    if not isinstance(players, tuple | list) or not all(isinstance(p, str) for p in players):
+        raise PlayerError(f"players: a player's name (\"DISCARD+PEGGING\"), or one for each "
+                          f"seat, got {players!r}")
     players = tuple(players)
     if len(players) == 1:
         players *= game.players
@@ -425,6 +440,8 @@ def simulate(
         raise PlayerError(f"{variant} has {game.players} seats: give one player for every seat, "
                           f"or one for each, not {len(players)}")
     policies = policy_arrays(players, game.players)
+    if seed is None and resume and checkpoint is not None:  # the run's own seed
+        seed = Checkpoint(checkpoint).saved_seed()
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (2**63))
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
@@ -546,6 +563,7 @@ def play_hands(*hands, pegging=None, seed: int = 0, starter=None,
     kept = np.array([cards[i] for i in order], np.int64)
     peg = np.array([PEGGING_POLICIES[names[i]] for i in order], np.int64)
     scores = np.zeros(game.teams, np.int64)
+    seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     st = chunk_states(seed, 1)[0]
     from ..play.reads import player_tables
 

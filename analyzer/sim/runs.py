@@ -293,8 +293,20 @@ class Checkpoint:
         self.manifest = self.folder / MANIFEST
         self.parts = self.folder / PARTS
 
+    def saved_seed(self) -> int | None:
+        """The seed the run in this folder was started with, or None (no run there, or a plan
+        that cannot be read: :meth:`start` says what is wrong)."""
+        try:
+            seed = json.loads(self.manifest.read_text())["seed"]
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+            return None
+        return seed if type(seed) is int else None
+
     def start(self, plan: RunPlan, resume: bool) -> ChunkResult:
         """Check or write the plan; return what earlier sessions of the run finished."""
+        if self.folder.exists() and not self.folder.is_dir():
+            raise RunError(f"{self.folder} is a file: a checkpoint is a folder (the run's "
+                           "plan and its finished chunks)")
         if self.manifest.exists():
             try:
                 saved = json.loads(self.manifest.read_text())
