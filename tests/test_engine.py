@@ -194,6 +194,12 @@ def test_crib_outcomes_are_the_cribs_counted():
         assert part["n"].sum() == complete
         crib_points = result.acc[ACC.phase_sum + PHASE.crib]
         assert (part["n"] * part["mean"]).sum() == pytest.approx(crib_points)
+    # in the crib tables' labels, so the two join on every pair, tens included
+    from analyzer import load_rank_table
+
+    pairs = set(zip(load_rank_table()["card1"], load_rank_table()["card2"], strict=True))
+    assert set(zip(table["card1"], table["card2"], strict=True)) <= pairs
+    assert "10" in set(table["card1"]) | set(table["card2"])
 
 
 def test_random_discards_give_the_census_means_per_deal():

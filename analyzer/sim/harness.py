@@ -219,11 +219,14 @@ class SimulationResult:
         """Crib outcomes by thrown pair: one row per (role, rank1, rank2, suited) seen.
 
         ``role`` is whose crib it was for the thrower (``dealer``: his own; ``pone``: the
-        opponent's); ``n``, ``mean`` and ``sem`` (standard error) of the crib score.
+        opponent's); ``card1``, ``card2`` in the rank labels of the crib tables (``"10"``, as
+        :attr:`analyzer.research.tables.CribTableResult.rank_table`); ``n``, ``mean`` and ``sem``
+        (standard error) of the crib score. The forms that throw two cards (six-card,
+        five-card): the three- and four-player forms' one card thrown is not tallied (empty).
         """
         import pandas as pd
 
-        from ..core.cards import RANKS
+        from ..core.cards import RANK_LABELS
 
         rows = []
         for role in (0, 1):
@@ -237,9 +240,9 @@ class SimulationResult:
                             continue
                         mean = s / n
                         var = (ss - n * mean * mean) / (n - 1) if n > 1 else math.nan
-                        rows.append(("dealer" if role == 0 else "pone", RANKS[r1], RANKS[r2],
-                                     bool(suited), n, mean, math.sqrt(var / n) if n > 1
-                                     else math.nan))
+                        rows.append(("dealer" if role == 0 else "pone", RANK_LABELS[r1],
+                                     RANK_LABELS[r2], bool(suited), n, mean,
+                                     math.sqrt(var / n) if n > 1 else math.nan))
         return pd.DataFrame(rows, columns=["role", "card1", "card2", "suited", "n", "mean", "sem"])
 
     def save(self, out_dir: str | os.PathLike, command: str = "") -> list[Path]:
