@@ -32,6 +32,25 @@ def stable(d: dict) -> dict:
     return {k: v for k, v in d.items() if k not in VOLATILE}
 
 
+def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
+    """Ctrl-C reaches the terminal's whole process group: the cluster's workers ignore it and
+    this process closes them, saying only that it was interrupted (not each worker's
+    tracebacks), and the chunks finished stay checkpointed."""
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    out = tmp_path / "run"
+    proc = subprocess.Popen([str(CRIB), "simulate", "--games", "400000", "--seed", "11",
+                             "--scheduler", "local", "--workers", "2", "--out", str(out),
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    deadline = time.monotonic() + 1800  # a hang guard: waits for the first chunk saved
+    while time.monotonic() < deadline and not list((out / "chunks").glob("part-*.npz")):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends it: to the group
+    stdout, stderr = proc.communicate(timeout=1800)
+    assert proc.returncode == 130 and stderr == "crib: interrupted\n", stderr
+    assert list((out / "chunks").glob("part-*.npz")) and not (out / "summary.csv").exists()
+
+
 @pytest.mark.slow
 def test_local_dask_cluster_equals_the_local_backend():
     pytest.importorskip("dask.distributed")

@@ -11,11 +11,11 @@ class UsageError(Exception):
     """A problem with the command line, reported as one line and exit status 2."""
 
 
-def check_output(path, option: str, command: str, folder: bool = False) -> None:
+def check_output(path, option: str, command: str, folder: bool = False, files=()) -> None:
     """Refuse an output that cannot be written: one rule for every command (see
-    :func:`analyzer.core.files.check_writable`)."""
+    :func:`analyzer.core.files.check_writable`; ``files``: the names written in a folder)."""
     try:
-        check_writable(path, folder=folder)
+        check_writable(path, folder=folder, files=files)
     except OutputError as exc:
         raise UsageError(f"{command}: {option} {path}: {exc}") from None
 

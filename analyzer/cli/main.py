@@ -351,11 +351,18 @@ def _cmd_simulate(args) -> int:
     _check_players(args.players, "crib simulate")
     if args.record_games is not None and args.record is None:
         raise UsageError("crib simulate: --record-games needs --record FILE")
+    from ..sim.harness import SAVED_FILES
+    from ..sim.runs import MANIFEST
+
+    run_files = (MANIFEST, *SAVED_FILES)
     if args.out is not None:
-        check_output(args.out, "--out", "crib simulate", folder=True)
+        check_output(args.out, "--out", "crib simulate", folder=True, files=run_files)
     if args.record is not None:
         record = Path(args.record)
         if args.out is not None and record.parent.resolve() == Path(args.out).resolve():
+            if record.name in run_files:
+                raise UsageError(f"crib simulate: --record {record}: is one of the run's own "
+                                 f"files ({', '.join(run_files)}): record under another name")
             if record.is_dir():  # in the run folder, made by the run if it is new
                 raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
         else:

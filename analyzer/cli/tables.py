@@ -33,7 +33,12 @@ def _tables_crib(args) -> int:
     if is_shipped_folder(out) and not args.force:
         raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
                          "add --force to overwrite the shipped tables")
-    check_output(out, "--out", "crib tables crib", folder=True)
+    from ..keeping.crib import table_file
+
+    names = [table_file(args.variant)] + ([] if args.variant in ("three-player", "four-player")
+                                          else [table_file(args.variant, rank=True)])
+    check_output(out, "--out", "crib tables crib", folder=True,
+                 files=[n for name in names for n in (name, name.rsplit(".", 1)[0] + ".json")])
     from ..research.tables import build_crib_table
 
     def report(iteration, delta):
@@ -101,10 +106,11 @@ def _tables_keep(args) -> int:
     import time
     from pathlib import Path
 
-    from ..core.files import atomic_write
+    from ..core.files import atomic_write_all
     from ..keeping.crib import is_shipped_folder
 
     command = "crib tables keep"
+    check_output(args.out, "--out", command)  # a file's name: the ranks' is made from it
     out = Path(args.out)
     ranks = Path(args.ranks) if args.ranks else out.with_name(out.stem + "_ranks.csv")
     for path, option, suffix in ((out, "--out", ".parquet"), (ranks, "--ranks", ".csv")):
@@ -119,8 +125,9 @@ def _tables_keep(args) -> int:
     start = time.perf_counter()
     hands, rank_table = build_discard_table(crib=args.crib, workers=args.workers)
     built = time.perf_counter() - start
-    atomic_write(out, lambda tmp: hands.to_parquet(tmp, index=False))
-    atomic_write(ranks, lambda tmp: rank_table.to_csv(tmp, index=False, float_format="%.4f"))
+    atomic_write_all([(out, lambda tmp: hands.to_parquet(tmp, index=False)),
+                      (ranks, lambda tmp: rank_table.to_csv(tmp, index=False,
+                                                             float_format="%.4f"))])
     print(f"{len(hands):,} distinct hands (of {int(hands['n_hands'].sum()):,}) and "
           f"{len(rank_table):,} rank patterns in {time.perf_counter() - start:.1f} s "
           f"(tables built in {built:.1f} s, crib values: {args.crib})")

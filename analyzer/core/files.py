@@ -12,19 +12,22 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["OutputError", "atomic_write", "atomic_write_text", "check_writable"]
+__all__ = ["OutputError", "atomic_write", "atomic_write_all", "atomic_write_text",
+           "check_writable"]
 
 
 class OutputError(ValueError):
     """An output path that cannot be written; the message says why (``no folder a/b``)."""
 
 
-def check_writable(path: str | os.PathLike, folder: bool = False) -> None:
+def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> None:
     """Raise :class:`OutputError` unless ``path`` can be written, without writing anything.
 
     A file (``folder=False``): its folder exists and is writable, and the path is not a folder
     (nor a file without write permission). A folder (``folder=True``): it exists and is writable,
-    or its parent does, so that it can be created there.
+    or its parent does, so that it can be created there; none of ``files`` (the names the
+    command writes in it) is a folder there. An empty path names nothing, and a file's path
+    needs a name (not ``/`` or ``.``).
 
     Examples
     --------
@@ -34,9 +37,17 @@ def check_writable(path: str | os.PathLike, folder: bool = False) -> None:
     ...     print(exc)
     no folder no/such/folder
     """
+    if not str(path).strip():
+        raise OutputError("an empty path names no " + ("folder" if folder else "file"))
     path = Path(path)
+    if not folder and path.name in ("", ".", ".."):
+        raise OutputError("names a folder, not a file")
     if folder and path.is_dir():
         _check_folder(path)
+        for name in files:
+            if (path / name).is_dir():
+                raise OutputError(f"{name} in it is a folder, not a file: the command writes "
+                                  "that file")
         return
     if path.exists() and folder:
         raise OutputError("is a file, not a folder")
@@ -76,6 +87,55 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_all(items) -> None:
+    """Write a set of files (``items``: ``(path, write)`` pairs, as :func:`atomic_write`) so
+    that all of them are there or none: each is filled under a temporary name first, then all
+    are renamed into place with Ctrl-C (and SIGTERM) held until the last rename."""
+    import tempfile
+
+    temps: list[tuple[str, Path]] = []
+    try:
+        for path, write in items:
+            path = Path(path)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            os.close(fd)
+            temps.append((tmp, path))
+            write(Path(tmp))
+            os.chmod(tmp, 0o666 & ~_umask())
+        with _signals_held():
+            for tmp, path in temps:
+                os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in temps:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class _signals_held:
+    """Ctrl-C and SIGTERM that arrive inside the block are acted on at its end (in the main
+    thread; elsewhere the block holds nothing)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.caught: list[int] = []
+        self.saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.saved[sig] = signal.signal(sig, lambda n, _f: self.caught.append(n))
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        for sig in self.caught[:1]:
+            signal.raise_signal(sig)  # as it would have been, now that the files are whole
+        return False
 
 
 def _umask() -> int:

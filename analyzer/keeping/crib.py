@@ -40,7 +40,7 @@ import numpy as np
 
 from ..core.cards import RANKS, rank_label_index
 from ..core.choices import TABLE_MODES, over_ranges
-from ..core.files import atomic_write_text
+from ..core.files import atomic_write_all
 from ..core.version import package_version
 
 __all__ = [
@@ -198,8 +198,9 @@ def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> Non
         "policies": None,
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    atomic_write_text(path, "\n".join(lines) + "\n")
-    atomic_write_text(path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n")
+    table, meta = "\n".join(lines) + "\n", json.dumps(provenance, indent=2) + "\n"
+    atomic_write_all([(path, lambda tmp: tmp.write_text(table)),
+                      (path.with_suffix(".json"), lambda tmp: tmp.write_text(meta))])
 
 
 def _read_uniform(path: Path | Traversable) -> dict[tuple[int, int, int], float]:

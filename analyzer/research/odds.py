@@ -80,7 +80,7 @@ from ..core.choices import (
     parse_player,
     resolve_workers,
 )
-from ..core.files import atomic_write_text
+from ..core.files import atomic_write_all
 from ..core.game import GAME, STANDARD, VARIANTS
 from ..core.jit import njit
 from ..core.rng import chunk_states
@@ -539,8 +539,9 @@ class OddsTable:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "file": path.name,
         }
-        atomic_write_text(path, "\n".join(self.rows()) + "\n")
-        atomic_write_text(path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n")
+        table, meta = "\n".join(self.rows()) + "\n", json.dumps(provenance, indent=2) + "\n"
+        atomic_write_all([(path, lambda tmp: tmp.write_text(table)),
+                          (path.with_suffix(".json"), lambda tmp: tmp.write_text(meta))])
         return [path, path.with_suffix(".json")]
 
 

@@ -85,7 +85,7 @@ from ..core.choices import (
     on_threads,
     resolve_workers,
 )
-from ..core.files import atomic_write, atomic_write_text
+from ..core.files import atomic_write_all
 from ..core.game import VARIANTS
 from ..core.jit import njit
 from ..core.rng import chunk_states
@@ -454,7 +454,6 @@ class OddsTable3:
             with open(tmp, "wb") as f:
                 np.savez_compressed(f, **packed)
 
-        atomic_write(path, write)
         provenance = {
             "package_version": package_version(),
             "command": command or f"analyzer.research.odds3.build_odds_table3(deals={self.deals}, "
@@ -488,7 +487,9 @@ class OddsTable3:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "file": path.name,
         }
-        atomic_write_text(path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n")
+        meta = json.dumps(provenance, indent=2) + "\n"
+        atomic_write_all([(path, write),
+                          (path.with_suffix(".json"), lambda tmp: tmp.write_text(meta))])
         return [path, path.with_suffix(".json")]
 
 

@@ -220,7 +220,7 @@ class PegTableResult:
         folder unless ``overwrite_shipped`` is true; ``ValueError`` unless ``path`` ends in
         ``.csv``.
         """
-        from ..core.files import atomic_write, atomic_write_text
+        from ..core.files import atomic_write_all
         from ..keeping.crib import is_shipped_folder
 
         path = Path(path)
@@ -258,9 +258,9 @@ class PegTableResult:
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "file": path.name,
         }
-        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False, float_format="%.6f"))
-        meta = path.with_suffix(".json")
-        atomic_write_text(meta, json.dumps(provenance, indent=2) + "\n")
+        meta, text = path.with_suffix(".json"), json.dumps(provenance, indent=2) + "\n"
+        atomic_write_all([(path, lambda tmp: df.to_csv(tmp, index=False, float_format="%.6f")),
+                          (meta, lambda tmp: tmp.write_text(text))])
         return [path, meta]
 
 

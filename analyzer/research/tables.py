@@ -50,7 +50,7 @@ from ..core.choices import (
     over_ranges,
     resolve_workers,
 )
-from ..core.files import atomic_write, atomic_write_text
+from ..core.files import atomic_write_all
 from ..core.jit import njit
 from ..core.rng import _shuffle_prefix, chunk_states
 from ..core.scoring import _score_one, _throw_key, hand3_table, hand_table, rank_table
@@ -285,15 +285,14 @@ class CribTableResult:
         else:
             files = ((table_file(self.variant), self.table),
                      (table_file(self.variant, rank=True), self.rank_table))
-        written = []
+        items = []
         for name, df in files:
-            path = out / name
-            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp, index=False,
-                                                            float_format="%.6f"))
-            meta = path.with_suffix(".json")
-            atomic_write_text(meta, json.dumps({**provenance, "file": name}, indent=2) + "\n")
-            written += [path, meta]
-        return written
+            text = json.dumps({**provenance, "file": name}, indent=2) + "\n"
+            items += [(out / name, lambda tmp, df=df: df.to_csv(tmp, index=False,
+                                                               float_format="%.6f")),
+                      ((out / name).with_suffix(".json"), lambda tmp, t=text: tmp.write_text(t))]
+        atomic_write_all(items)  # the tables and their provenance: all or none
+        return [path for path, _ in items]
 
 
 def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = CRIB_TABLE_TOL,

@@ -33,7 +33,7 @@ from ..core.choices import (
     resolve_workers,
     variant_game,
 )
-from ..core.files import atomic_write, atomic_write_text
+from ..core.files import atomic_write_all
 from ..core.rng import chunk_states
 from ..core.scoring import rank_table
 from ..core.version import package_version
@@ -48,9 +48,11 @@ from ..play.engine import (
     phases,
 )
 
-__all__ = ["SimulationResult", "play_hands", "simulate"]
+__all__ = ["SAVED_FILES", "SimulationResult", "play_hands", "simulate"]
 
 DEFAULT_CHUNK = 2048
+#: The files :meth:`SimulationResult.save` writes in its folder.
+SAVED_FILES = ("summary.csv", "margins.csv", "crib_outcomes.csv", "provenance.json")
 
 
 def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -252,27 +254,22 @@ class SimulationResult:
         """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        tables = {
-            "summary.csv": self.summary,
-            "margins.csv": self.margins.to_frame(),
-            "crib_outcomes.csv": self.crib_outcomes,
-        }
-        written = []
-        for name, df in tables.items():
-            path = out / name
-            atomic_write(path, lambda tmp, df=df: df.to_csv(tmp))
-            written.append(path)
+        frames = (self.summary, self.margins.to_frame(), self.crib_outcomes)
+        indexed = (True, True, False)  # the crib outcomes' index is a row number
         provenance = {
             "package_version": package_version(),
             "command": command,
             **self._run_fields(),
             "elapsed_seconds": self.elapsed_seconds,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "files": [p.name for p in written],
+            "files": list(SAVED_FILES[:3]),
         }
-        path = out / "provenance.json"
-        atomic_write_text(path, json.dumps(provenance, indent=2) + "\n")
-        return [*written, path]
+        items = [(out / name, lambda tmp, df=df, index=index: df.to_csv(tmp, index=index))
+                 for name, df, index in zip(SAVED_FILES, frames, indexed, strict=False)]
+        text = json.dumps(provenance, indent=2) + "\n"
+        items.append((out / SAVED_FILES[3], lambda tmp: tmp.write_text(text)))
+        atomic_write_all(items)  # all four or none
+        return [path for path, _ in items]
 
     def _run_fields(self) -> dict:
         """What the run was: in the JSON summary and the provenance file alike."""

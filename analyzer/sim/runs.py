@@ -21,6 +21,7 @@ only the parts in flight; resuming recomputes just the missing chunks and refuse
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 import uuid
@@ -240,6 +241,25 @@ def check_scheduler(address: str) -> str:
     return address
 
 
+class _ctrl_c_ignored:
+    """SIGINT ignored inside the block, for the processes started there (main thread only)."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self.saved = None
+        if threading.current_thread() is threading.main_thread():
+            self.saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.saved is not None:
+            signal.signal(signal.SIGINT, self.saved)
+        return False
+
+
 def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
                  stop: Callable[[], bool]) -> Iterator[ChunkResult]:
     """Tasks of a few chunks on a Dask cluster; finished chunks come back as they complete."""
@@ -251,8 +271,13 @@ def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
     cluster = None
     try:
         if scheduler == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+            # the workers are started with Ctrl-C ignored (a process keeps an ignored signal):
+            # a Ctrl-C at the terminal reaches the whole process group, and this process alone
+            # should act on it, closing the cluster, not each worker with its own tracebacks
+            with _ctrl_c_ignored():
+                # nor a warning from each worker for each task the stop cancels
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="10s")
