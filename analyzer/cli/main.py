@@ -409,6 +409,21 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
+def _run_time(d: dict) -> str:
+    """``2 workers: 1.24 s (8,065 games/s)``; a resumed run that was complete has nothing to
+    time.
+
+    >>> _run_time({"workers": 1, "elapsed_seconds": 0.5, "games_per_second": 2000.0})
+    '1 worker: 0.50 s (2,000 games/s)'
+    >>> _run_time({"workers": 2, "elapsed_seconds": 0.01, "games_per_second": 0.0})
+    '2 workers: no game left to play (the run was complete)'
+    """
+    workers = f"{d['workers']} worker{'s' if d['workers'] != 1 else ''}"
+    if not d["games_per_second"]:
+        return f"{workers}: no game left to play (the run was complete)"
+    return f"{workers}: {d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)"
+
+
 def _print_simulation(d: dict) -> None:
     """The readable summary of ``crib simulate``, for any form of the game."""
     game = VARIANTS[d["variant"]]
@@ -417,8 +432,7 @@ def _print_simulation(d: dict) -> None:
     who = (f"{players[0]} in every seat" if len(set(players)) == 1 else
            " vs ".join(f"{name} (seat {i})" for i, name in enumerate(players)))
     form = "" if game.name == "six-card" else f" of {game.name}"
-    print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {d['workers']} workers: "
-          f"{d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {_run_time(d)}")
     side = "his side with his partner; " if game.partnerships else ""
     print(f"first dealer wins  {d['first_dealer_win_rate']:7.2%}  ({side}95% CI {low:.2%} to "
           f"{high:.2%})")
@@ -472,8 +486,7 @@ def _print_duel(d: dict) -> None:
     a, b = d["players"]
     low, high = d["win_rate_ci"]
     mlow, mhigh = d["match_points_ci"]
-    print(f"{a} (A) vs {b} (B): {d['games']:,} games, seed {d['seed']}, {d['workers']} "
-          f"workers: {d['elapsed_seconds']:.2f} s ({d['games_per_second']:,.0f} games/s)")
+    print(f"{a} (A) vs {b} (B): {d['games']:,} games, seed {d['seed']}, {_run_time(d)}")
     print(f"first deals        A {d['first_deals'][0]:,}, B {d['first_deals'][1]:,}")
     print(f"A wins             {d['win_rate']:7.2%}  (95% CI {low:.2%} to {high:.2%})")
     print(f"A's match points   {d['match_points']:+7.4f} a game  (95% CI {mlow:+.4f} to "
@@ -740,6 +753,7 @@ def _cmd_plot(args) -> int:
     check_output(args.out, "--out", command)
     dpi = PLOT_DPI if args.dpi is None else args.dpi
     variant = DEFAULT_VARIANT if args.variant is None else args.variant
+    drawn = ""  # the seed drawn for the games, when none was given
     if args.kind == "keep":
         dealt = VARIANTS[variant].dealt
         if not args.hand:
@@ -788,12 +802,14 @@ def _cmd_plot(args) -> int:
         except ValueError as exc:  # players that do not fit the form's seats
             raise UsageError(f"{command}: {exc}") from None
         fig = plots.game_report(result)
+        if args.seed is None:  # drawn fresh: said, so that the figure can be drawn again
+            drawn = f"; seed {result.seed} (--seed {result.seed} plays the same games)"
 
     save_figure(fig, args.out, fmt, dpi, "--out", command)
     width, height = fig.get_size_inches()
     size = (f"{round(width * dpi)} x {round(height * dpi)} pixels"
             if fmt in ("png", *PILLOW_FORMATS) else f"{width:g} x {height:g} inches")
-    print(f"wrote {args.out} ({size})")
+    print(f"wrote {args.out} ({size}){drawn}")
     return 0
 
 
@@ -1356,8 +1372,8 @@ def build_parser() -> argparse.ArgumentParser:
                        f"{', '.join(DISCARD_POLICY_NAMES)}; pegging: "
                        f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
                        "baseline, or best, the strongest")
-    p.add_argument("--games", type=_games, required=True, metavar="N",
-                   help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
+    p.add_argument("--games", type=_number(low=2, high=MAX_GAMES, integer=True), required=True,
+                   metavar="N", help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
     _add_seed(p)
     _add_workers(p)
     _add_json(p)

@@ -96,8 +96,8 @@ def _tables_pegging(args) -> int:
     print(f"{args.deals:,} deals in {result.elapsed_seconds:.1f} s "
           f"({args.deals / result.elapsed_seconds:,.0f} deals/s); mean pegging net: dealer "
           f"{means['dealer']:+.3f}, pone {means['pone']:+.3f}; patterns never kept: dealer "
-          f"{int((df.loc[df.role == 'dealer', 'n'] == 0).sum())}, pone "
-          f"{int((df.loc[df.role == 'pone', 'n'] == 0).sum())} (valued at the role's mean)")
+          f"{int((df.loc[df.role == 'dealer', 'n'] == 0).sum()):,}, pone "
+          f"{int((df.loc[df.role == 'pone', 'n'] == 0).sum()):,} (valued at the role's mean)")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

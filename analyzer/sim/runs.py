@@ -351,7 +351,8 @@ class Checkpoint:
             differ = [k for k in PLAN_KEYS if saved.get(k) != mine[k]]
             if differ:
                 what = ", ".join(f"{k} {saved.get(k)!r} there, {mine[k]!r} now" for k in differ)
-                raise RunError(f"cannot resume {self.folder}: a different run ({what})")
+                raise RunError(f"cannot resume {self.folder}: a different run ({what}); "
+                               "resume with the options the run was started with")
         elif resume:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
         else:
