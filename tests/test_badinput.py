@@ -67,7 +67,7 @@ NUMERIC = [
     (["simulate", "--games", "5", "--record", "r.jsonl"], "--record-games", 1, 100_000, True,
      False),
     (["simulate", "--games", "5"], "--time-limit", 0, None, False, True),
-    (["duel", "baseline", "ev+greedy"], "--games", 1, 10**12, True, False),
+    (["duel", "baseline", "ev+greedy"], "--games", 2, 10**12, True, False),
     (["duel", "baseline", "ev+greedy", "--games", "4"], "--seed", 0, 2**63 - 1, True, False),
     (["duel", "baseline", "ev+greedy", "--games", "4"], "--workers", 1, 512, True, False),
     (["keep", *HAND, "--dealer"], "--top", 1, None, True, False),

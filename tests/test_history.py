@@ -27,6 +27,7 @@ from analyzer.table.history import (
     game_row,
     history_stats,
     read_games,
+    read_record,
     summarize,
     wilson_interval,
 )
@@ -229,18 +230,50 @@ def test_a_real_games_phases_add_up_to_its_scores():
 
 
 def test_a_resumed_game_replaces_its_unfinished_row(tmp_path):
-    # crib play --resume adds the finished game in place of the row its stopped part made: a
-    # game is counted once; another unfinished game (another seed) stays
+    # crib play --resume adds the finished game in place of the row its stopped part made (the
+    # row of exactly the record resumed from): a game is counted once; another unfinished game,
+    # of another seed or of the same seed played again differently, keeps its row
     path = tmp_path / "h.sqlite3"
+    other = {**STOPPED, "scores": [25, 36]}  # the same seed, another game
     add_game(STOPPED, path, seed=3)
+    add_game(other, path, seed=3)
     add_game(STOPPED, path, seed=4)
     finished = {**STOPPED, "unfinished": False, "winner": 1, "scores": [100, 121], "skunk": 0}
-    add_game(finished, path, seed=3, resumed=True)
-    games = read_games(path)
-    assert list(zip(games["seed"], games["result"], strict=True)) == [(4, "unfinished"),
-                                                                      (3, "lost")]
-    add_game(finished, path, seed=5, resumed=True)  # nothing of seed 5 to replace: added
-    assert len(read_games(path)) == 3
+    add_game(finished, path, seed=3, resumed=json.loads(json.dumps(STOPPED)))  # from its file
+    games = read_games(path)  # rows 1 (STOPPED, seed 3), 2 (other), 3 (seed 4), then 4
+    assert list(zip(games["id"], games["seed"], games["result"], strict=True)) == [
+        (2, 3, "unfinished"), (3, 4, "unfinished"), (4, 3, "lost")]
+    assert read_record(2, path) == other
+    add_game(finished, path, seed=5, resumed=STOPPED)  # no row of that record left: added
+    assert len(read_games(path)) == 4
+    with pytest.raises(TypeError, match="the record resumed from"):
+        add_game(finished, path, seed=5, resumed=True)
+
+
+def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
+    # crib play stopped in its end-of-game review: the finished game's row has no totals, and
+    # crib review of its file adds them (once), as crib play would have
+    from analyzer.sim.records import write_records
+    from analyzer.table.history import fill_review
+
+    path = tmp_path / "h.sqlite3"
+    record = Table(("hand+random", "ev+greedy"), seed=6).play()
+    record = {**record, "seats": ["you", "ev+greedy"], "level": "Club"}
+    game = add_game(record, path, seed=6)
+    stopped = add_game(STOPPED, path, seed=3)
+    assert read_games(path)["review_discard_lost"].isna().all()
+    write_records(tmp_path / "g.jsonl", [record])
+    env = dict(os.environ, **{HISTORY_ENV: str(path)})
+    run = run_crib("review", str(tmp_path / "g.jsonl"), env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == f"crib review: added to game {game} of your history, whose review " \
+                         "was stopped\n"
+    row = read_games(path).loc[0]
+    assert row["review_discard_lost"] >= 0 and row["review_play_lost"] >= 0
+    again = run_crib("review", str(tmp_path / "g.jsonl"), env=env)
+    assert again.returncode == 0 and again.stderr == "" and again.stdout == run.stdout
+    assert fill_review(STOPPED, REVIEWS[0], path) is None  # unfinished: nothing to fill
+    assert read_games(path).set_index("id")["review_discard_lost"].isna()[stopped]
 
 
 def test_an_older_database_is_upgraded_in_place(tmp_path):
@@ -365,6 +398,13 @@ def test_crib_stats_of_no_history_is_one_line(tmp_path):
     env = dict(os.environ, **{HISTORY_ENV: str(tmp_path / "moved.sqlite3")})
     run = run_crib("stats", env=env)
     assert "moved.sqlite3" in run.stdout and run.returncode == 0
+    # an empty file (made ahead, or a wrong name): no games, and reading does not make a
+    # database of it
+    (tmp_path / "blank").write_bytes(b"")
+    run = run_crib("stats", "--history", str(tmp_path / "blank"))
+    assert run.returncode == 0 and run.stdout.startswith("crib stats: no games in the history")
+    assert (tmp_path / "blank").read_bytes() == b""
+    assert len(read_games(tmp_path / "blank")) == 0 and (tmp_path / "blank").stat().st_size == 0
 
 
 @pytest.mark.parametrize(("make", "args", "message"), [

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -284,6 +285,63 @@ def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
     assert re.search(r"deal 2: player \d deals; the game stopped in this deal\n"
                      r"  player \d \(pone\) holds [^\n]*, throws nothing yet\n", replay.stdout)
     assert "deal 3:" not in replay.stdout
+
+
+@pytest.mark.parametrize("ending", ["SIGHUP", "SIGTERM"])
+def test_a_terminal_closed_or_a_process_ended_keeps_the_game(tmp_path, ending):
+    """Closing the window (SIGHUP) or ending the process (SIGTERM) mid-game saves it unfinished
+    and adds it to the history, as Ctrl-C does, and ends with that signal's status."""
+    history = tmp_path / "h.sqlite3"
+    child = spawn("--seed", "4", "--opponent", OPPONENT, "--save", "g.jsonl", "--history",
+                  str(history), cwd=tmp_path)
+    assert child.expect(PROMPTS) == THROW
+    child.sendline("1 2")
+    assert child.expect(PROMPTS) in (LAY, GO)  # the deal's play begun
+    child.kill(getattr(signal, ending))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 128 + getattr(signal, ending)
+    (record,) = read_records(tmp_path / "g.jsonl")
+    assert record["unfinished"] is True and record["deals"] == []
+    assert len(record["partial_deal"]["discards"][0]) == 2  # the throw made, then the stop
+    games = read_games(history)
+    assert list(games["result"]) == ["unfinished"] and list(games["seed"]) == [4]
+
+
+def test_a_resume_replaces_its_own_row_not_another_game_of_the_seed(tmp_path):
+    """Two games of one seed stopped at different points (x at its first throw, y at its
+    second), then x resumed and stopped again: x's row is replaced, y's kept (the row of the
+    record resumed, not the latest unfinished game of the seed)."""
+    history = str(tmp_path / "h.sqlite3")
+    for name, stop_at in (("x.jsonl", 1), ("y.jsonl", 2)):
+        child = spawn("--seed", "55", "--opponent", OPPONENT, "--save", name, "--history",
+                      history, cwd=tmp_path)
+        throws = 0
+        while True:
+            k = child.expect(PROMPTS)
+            assert k != END, child.before
+            if k == THROW:
+                throws += 1
+                if throws == stop_at:
+                    break
+                child.sendline("1 2")
+            elif k == COUNT:
+                child.sendline("0")
+            else:
+                cards, count = held(child.before)
+                child.sendline(first_fitting(cards, count) or "go")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+    x_id, y_id = read_games(history)["id"]
+    child = terminal(["play", "--resume", "x.jsonl", "--history", history], tmp_path)
+    assert child.expect(PROMPTS) == THROW
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    after = read_games(history)
+    assert list(after["id"]) == [y_id, x_id + 2]  # y's row kept; x's replaced by the new one
+    assert list(after["deals"]) == [1, 0]
 
 
 def _play_piped(tmp_path, text: str, *args, opponent=OPPONENT) -> subprocess.CompletedProcess:
@@ -653,6 +711,19 @@ def test_undo_in_a_terminal(tmp_path):
     assert "1 decision taken back (undo)" in run.stdout or command == "review"
 
 
+def test_the_show_is_headed_again_after_an_undo_that_plays_the_last_card_again(tmp_path):
+    # the last card taken back at the muggins count: the play's end and the show come again,
+    # the show with its heading
+    run = _play_piped(tmp_path, "1 2\n1\n1\n1\n1\nundo\n1\n4\n10\n", "--level", "club",
+                      "--muggins", "--seed", "404", "--no-history", "--save", "x.jsonl",
+                      opponent=None)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    back = out.index("Taken back: your JD")
+    assert out.count("The show (starter 2S):") == 2
+    assert out.index("The show (starter 2S):", back) < out.index("the AI's hand", back)
+
+
 def _play_to(child, stop=None) -> str:
     """Play the scripted person's game (first cards thrown, first card that fits laid) until
     prompt number ``stop`` (then return without answering it) or the end; the transcript."""
@@ -720,6 +791,10 @@ def test_resume_refuses_with_one_line_and_status_2(tmp_path):
     tampered["scores"] = tampered["deals"][-1]["scores"]
     tampered["table"] = {**tampered["table"], "seed": 35}
     write_records(tmp_path / "tampered.jsonl", [tampered])
+    stopped = {**finished, "winner": None, "skunk": 0, "unfinished": True}
+    stopped["deals"] = stopped["deals"][:1]
+    stopped["scores"] = stopped["deals"][-1]["scores"]
+    write_records(tmp_path / "level.jsonl", [{**stopped, "level": "Club"}])  # ev+greedy's
     before = sorted(p.name for p in tmp_path.iterdir())
     for name, message in [
         ("missing.jsonl", "crib play: --resume: cannot read missing.jsonl: No such file"),
@@ -730,6 +805,8 @@ def test_resume_refuses_with_one_line_and_status_2(tmp_path):
         ("ais.jsonl", f"crib play: --resume: ais.jsonl: not a game of crib play (you in seat 0 "
                       f"against the AI): {OPPONENT} against best"),
         ("tampered.jsonl", "crib play: --resume: tampered.jsonl: the decisions do not fit"),
+        ("level.jsonl", f"crib play: --resume: level.jsonl: the level Club is played by "
+                        f"ev+greedy, but the record's AI is {OPPONENT}"),
     ]:
         run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--resume", name],
                              input="", capture_output=True, text=True, cwd=tmp_path)

@@ -651,7 +651,23 @@ def _cmd_review(args) -> int:
         print(json.dumps(review.to_dict()))
     else:
         print(format_review(review))
+    if (args.samples, args.seed, args.seat, args.explain) == (ADVISE_SAMPLES, 0, None, False):
+        _fill_history_review(record, review)  # the review crib play stores, had it finished
     return 0
+
+
+def _fill_history_review(record: dict, review) -> None:
+    """A finished game of the history whose review was stopped at its end gets this one's
+    totals (crib play says so when it stops); a history that cannot be read is no matter here."""
+    from ..table.history import HistoryError, fill_review
+
+    try:
+        filled = fill_review(record, review)
+    except HistoryError:
+        return
+    if filled is not None:
+        print(f"crib review: added to game {filled} of your history, whose review was stopped",
+              file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- odds

@@ -46,6 +46,7 @@ file, one locked by another program) is one line on stderr; the game is saved al
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -831,11 +832,20 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         _greet(player, session.table, opponent, seed, muggins)
     status = 0
     try:
-        session.play()
+        with _EndedFromOutside():
+            session.play()
     except ResumeError as exc:  # the replay did not give the record back: nothing written
         raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
     except QuitGame:
         player.say("You stop the game.")
+    except _Ended as ended:  # the terminal closed, or the process told to end: saved quietly
+        status = 128 + ended.signum
+        if ended.signum == getattr(signal, "SIGHUP", None):  # no terminal to write to now
+            nowhere = open(os.devnull, "w")  # kept open to the process's end
+            player.console.file = sys.stdout = sys.stderr = nowhere
+        else:
+            player.say()
+            player.say("Ended from outside (SIGTERM): the game stops.")
     except KeyboardInterrupt:
         player.say()
         player.say("Interrupted: you stop the game.")
@@ -856,19 +866,60 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     game_id = None
     if history is not None:
         try:
-            game_id = add_game(record, history, seed=seed, resumed=resume is not None)
+            game_id = add_game(record, history, seed=seed, resumed=resume)
         except HistoryError as exc:
             _not_in_history("the game", exc)
         else:
             player.say("Added to your history (crib stats sums it up).")
+    if status > _EXIT_INTERRUPTED:  # ended from outside: no review to wait for
+        return status
     if not record.get("unfinished"):
-        review = end_of_game_review(record, player)
+        try:
+            review = end_of_game_review(record, player)
+        except KeyboardInterrupt:
+            player.say()
+            player.say(f"Review stopped: crib review {path} reviews the game"
+                       + (" and adds the review to your history." if game_id is not None
+                          else "."), wrap=False)
+            return _EXIT_INTERRUPTED
         if game_id is not None:
             try:
                 add_review(game_id, review, history)
             except HistoryError as exc:
                 _not_in_history("the review", exc)
     return status
+
+
+class _Ended(Exception):
+    """The game ended from outside the game: the terminal hung up (SIGHUP) or the process was
+    told to end (SIGTERM). It is saved unfinished, as after Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _EndedFromOutside:
+    """SIGHUP and SIGTERM raise :class:`_Ended` in the game's (main) thread inside the block,
+    where they would end the process at once, losing the game."""
+
+    def __enter__(self):
+        self.saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for name in ("SIGHUP", "SIGTERM"):
+                if hasattr(signal, name):
+                    sig = getattr(signal, name)
+                    self.saved[sig] = signal.signal(sig, self._raise)
+        return self
+
+    @staticmethod
+    def _raise(signum, _frame):
+        raise _Ended(signum)
+
+    def __exit__(self, *exc):
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        return False
 
 
 def _seat_names(variant: str):
@@ -923,6 +974,8 @@ class _Resumed:
                     "claim": lambda: f"your count of {answer}"}[kind]()
             player.say(f"  Taken back: {what} ({player._scores(table.scores.tolist())}).",
                        style="cyan")
+            if kind != "claim":  # before the show: it is headed again when it comes again
+                player._in_show = False
             return
         opponent = next(s for s in table.seats if isinstance(s, str))
         setup = table.setup

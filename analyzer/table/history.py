@@ -47,8 +47,8 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
            "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
-           "add_trainer_answer", "find_game", "game_row", "history_stats", "read_games",
-           "read_record", "read_trainer", "summarize", "trainer_sittings",
+           "add_trainer_answer", "fill_review", "find_game", "game_row", "history_stats",
+           "read_games", "read_record", "read_trainer", "summarize", "trainer_sittings",
            "wilson_interval"]
 
 #: The environment variable that moves the history to another file.
@@ -342,22 +342,26 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
 
 def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
              played_at: str | None = None, timeout: float = LOCK_TIMEOUT,
-             resumed: bool = False) -> int:
+             resumed: dict | None = None) -> int:
     """Add one game (its record, as ``crib play`` saves it) to the history at ``path`` (default
     :func:`default_path`), in one transaction; return its row id. Arguments as
-    :func:`game_row`. ``resumed``: the game went on from an unfinished one (``crib play
-    --resume``), whose row (the latest unfinished game of the same form, opponent and seed) it
-    replaces in the same transaction, so a game is counted once. Raises :class:`HistoryError`
-    if the history cannot be written (then nothing is changed) and ValueError for a record of
-    no person's two-player game."""
+    :func:`game_row`. ``resumed``: the unfinished record the game went on from (``crib play
+    --resume``), whose row (the unfinished game of that seed with exactly that record) it
+    replaces in the same transaction, so a game is counted once; another game of the same seed
+    keeps its row. Raises :class:`HistoryError` if the history cannot be written (then nothing
+    is changed) and ValueError for a record of no person's two-player game."""
     row = game_row(record, seed=seed, review=review, played_at=played_at)
     names = ", ".join(row)
     marks = ", ".join(f":{name}" for name in row)
     before = []
-    if resumed:
+    if resumed is not None:
+        if not isinstance(resumed, dict):
+            raise TypeError(f"resumed: the record resumed from (a dict), got "
+                            f"{type(resumed).__name__}")
         before.append(("DELETE FROM games WHERE id = (SELECT id FROM games WHERE result = "
-                       "'unfinished' AND variant = :variant AND opponent = :opponent AND seed "
-                       "IS :seed ORDER BY id DESC LIMIT 1)", row))
+                       "'unfinished' AND seed IS :seed AND record = :record ORDER BY id DESC "
+                       "LIMIT 1)", {"seed": row["seed"],
+                                    "record": json.dumps(resumed, separators=(",", ":"))}))
     return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
 
 
@@ -404,11 +408,20 @@ def read_record(game_id: int, path=None, *, timeout: float = LOCK_TIMEOUT) -> di
     return None if row is None else json.loads(row[0])
 
 
+def _nothing_there(path: Path) -> bool:
+    """A history the readers find no rows in without opening it: a missing file, or an empty
+    one (which opening would make a database of: reading writes nothing)."""
+    try:
+        return path.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+
+
 def _read_one(path, timeout: float, sql: str, values) -> tuple | None:
     """The first row ``sql`` selects from the history at ``path`` (default
     :func:`default_path`), or None (and None for a missing file, which is not made)."""
     path = default_path() if path is None else Path(path)
-    if not path.exists():
+    if _nothing_there(path):
         return None
     with closing(connect(path, timeout=timeout)) as conn:
         try:
@@ -424,6 +437,22 @@ def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT
            "review_p_win_lost = ? WHERE id = ?",
            (float(review.discard_lost), float(review.play_lost), _p_win_lost(review),
             int(game_id)))
+
+
+def fill_review(record: dict, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
+    """Add the review's totals to the history's row of the finished game ``record`` (found by
+    its record, :func:`find_game`) when that row has none (its review was stopped at the end of
+    the game); the row's id, or None when there is no such row or it has its totals already
+    (and for a missing file, which is not made). Raises :class:`HistoryError`."""
+    game_id = find_game(record, path, timeout=timeout)
+    if game_id is None:
+        return None
+    row = _read_one(path, timeout, "SELECT review_discard_lost FROM games WHERE id = ? AND "
+                    "result != 'unfinished'", (game_id,))
+    if row is None or row[0] is not None:
+        return None
+    add_review(game_id, review, path, timeout=timeout)
+    return game_id
 
 
 def _p_win_lost(review) -> float | None:
@@ -471,7 +500,7 @@ def read_trainer(path=None, *, sitting: str | None = None,
     import pandas as pd
 
     path = default_path() if path is None else Path(path)
-    if not path.exists():
+    if _nothing_there(path):
         return pd.DataFrame({name: [] for name in TRAINER_COLUMNS})
     where, values = ("WHERE sitting = ?", (str(sitting),)) if sitting is not None else ("", ())
     with closing(connect(path, timeout=timeout)) as conn:
@@ -519,7 +548,7 @@ def read_games(path=None, *, timeout: float = LOCK_TIMEOUT) -> pd.DataFrame:
     import pandas as pd
 
     path = default_path() if path is None else Path(path)
-    if not path.exists():
+    if _nothing_there(path):
         return pd.DataFrame({name: [] for name in COLUMNS})
     with closing(connect(path, timeout=timeout)) as conn:
         try:

@@ -208,13 +208,25 @@ class Session:
         seat = seats.index(PERSON)
         setup = record["table"]
         variant = record.get("variant", "six-card")
+        level = record.get("level")
+        if level is not None:  # the level and the AI it names must agree (a hand edit)
+            from .levels import LevelError, find_level
+
+            try:
+                player = find_level(level).player
+            except LevelError as exc:
+                raise ResumeError(str(exc)) from None
+            others = {name for name in seats if name != PERSON}
+            if others != {player}:
+                raise ResumeError(f"the level {level} is played by {player}, but the record's "
+                                  f"AI is {', '.join(sorted(others))}")
         try:
             return cls([person if name == PERSON else name for name in seats],
                        variant=variant, seed=setup["seed"], first=setup["first"],
                        muggins=setup["muggins"], emit=emit, auto_go=auto_go, on_live=on_live,
                        decisions=person_decisions(record, seat),
                        undos=record.get("undos", 0), expect=record,
-                       level=record.get("level"), names=names)
+                       level=level, names=names)
         except ValueError as exc:  # a player this version does not know
             raise ResumeError(str(exc).splitlines()[0]) from None
 
