@@ -1096,3 +1096,22 @@ def test_crib_replay_help_names_the_games_crib_play_saves():
     run = subprocess.run([sys.executable, "-m", "analyzer", "replay", "--help"],
                          capture_output=True, text=True, env=_env())
     assert run.returncode == 0 and "crib play --save" in " ".join(run.stdout.split())
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_prepare_thread_blocks_ctrl_c_from_its_first_instruction():
+    """crib play's compile thread takes no Ctrl-C, not even at its start (one sent then was
+    lost: the game sat at its prompt), and the game's thread keeps taking it."""
+    import threading
+
+    from analyzer.cli.terminal import _start_without_ctrl_c
+
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(signal.pthread_sigmask(
+        signal.SIG_BLOCK, [])))
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    _start_without_ctrl_c(thread)
+    thread.join()
+    assert signal.SIGINT in seen[0]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+    assert signal.SIGINT not in before

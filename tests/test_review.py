@@ -350,7 +350,7 @@ def test_which_seat_and_bad_records():
     with pytest.raises(RecordError, match="no seat named 'you'"):
         review_game({**plain, "seats": ["best", "ev+greedy"]})
     assert review_game({**plain, "seats": ["best", "you"]}, samples=SAMPLES).seat == 1
-    with pytest.raises(ValueError, match="seat must be 0 to 1"):
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
         review_game(HAND_RECORD, seat=2)
     broken = copy.deepcopy(HAND_RECORD)
     broken["deals"][0]["plays"][2][2] = 2  # the 9H made no fifteen

@@ -29,7 +29,12 @@ def format_stats(stats, path) -> str:
     for said, key in (("you gave", "given"), ("you took", "taken")):
         tiers = stats.skunks[key]
         lines.append(f"  {said:<12}{tiers['single']:>8}{tiers['double']:>8}{tiers['triple']:>8}")
-    for variant, frame in stats.per_deal.groupby("variant", sort=True):
+    from ..core.game import VARIANTS
+
+    groups = dict(tuple(stats.per_deal.groupby("variant", sort=True)))
+    order = [v for v in VARIANTS if v in groups] + [v for v in groups if v not in VARIANTS]
+    for variant in order:  # the forms in the order of the win rates above (six-card first)
+        frame = groups[variant]
         deals = int(frame["deals"].iloc[0])
         if not deals:
             continue
@@ -42,7 +47,9 @@ def format_stats(stats, path) -> str:
         if variant == "four-player":
             lines.append("  (us: you and your partner; them: West and East)")
     if stats.muggins_given is not None:
-        lines += ["", f"muggins: your own counts gave the AI {stats.muggins_given} points"]
+        given = stats.muggins_given
+        lines += ["", f"muggins: your own counts gave the AI {given} "
+                      f"point{'' if given == 1 else 's'}"]
     lines += [""] + _trend(stats)
     return "\n".join(lines)
 

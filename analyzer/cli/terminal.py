@@ -75,11 +75,12 @@ _QUIT_WORDS = {"quit", "exit"}
 #: What ``help`` prints at any prompt.
 HELP = """Commands, at any prompt:
   cards        5H JC or 10h,jc; or their positions in the hand shown: 1 4
-  a rank       Q, K, A, T or 10 alone names the one card of that rank you hold
+  a rank       A, T or 10, J, Q or K alone names the one card of that rank you
+               hold (the go is said for you when no card fits)
   ?            the analyzer's advice for this decision
   why          the AI's choices in the last deal shown, with their alternatives
   undo         take back your last decision, unless the AI or the deal has shown
-               cards since (the go is said for you when no card fits)
+               cards since
   help         this list
   quit         stop here (asks first); the game is saved unfinished, and
                crib play --resume FILE goes on with it"""
@@ -345,7 +346,8 @@ class TerminalPlayer:
                          f"{format_cards(event['thrown'])} to {crib} crib.")
             else:
                 n = len(event["thrown"])
-                crib = "his own" if group and seat == table.dealer else crib
+                if seat == table.dealer:  # not "The AI throws two cards to the AI's crib"
+                    crib = "his own" if group else "its own"
                 self.say(f"{seating.subject(seat)} throws {'two cards' if n == 2 else 'a card'}"
                          f" to {crib} crib.")
         elif kind == "starter":
@@ -529,14 +531,15 @@ class TerminalPlayer:
             if rank is not None:  # a rank alone: the one card of that rank held
                 same = [c for c in cards if format_card(c)[0] == rank]
                 if len(same) != 1:
-                    raise ValueError(f"you hold no card of rank {token}" if not same else
+                    raise ValueError(f"you hold no card of rank {token.upper()}" if not same else
                                      f"you hold {format_cards(same)}: say which")
                 card = same[0]
             elif token.isdigit():
                 k = int(token)
                 if not 1 <= k <= len(cards):
                     raise ValueError(f"no card at position {k}: positions are 1 to "
-                                     f"{len(cards)}")
+                                     f"{len(cards)} (a card is a rank and a suit, as "
+                                     f"{format_card(cards[0])})")
                 card = cards[k - 1]
             else:
                 try:
@@ -725,14 +728,13 @@ def _prepare(opponent: str, variant: str, hints: bool) -> None:
     the game asks for while another compiles waits for it, so the game's kernels must not wait
     behind the end's.)
 
-    The thread blocks SIGINT, so that Ctrl-C always reaches the main thread's prompt: a signal
-    taken by this thread would wake nothing, and the game would sit at its prompt.
+    The thread blocks SIGINT from its start (:func:`_start_without_ctrl_c`), so that Ctrl-C
+    always reaches the main thread's prompt: a signal taken by this thread would wake nothing,
+    and the game would sit at its prompt.
     """
     from ..play.search import advise_play
     from ..play.seat import prepare
 
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         prepare(opponent, variant, end=False)
         if hints and variant == "six-card":
@@ -744,6 +746,21 @@ def _prepare(opponent: str, variant: str, hints: bool) -> None:
         Table([opponent] * variant_game(variant).players, variant=variant, seed=0).play()
     except Exception:  # noqa: BLE001 - the game asks again, and says what is wrong then
         pass
+
+
+def _start_without_ctrl_c(thread: threading.Thread) -> None:
+    """Start ``thread`` with SIGINT blocked in it from its first instruction: a new thread
+    takes the signal mask of the thread that starts it, so the mask is set here, around the
+    start, and put back (a Ctrl-C meanwhile waits, then reaches this thread). Blocking it in
+    the new thread itself left a moment in which the kernel could hand it a Ctrl-C."""
+    if not hasattr(signal, "pthread_sigmask"):
+        thread.start()
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def default_save_path() -> Path:
@@ -826,8 +843,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
                           auto_go=auto_go)
         player.table = session.table
     # compile the AI's (and the advice's) kernels while you look at your first hand
-    threading.Thread(target=_prepare, args=(opponent, variant, hints), daemon=True,
-                     name="crib-play-prepare").start()
+    _start_without_ctrl_c(threading.Thread(target=_prepare, args=(opponent, variant, hints),
+                                           daemon=True, name="crib-play-prepare"))
     if resume is None:
         _greet(player, session.table, opponent, seed, muggins)
     status = 0
@@ -870,7 +887,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         except HistoryError as exc:
             _not_in_history("the game", exc)
         else:
-            player.say("Added to your history (crib stats sums it up).")
+            done = "Added to" if resume is None else "Updated in"  # its row replaced
+            player.say(f"{done} your history (crib stats sums it up).")
     if status > _EXIT_INTERRUPTED:  # ended from outside: no review to wait for
         return status
     if not record.get("unfinished"):

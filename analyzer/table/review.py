@@ -216,7 +216,8 @@ def _person_seat(record: dict, seat, players: int) -> int:
         return mine[0]
     if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) \
             or not 0 <= seat < players:
-        raise ValueError(f"seat must be 0 to {players - 1}, got {seat!r}")
+        seats = "0 or 1" if players == 2 else f"0 to {players - 1}"
+        raise ValueError(f"seat must be {seats}, got {seat!r}")
     return int(seat)
 
 
@@ -628,7 +629,7 @@ def _review_counts(number, deal, seats, after_play, game) -> list[dict]:
 
 def _seat_name(review: Review, seat: int) -> str:
     name = f"player {seat}"
-    if review.seats is not None and review.seats[seat] != PERSON:
+    if review.seats is not None:  # "player 0 (you)", "player 1 (ev+greedy)"
         name += f" ({review.seats[seat]})"
     return name
 
@@ -659,7 +660,7 @@ def format_review(review: Review) -> str:
     lines = _wrapped(f"review of game {review.game} ({review.variant}), player {seat}{you}"
                      f"{with_} against {others}")
     said = "stopped unfinished" if review.unfinished else "played to the end"
-    lines.append(f"{review.deals} deals, {said}")
+    lines.append(f"{review.deals} deal{'' if review.deals == 1 else 's'}, {said}")
     if review.variant == "six-card":
         lines.append("values by objective: points, or P(win) once a player needs 30 or fewer")
     else:
