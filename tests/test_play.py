@@ -253,22 +253,30 @@ def test_muggins_both_ways_through_a_terminal(tmp_path):
         review.stdout
 
 
-def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
-    save = tmp_path / "stopped.jsonl"
-    child = spawn("--seed", "4", "--first", "cut", "--opponent", OPPONENT, "--save",
-                  "stopped.jsonl", cwd=tmp_path)
+def _play_to_throw(child, n: int) -> None:
+    """Throw the first two cards, lay the first that fits (or go), count 0 at a muggins count,
+    until the ``n``-th "Throw" prompt, left unanswered."""
     throws = 0
     while True:
         k = child.expect(PROMPTS)
         assert k != END, child.before
         if k == THROW:
             throws += 1
-            if throws == 2:
-                break
+            if throws == n:
+                return
             child.sendline("1 2")
+        elif k == COUNT:
+            child.sendline("0")
         else:
             cards, count = held(child.before)
             child.sendline(first_fitting(cards, count) or "go")
+
+
+def test_ctrl_c_saves_the_game_and_crib_replay_prints_it(tmp_path):
+    save = tmp_path / "stopped.jsonl"
+    child = spawn("--seed", "4", "--first", "cut", "--opponent", OPPONENT, "--save",
+                  "stopped.jsonl", cwd=tmp_path)
+    _play_to_throw(child, 2)
     child.sendintr()
     child.expect(r"Saved the unfinished game to ")
     child.expect(pexpect.EOF)
@@ -316,20 +324,7 @@ def test_a_resume_replaces_its_own_row_not_another_game_of_the_seed(tmp_path):
     for name, stop_at in (("x.jsonl", 1), ("y.jsonl", 2)):
         child = spawn("--seed", "55", "--opponent", OPPONENT, "--save", name, "--history",
                       history, cwd=tmp_path)
-        throws = 0
-        while True:
-            k = child.expect(PROMPTS)
-            assert k != END, child.before
-            if k == THROW:
-                throws += 1
-                if throws == stop_at:
-                    break
-                child.sendline("1 2")
-            elif k == COUNT:
-                child.sendline("0")
-            else:
-                cards, count = held(child.before)
-                child.sendline(first_fitting(cards, count) or "go")
+        _play_to_throw(child, stop_at)
         child.sendintr()
         child.expect(pexpect.EOF)
         child.close()
