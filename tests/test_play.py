@@ -374,8 +374,9 @@ def test_the_default_save_file_is_named_and_written_here(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--variant", "seven-card"], "crib play: unknown variant 'seven-card'"),
-    (["--variant", "three-player", "--muggins"], "crib play: --muggins is played by two sides, "
-                                                 "and three-player has 3"),
+    (["--variant", "three-player", "--muggins"], "crib play: --muggins is played by two sides; "
+                                                 "in three-player each of the 3 players scores "
+                                                 "for himself"),
     (["--opponent", "wizard"], "crib play: player 'wizard' is not DISCARD+PEGGING"),
     (["--opponent", "ev+wizard"], "crib play: unknown pegging policy 'wizard'"),
     (["--seed", "-1"], "argument --seed"),
@@ -384,7 +385,7 @@ def test_the_default_save_file_is_named_and_written_here(tmp_path):
     (["--save", "no/such/folder/game.jsonl"], "crib play: --save no/such/folder/game.jsonl: "
                                                "no folder no/such/folder"),
     (["--level", "nope"], "crib play: unknown level 'nope': choose one of Beginner, Casual, "
-                          "Club, Expert"),
+                          "Club, Expert (see crib play --help)"),
     (["--level", "club", "--opponent", "best"], "crib play: argument --opponent: not allowed "
                                                 "with argument --level"),
     (["--history", "no/such/folder/h.sqlite3"], "crib play: --history no/such/folder/h.sqlite3: "
@@ -485,6 +486,8 @@ def test_a_rank_alone_lays_that_card_quit_asks_first_and_help_lists_the_commands
     assert child.expect(PROMPTS) == THROW
     assert "quit         stop here (asks first)" in child.before
     child.sendline("quit")
+    child.expect(r"Stop the game here\? It is saved unfinished \(y/n\)> ")
+    child.sendline("maybe")  # neither: asked again
     child.expect(r"Stop the game here\? It is saved unfinished \(y/n\)> ")
     child.sendline("n")
     child.expect("The game goes on.")

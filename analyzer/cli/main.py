@@ -528,14 +528,15 @@ def _cmd_play(args) -> int:
         raise UsageError(f"crib play: unknown variant {args.variant!r}: choose one of "
                          f"{', '.join(PLAY_VARIANTS)} (see crib play --help)")
     if args.muggins and VARIANTS[args.variant].teams != 2:
-        raise UsageError(f"crib play: --muggins is played by two sides, and {args.variant} has "
-                         f"{VARIANTS[args.variant].teams}, each scoring for himself")
+        raise UsageError(f"crib play: --muggins is played by two sides; in {args.variant} "
+                         f"each of the {VARIANTS[args.variant].teams} players scores for "
+                         "himself")
     level = None
     if args.opponent is None:
         try:
             level = find_level(DEFAULT_LEVEL if args.level is None else args.level)
         except LevelError as exc:
-            raise UsageError(f"crib play: {exc}") from None
+            raise UsageError(f"crib play: {exc} (see crib play --help)") from None
     else:
         _check_players([args.opponent], "crib play")
     if args.save is not None:

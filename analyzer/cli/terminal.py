@@ -506,11 +506,14 @@ class TerminalPlayer:
                     continue
                 raise Undo()
             if text.lower() in _QUIT_WORDS:
-                try:
-                    answer = self._line("Stop the game here? It is saved unfinished (y/n)> ")
-                except QuitGame:  # the input ends: as good as a yes
-                    answer = "y"
-                if answer.lower() in ("y", "yes"):
+                answer = ""
+                while answer not in ("y", "yes", "n", "no"):  # asked again until it is one
+                    try:
+                        answer = self._line("Stop the game here? It is saved unfinished "
+                                            "(y/n)> ").lower()
+                    except QuitGame:  # the input ends: as good as a yes
+                        answer = "y"
+                if answer in ("y", "yes"):
                     raise QuitGame("quit")
                 self.say("The game goes on.")
                 continue
