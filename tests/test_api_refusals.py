@@ -148,6 +148,10 @@ def test_the_tables_functions_name_what_they_take():
         discard_chart(df.iloc[:0])
     with pytest.raises(ValueError, match="missing net, hand_mean"):
         discard_chart(df.drop(columns=["net", "hand_mean"]))
+    many = keep_many(np.array([parse_cards(HAND), parse_cards("AH 2S 3D 4C 5S 6H")]), False)
+    with pytest.raises(ValueError, match="draws one hand's keeps; the table holds 2 hands"):
+        discard_chart(many)
+    assert len(discard_chart(many[many["hand"] == HAND]).axes) == 2
     table = pd.DataFrame({"card1": ["5"], "card2": ["5"], "dealer": [8.5], "pone": [8.1]})
     assert compare_crib_tables(table, table)["pairs"] == 1
     with pytest.raises(TypeError, match=r"^ours \(a rank-only crib table\) must be a pandas "):

@@ -347,6 +347,10 @@ def discard_chart(df, title: str | None = None) -> Figure:
     check_frame("discard_chart's table (analyzer.keep's)", df,
                 ["keep", "discard", "net", "hand_mean", "hand_std", "hand_min", "hand_max",
                  "crib_mean"])
+    if "hand" in df.columns and df["hand"].nunique() > 1:  # keep_many's frame of several
+        raise ValueError(f"discard_chart draws one hand's keeps; the table holds "
+                         f"{df['hand'].nunique()} hands (take one: "
+                         f"df[df['hand'] == {df['hand'].iloc[0]!r}])")
     n = len(df)
     role = df.attrs.get("role", "")
     dealer = role == "dealer"
