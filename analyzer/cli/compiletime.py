@@ -261,9 +261,7 @@ def watch_compiles(command: str, say: bool = True) -> CompileClock:
     def on_top(_kernel: str) -> None:
         if say and not said:
             said.append(True)
-            # in a terminal, over a progress bar already drawn (it is drawn again below)
-            start = "\r\x1b[K" if sys.stderr.isatty() else ""
-            print(start + notice_line(command), file=sys.stderr, flush=True)
+            print(notice_line(command), file=sys.stderr, flush=True)
 
     clock = CompileClock(on_top)
     if "numba" in sys.modules:
