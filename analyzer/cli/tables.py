@@ -33,12 +33,17 @@ def _tables_crib(args) -> int:
     if is_shipped_folder(out) and not args.force:
         raise UsageError(f"crib tables crib: --out {out}: is the package's own data folder; "
                          "add --force to overwrite the shipped tables")
+    from pathlib import Path
+
+    from ..core.game import VARIANTS
     from ..keeping.crib import table_file
 
-    names = [table_file(args.variant)] + ([] if args.variant in ("three-player", "four-player")
-                                          else [table_file(args.variant, rank=True)])
+    # the files save writes: a table (and its rank table where two cards are thrown), each
+    # with its provenance
+    names = [table_file(args.variant)] + ([table_file(args.variant, rank=True)]
+                                          if VARIANTS[args.variant].thrown == 2 else [])
     check_output(out, "--out", "crib tables crib", folder=True,
-                 files=[n for name in names for n in (name, name.rsplit(".", 1)[0] + ".json")])
+                 files=[n for name in names for n in (name, Path(name).with_suffix(".json").name)])
     from ..research.tables import build_crib_table
 
     def report(iteration, delta):

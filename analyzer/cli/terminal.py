@@ -58,6 +58,7 @@ from pathlib import Path
 from ..core.cards import CardError, format_card, format_cards, parse_card
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES, parse_player, variant_game
 from ..core.counting import say_count, say_peg
+from ..core.signals import handled
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
 from .seating import Seating
 
@@ -852,7 +853,9 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
         _greet(player, session.table, opponent, seed, muggins)
     status = 0
     try:
-        with _EndedFromOutside():
+        # SIGHUP and SIGTERM, which would end the process at once and lose the game, raise
+        # _Ended in the game's thread instead
+        with handled(("SIGHUP", "SIGTERM"), _raise_ended):
             session.play()
     except ResumeError as exc:  # the replay did not give the record back: nothing written
         raise UsageError(f"crib play: --resume: {resume_path}: {exc}") from None
@@ -920,27 +923,8 @@ class _Ended(Exception):
         self.signum = signum
 
 
-class _EndedFromOutside:
-    """SIGHUP and SIGTERM raise :class:`_Ended` in the game's (main) thread inside the block,
-    where they would end the process at once, losing the game."""
-
-    def __enter__(self):
-        self.saved = {}
-        if threading.current_thread() is threading.main_thread():
-            for name in ("SIGHUP", "SIGTERM"):
-                if hasattr(signal, name):
-                    sig = getattr(signal, name)
-                    self.saved[sig] = signal.signal(sig, self._raise)
-        return self
-
-    @staticmethod
-    def _raise(signum, _frame):
-        raise _Ended(signum)
-
-    def __exit__(self, *exc):
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-        return False
+def _raise_ended(signum, _frame):
+    raise _Ended(signum)
 
 
 def _seat_names(variant: str):

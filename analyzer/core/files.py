@@ -75,27 +75,20 @@ def _check_folder(folder: Path) -> None:
 
 def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
     """Call ``write(tmp_path)`` to fill a temporary file beside ``path``, then rename it there."""
-    import tempfile
-
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_all([(path, write)])
 
 
 def atomic_write_all(items) -> None:
     """Write a set of files (``items``: ``(path, write)`` pairs, as :func:`atomic_write`) so
     that all of them are there or none: each is filled under a temporary name first, then all
     are renamed into place with Ctrl-C (and SIGTERM) held until the last rename."""
+    import signal
     import tempfile
 
+    from .signals import handled
+
     temps: list[tuple[str, Path]] = []
+    caught: list[int] = []
     try:
         for path, write in items:
             path = Path(path)
@@ -103,39 +96,16 @@ def atomic_write_all(items) -> None:
             os.close(fd)
             temps.append((tmp, path))
             write(Path(tmp))
-            os.chmod(tmp, 0o666 & ~_umask())
-        with _signals_held():
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
+        with handled(("SIGINT", "SIGTERM"), lambda number, _frame: caught.append(number)):
             for tmp, path in temps:
                 os.replace(tmp, path)
     except BaseException:
         for tmp, _ in temps:
             Path(tmp).unlink(missing_ok=True)
         raise
-
-
-class _signals_held:
-    """Ctrl-C and SIGTERM that arrive inside the block are acted on at its end (in the main
-    thread; elsewhere the block holds nothing)."""
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        self.caught: list[int] = []
-        self.saved = {}
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self.saved[sig] = signal.signal(sig, lambda n, _f: self.caught.append(n))
-        return self
-
-    def __exit__(self, *exc):
-        import signal
-
-        for sig, handler in self.saved.items():
-            signal.signal(sig, handler)
-        for sig in self.caught[:1]:
-            signal.raise_signal(sig)  # as it would have been, now that the files are whole
-        return False
+    if caught:  # as it would have been, now that the files are whole
+        signal.raise_signal(caught[0])
 
 
 def _umask() -> int:

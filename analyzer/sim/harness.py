@@ -265,7 +265,7 @@ class SimulationResult:
             "files": list(SAVED_FILES[:3]),
         }
         items = [(out / name, lambda tmp, df=df, index=index: df.to_csv(tmp, index=index))
-                 for name, df, index in zip(SAVED_FILES, frames, indexed, strict=False)]
+                 for name, df, index in zip(SAVED_FILES[:3], frames, indexed, strict=True)]
         text = json.dumps(provenance, indent=2) + "\n"
         items.append((out / SAVED_FILES[3], lambda tmp: tmp.write_text(text)))
         atomic_write_all(items)  # all four or none

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import time
 import uuid
 import zipfile
@@ -42,6 +43,7 @@ from ..core.files import atomic_write, atomic_write_text
 from ..core.game import VARIANTS
 from ..core.rng import chunk_states
 from ..core.scoring import hand3_table, hand_table
+from ..core.signals import handled
 from ..core.version import package_version
 from ..keeping.crib import card_values as card_values_for
 from ..play.engine import (
@@ -241,25 +243,6 @@ def check_scheduler(address: str) -> str:
     return address
 
 
-class _ctrl_c_ignored:
-    """SIGINT ignored inside the block, for the processes started there (main thread only)."""
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        self.saved = None
-        if threading.current_thread() is threading.main_thread():
-            self.saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def __exit__(self, *exc):
-        import signal
-
-        if self.saved is not None:
-            signal.signal(signal.SIGINT, self.saved)
-        return False
-
-
 def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
                  stop: Callable[[], bool]) -> Iterator[ChunkResult]:
     """Tasks of a few chunks on a Dask cluster; finished chunks come back as they complete."""
@@ -274,7 +257,7 @@ def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
             # the workers are started with Ctrl-C ignored (a process keeps an ignored signal):
             # a Ctrl-C at the terminal reaches the whole process group, and this process alone
             # should act on it, closing the cluster, not each worker with its own tracebacks
-            with _ctrl_c_ignored():
+            with handled(("SIGINT",), signal.SIG_IGN):
                 # nor a warning from each worker for each task the stop cancels
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                        dashboard_address=None, silence_logs=logging.ERROR)

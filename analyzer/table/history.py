@@ -336,8 +336,13 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     row["review_play_lost"] = None if review is None else float(review.play_lost)
     row["review_p_win_lost"] = None if review is None else _p_win_lost(review)
     row["undos"] = int(record.get("undos", 0))
-    row["record"] = json.dumps(record, separators=(",", ":"))
+    row["record"] = _record_text(record)
     return row
+
+
+def _record_text(record: dict) -> str:
+    """A record as the history keeps it (and finds it again): compact JSON, as saved."""
+    return json.dumps(record, separators=(",", ":"))
 
 
 def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
@@ -361,7 +366,7 @@ def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
         before.append(("DELETE FROM games WHERE id = (SELECT id FROM games WHERE result = "
                        "'unfinished' AND seed IS :seed AND record = :record ORDER BY id DESC "
                        "LIMIT 1)", {"seed": row["seed"],
-                                    "record": json.dumps(resumed, separators=(",", ":"))}))
+                                    "record": _record_text(resumed)}))
     return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
 
 
@@ -382,7 +387,7 @@ def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int 
     ...     before, find_game(record, path) == added
     (None, True)
     """
-    text = json.dumps(record, separators=(",", ":"))
+    text = _record_text(record)
     row = _read_one(path, timeout, "SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
                     (text,))
     return None if row is None else int(row[0])
@@ -441,18 +446,16 @@ def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT
 
 def fill_review(record: dict, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
     """Add the review's totals to the history's row of the finished game ``record`` (found by
-    its record, :func:`find_game`) when that row has none (its review was stopped at the end of
-    the game); the row's id, or None when there is no such row or it has its totals already
-    (and for a missing file, which is not made). Raises :class:`HistoryError`."""
-    game_id = find_game(record, path, timeout=timeout)
-    if game_id is None:
+    its record, as :func:`find_game` finds it) when that row has none (its review was stopped
+    at the end of the game); the row's id, or None when there is no such row or it has its
+    totals already (and for a missing file, which is not made). Raises :class:`HistoryError`."""
+    row = _read_one(path, timeout, "SELECT id FROM games WHERE record = ? AND result != "
+                    "'unfinished' AND review_discard_lost IS NULL ORDER BY id LIMIT 1",
+                    (_record_text(record),))
+    if row is None:
         return None
-    row = _read_one(path, timeout, "SELECT review_discard_lost FROM games WHERE id = ? AND "
-                    "result != 'unfinished'", (game_id,))
-    if row is None or row[0] is not None:
-        return None
-    add_review(game_id, review, path, timeout=timeout)
-    return game_id
+    add_review(int(row[0]), review, path, timeout=timeout)
+    return int(row[0])
 
 
 def _p_win_lost(review) -> float | None:
