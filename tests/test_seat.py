@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from analyzer import Seat, format_cards, simulate
+from analyzer.core.cards import card_value
 from analyzer.core.rng import chunk_states
 from analyzer.play.seat import SeatError, discard, lay
 from analyzer.sim.records import decisions
@@ -43,6 +44,69 @@ def test_the_seat_api_makes_the_engines_choices_in_recorded_games(variant):
                 checked["go" if d["kind"] == "lay" and d["answer"] is None else d["kind"]] += 1
     # the games reached every kind of decision, goes included
     assert min(checked.values()) > 0, checked
+
+
+def _as_said_at_the_table(played, n_players: int, kept: int):
+    """The engine's history with the goes the table leaves unsaid taken out: a seat's go said
+    again at its later turns of a count, and the last to lay's go when another seat leads the
+    next count (kept at the end of the history, where it says that the next count is asked
+    for: analyzer.play.seat._replay)."""
+    out, said, last, count = [], set(), -1, 0
+    left = [kept] * n_players
+    for k, (seat, card) in enumerate(played):
+        if card is None:
+            if seat in said:
+                continue
+            said.add(seat)
+            if seat != last or k == len(played) - 1 \
+                    or all(left[q] == 0 for q in range(n_players) if q != seat):
+                out.append((seat, None))
+        else:
+            out.append((seat, card))
+            left[seat] -= 1
+            count += card_value(card)
+            last = seat
+            if count == 31:
+                said, count = set(), 0
+        if all(q in said or left[q] == 0 for q in range(n_players)):
+            said, count = set(), 0
+    return out
+
+
+@pytest.mark.parametrize("variant", list(DETERMINISTIC))
+def test_the_goes_as_said_at_the_table_give_the_same_answers(variant):
+    """A history with only the goes said at the table (once a count, none by the last to lay)
+    is the engine's history: the same answer at every card or go of recorded games."""
+    players = DETERMINISTIC[variant][0]
+    records = simulate(6, seed=60, players=players, variant=variant, record_games=6,
+                       workers=1).records
+    n, dropped = len(players), 0
+    for record in records:
+        for d in decisions(record):
+            if d["kind"] != "lay":
+                continue
+            view = dict(d["view"])
+            view["played"] = _as_said_at_the_table(view["played"], n, len(view["hand"]))
+            dropped += len(d["view"]["played"]) - len(view["played"])
+            assert lay(players[d["seat"]], **view) == d["answer"], (record["game"], d, view)
+    # the games had goes to leave out (five-card's one count ends at its first go: none)
+    assert (dropped > 0) == (variant != "five-card"), dropped
+
+
+def test_a_card_a_go_says_was_not_held_is_refused():
+    # seat 1 said go at 25 (then 30): a 6 (an ace) would have fitted
+    view = dict(seat=0, dealer=1, starter="2C", thrown="6D KH")
+    with pytest.raises(SeatError, match=r"played\[7\]: seat 1 cannot hold 6H: it said go where "
+                                        "a card of 6 or less would have fitted"):
+        lay("best", "5H 5S JC QS", [(0, "QS"), (1, "TD"), (0, "5H"), (1, None), (0, "5S"),
+                                    (1, None), (0, None), (1, "6H")], **view)
+    with pytest.raises(SeatError, match="cannot hold AD"):
+        lay("best", "5H 5S JC QS", [(0, "QS"), (1, "TD"), (0, "JC"), (1, None), (0, None),
+                                    (1, "AD")], **view)
+    # a 7 would not have fitted at 25: the same history with 7H is a position
+    assert lay("ev+greedy", "5H 5S JC QS", [(0, "QS"), (1, "TD"), (0, "5H"), (1, None),
+                                            (0, "5S"), (1, None), (0, None), (1, "7H")],
+               **view) is not None
 
 
 # The players that draw from the stream, in every form: a game at the table (each AI decision a
@@ -109,12 +173,26 @@ def test_bad_arguments_are_refused_in_one_line():
         lay("ev+greedy", "JC QS KH 2C", [], seat=0, dealer=1, starter="JC", thrown="3D 4D")
     with pytest.raises(SeatError, match="seat 0..1"):
         lay("ev+greedy", "JC QS KH 2C", [], seat=2, **view)
+    with pytest.raises(SeatError, match="played: the play so far"):
+        lay("ev+greedy", "JC QS KH 2C", None, seat=0, **view)
+    with pytest.raises(SeatError, match="all-zero"):  # xoshiro's state that never moves
+        discard("random+random", "5H 5S 6D JC QS KH", own_crib=True,
+                rng=np.zeros(4, np.uint64))
+    with pytest.raises(SeatError, match="JC is laid in played"):
+        lay("ev+greedy", "JC QS KH", [(0, "JC"), (1, "9D")], seat=0, **view)
+    # the position is checked whatever the player and the scores (best far from the end
+    # asks no sample of the deal, but its position is read all the same)
+    for player, scores in (("best", (0, 0)), ("pegging+greedy", (0, 0)),
+                           ("best", (110, 110)), ("ev+greedy", (0, 0))):
+        with pytest.raises(SeatError, match="position"):
+            discard(player, "5H 5S 6D JC QS KH", own_crib=True, position=1, scores=scores)
 
 
 def test_the_play_over_is_refused():
-    # JC TD QS make 30, both say go; then 9D KH 9H 2C AS make 31: every card is laid
+    # JC TD QS make 30, both say go; then 9D KH 9H 2C make 30, seat 1 says go and leads 5C:
+    # every card is laid
     hand = "JC QS KH 2C"
     played = [(0, "JC"), (1, "TD"), (0, "QS"), (1, None), (0, None), (1, "9D"), (0, "KH"),
-              (1, "9H"), (0, "2C"), (1, "AS")]
+              (1, "9H"), (0, "2C"), (1, None), (1, "5C")]
     with pytest.raises(SeatError, match="over"):
         lay("ev+greedy", hand, played, seat=0, dealer=1, starter="5H", thrown="3D 4D")

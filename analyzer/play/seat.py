@@ -74,9 +74,11 @@ class SeatError(ValueError):
 _PEG_BEST = PEGGING_POLICIES["best"]
 
 # what is wrong with a history the seat cannot replay (_replay names the event)
-_TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD, _EARLY_GO = range(6)
+_TURN, _SEEN, _OVER31, _OWN_GO, _NOT_HELD, _EARLY_GO, _UNDER_GO = range(7)
 _PROBLEMS = {
     _TURN: "it was seat {who}'s turn to lay or say go, not seat {seat}'s",
+    _UNDER_GO: "seat {seat} cannot hold {card}: it said go where a card of {fits} or less "
+               "would have fitted",
     _SEEN: "{card} is not in play (it is the starter, your own, thrown, or laid before)",
     _OVER31: "{card} takes the count past 31",
     _OWN_GO: "seat {seat} said go with a card that fits",
@@ -109,6 +111,15 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     and the seat's unseen ranks follow :func:`analyzer.play.deal._play_with` step by step; a
     history the game cannot reach is a SeatError naming the event.
 
+    The engine says a go at each turn a seat cannot lay: again at each of its turns until the
+    count restarts, and by the last to lay when it can lay no more. A history as the goes are
+    said at the table (once a count, none by the last to lay) leaves those out; they are taken
+    as said where the next entry shows them (another seat's entry, or a card of a seat that
+    said go, which starts the next count), so both give the same view. At the end of the
+    history a turn is still the engine's: a seat that said go and is asked again says go (give
+    the last to lay's go, ``"0:go"``, to ask for the next count's lead), and the last to lay
+    is taken to lay no more when another seat is asked.
+
     A few events a decision, in Python: the choice itself is the player's compiled step, which
     :func:`lay` asks directly (a compiled replay calling it would compile the search again
     inside it, and the replay itself took a second to compile).
@@ -137,10 +148,12 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     last, passes, e = -1, 0, 0
 
     def problem(code: int, who: int = -1) -> SeatError:
-        text = _PROBLEMS[code].format(who=who, seat=ev_seat[e], card=_card_text(ev_card[e]),
-                                      count=count)
+        seat_e = ev_seat[e]
+        text = _PROBLEMS[code].format(who=who, seat=seat_e, card=_card_text(ev_card[e]),
+                                      count=count, fits=int(v.floor[seat_e]) - 1)
         return SeatError(f"played[{e}]: {text}")
 
+    said: set[int] = set()  # the seats that said go in this count
     while True:
         if total_left == 0:
             raise SeatError("the play is over")
@@ -148,15 +161,24 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            if e == len(ev_seat):  # the seat's own decision, now
-                if p != seat:
-                    raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
+            # a go the table leaves unsaid: a seat's go again, or the last to lay's at the end
+            # of its cards that fit (the docstring)
+            unsaid = p in said or (p == last and passes == n_players - 1)
+            at_end = e == len(ev_seat)
+            if at_end and p == seat:  # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
                 return v
-            if ev_seat[e] != p:
+            implied = unsaid and (at_end or ev_seat[e] != p or (p in said and ev_card[e] >= 0))
+            if implied and (any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
+                                for i in range(n_cards)) if p == seat
+                            else count + 10 <= rules.MAX_COUNT):
+                implied = False  # a card fits: no go to take as said
+            if not implied and at_end:
+                raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
+            if not implied and ev_seat[e] != p:
                 raise problem(_TURN, p)
-            card = ev_card[e]
+            card = -1 if implied else ev_card[e]
             if card >= 0:
                 if p == seat:
                     held = [i for i in range(n_cards) if own[i] == card and not laid[p, i]]
@@ -166,6 +188,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 else:
                     if card in seen:
                         raise problem(_SEEN)
+                    if card_value(card) < v.floor[p]:  # it would have fitted at a go
+                        raise problem(_UNDER_GO)
                     choice = n_cards - left[p]  # the other seats' laid cards, in play order
                     kept[p, choice] = card
                 if count + card_value(card) > rules.MAX_COUNT:
@@ -177,9 +201,11 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                     raise problem(_OWN_GO)
             elif count + 10 <= rules.MAX_COUNT:  # a ten-card fits too: no hand says go here
                 raise problem(_EARLY_GO)
-            e += 1
+            if not implied:
+                e += 1
             if choice < 0:
                 v.floor[p] = max(v.floor[p], _go_floor.py_func(count))
+                said.add(p)
         if choice < 0:  # go (or no cards left)
             passes += 1
             if passes >= n_players:
@@ -188,6 +214,7 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                     total_left = 0  # the five-card play ends at the first go
                     continue
                 count = nseq = passes = 0
+                said.clear()
                 turn = (last + 1) % n_players
             else:
                 turn = nxt
@@ -210,6 +237,7 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 total_left = 0
                 continue
             count = nseq = 0
+            said.clear()
         turn = nxt
 
 
@@ -219,6 +247,9 @@ def _stream(rng, seed) -> np.ndarray:
         if rng.dtype != np.uint64 or rng.shape != (4,) or not rng.flags.c_contiguous \
                 or not rng.flags.writeable:
             raise SeatError("rng: a writable uint64 (4,) xoshiro256** state, advanced in place")
+        if not rng.any():  # xoshiro's one state that never changes
+            raise SeatError("rng: an all-zero state draws the same number for ever: seed it "
+                            "(analyzer.core.rng.chunk_states, or seed=)")
         return rng
     return chunk_states(_seed(seed), 1)[0]
 
@@ -304,6 +335,9 @@ def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
             played = _played_pairs(played)
         except ValueError as exc:
             raise SeatError(str(exc)) from None
+    if not isinstance(played, Iterable) or isinstance(played, bytes | dict):
+        raise SeatError(f"played: the play so far, (seat, card) pairs in order (an empty list "
+                        f"before the first card), or text, got {played!r}")
     seats, cards = [], []
     for k, event in enumerate(played):
         try:
@@ -339,6 +373,11 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         The play so far, in order: ``(seat, card)`` for each card laid, ``(seat, None)`` (or
         ``"go"``) for each go said; or text, ``"1:7C 2:go"``. Seats are numbered round the
         table; a seat with no cards left is passed over without an entry, as at the table.
+        The goes as the table says them (once a count, none by the last to lay when another
+        seat leads next) or as the engine records them (again at each turn a seat cannot lay,
+        and by the last to lay at the end of its cards that fit) give the same position. At
+        the end of the history, a seat that said go in this count and is asked again says go:
+        to ask it for the next count's lead, end with the last to lay's go.
     seat, dealer
         This seat's number and the dealer's (0 to players - 1).
     starter, thrown
@@ -355,8 +394,9 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     Raises
     ------
     SeatError
-        A position the game cannot reach: out of turn, a card seen twice, past 31, not this
-        seat's turn, the play over; or a bad argument. One line.
+        A position the game cannot reach: out of turn, a card seen twice, past 31, a card
+        that would have fitted when its seat said go, not this seat's turn, the play over; or
+        a bad argument. One line.
     """
     game = _game(variant)[0]
     pol = _policies(player)[1]
@@ -370,7 +410,11 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     if len(held) != game.kept:
         mine = [c for s, c in zip(ev_seat.tolist(), ev_card.tolist(), strict=True)
                 if s == seat and c >= 0]
-        if len(held) + len(mine) != game.kept or set(mine) & set(held.tolist()):
+        both = sorted(set(mine) & set(held.tolist()))
+        if both:
+            raise SeatError(f"hand: {_card_text(both[0])} is laid in played: give the "
+                            f"{game.kept} cards kept, or those still held")
+        if len(held) + len(mine) != game.kept:
             raise SeatError(f"hand: the {game.kept} cards kept, or those still held, got "
                             f"{len(held)} (and {len(mine)} laid)")
         held = np.array(mine + held.tolist(), np.int64)
@@ -433,13 +477,6 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target)[:2]
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
-    t = _tables(game.name, player)
-    st = _stream(rng, seed)
-    if _points_choice(pol, game, t, own):
-        values = np.empty(15, np.float64)
-        d = _points_values(cards, bool(own_crib), t.crib_values, t.peg_values, t.hand_table,
-                           values)
-        return [int(cards[i]) for i in _DISCARD_TABLE[d]]
     n = game.players
     if position is None:
         position = 0 if own_crib else 1
@@ -447,6 +484,13 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
             or not 0 <= position < n or (position % game.teams == 0) != bool(own_crib):
         raise SeatError(f"position: the seat's place from the dealer, 0 to {n - 1}, on the "
                          f"dealer's side (even) exactly when own_crib, got {position!r}")
+    t = _tables(game.name, player)
+    st = _stream(rng, seed)
+    if _points_choice(pol, game, t, own):
+        values = np.empty(15, np.float64)
+        d = _points_values(cards, bool(own_crib), t.crib_values, t.peg_values, t.hand_table,
+                           values)
+        return [int(cards[i]) for i in _DISCARD_TABLE[d]]
     # the seat is 0 (its scores first) and the dealer sits position places to its right
     _discard_one(st, game_array, cards, bool(own_crib), pol, own, 0,
                  np.int64((n - int(position)) % n), t.crib_values, t.card_values, t.hand_table,
