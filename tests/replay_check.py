@@ -354,3 +354,30 @@ def check_file(path: str | Path) -> int:
                 raise AssertionError(f"{path}:{lineno}: {e}") from e
             games += 1
     return games
+
+
+def as_said_at_the_table(played, n_players: int, kept: int):
+    """The engine's history with the goes the table leaves unsaid taken out: a seat's go said
+    again at its later turns of a count, and the last to lay's go when another seat leads the
+    next count (kept at the end of the history, where it says that the next count is asked
+    for: the seat API's replay)."""
+    out, said, last, count = [], set(), -1, 0
+    left = [kept] * n_players
+    for k, (seat, card) in enumerate(played):
+        if card is None:
+            if seat in said:
+                continue
+            said.add(seat)
+            if seat != last or k == len(played) - 1 \
+                    or all(left[q] == 0 for q in range(n_players) if q != seat):
+                out.append((seat, None))
+        else:
+            out.append((seat, card))
+            left[seat] -= 1
+            count += value(card)
+            last = seat
+            if count == 31:
+                said, count = set(), 0
+        if all(q in said or left[q] == 0 for q in range(n_players)):
+            said, count = set(), 0
+    return out

@@ -15,7 +15,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
+from replay_check import as_said_at_the_table
 
 from analyzer import peg_points, simulate
 from analyzer.core.cards import card_value, format_card, parse_card
@@ -84,13 +86,18 @@ def test_the_advice_lists_the_legal_cards_and_goes_when_the_engine_goes(variant)
     game = VARIANTS[variant]
     records = simulate(3, seed=21, players=["ev+lookahead"] * game.players, variant=variant,
                        record_games=3, workers=1).records
-    asked = {"card": 0, "go": 0}
+    asked = {"card": 0, "go": 0, "as said": 0}
     for record in records:
         for d in decisions(record):
             if d["kind"] != "lay":
                 continue
             view = d["view"]
             advice = advise_play(**_advice_args(view))
+            said = as_said_at_the_table(view["played"], game.players, game.kept)
+            if said != view["played"]:  # the goes as the table says them: the same position
+                pd.testing.assert_frame_equal(
+                    advise_play(**_advice_args({**view, "played": said})), advice)
+                asked["as said"] += 1
             if d["answer"] is None:
                 assert advice.attrs["best"] == "go" and len(advice) == 0
                 asked["go"] += 1
@@ -104,6 +111,7 @@ def test_the_advice_lists_the_legal_cards_and_goes_when_the_engine_goes(variant)
             assert int(advice.attrs["count"]) == count
             asked["card"] += 1
     assert asked["card"] > 20 and asked["go"] > 0, asked
+    assert (asked["as said"] > 0) == (not game.one_count), asked
 
 
 @pytest.mark.parametrize("variant", FORMS)

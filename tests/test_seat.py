@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from replay_check import as_said_at_the_table
 
 from analyzer import Seat, format_cards, simulate
-from analyzer.core.cards import card_value
 from analyzer.core.rng import chunk_states
 from analyzer.play.seat import SeatError, discard, lay
 from analyzer.sim.records import decisions
@@ -46,33 +46,6 @@ def test_the_seat_api_makes_the_engines_choices_in_recorded_games(variant):
     assert min(checked.values()) > 0, checked
 
 
-def _as_said_at_the_table(played, n_players: int, kept: int):
-    """The engine's history with the goes the table leaves unsaid taken out: a seat's go said
-    again at its later turns of a count, and the last to lay's go when another seat leads the
-    next count (kept at the end of the history, where it says that the next count is asked
-    for: analyzer.play.seat._replay)."""
-    out, said, last, count = [], set(), -1, 0
-    left = [kept] * n_players
-    for k, (seat, card) in enumerate(played):
-        if card is None:
-            if seat in said:
-                continue
-            said.add(seat)
-            if seat != last or k == len(played) - 1 \
-                    or all(left[q] == 0 for q in range(n_players) if q != seat):
-                out.append((seat, None))
-        else:
-            out.append((seat, card))
-            left[seat] -= 1
-            count += card_value(card)
-            last = seat
-            if count == 31:
-                said, count = set(), 0
-        if all(q in said or left[q] == 0 for q in range(n_players)):
-            said, count = set(), 0
-    return out
-
-
 @pytest.mark.parametrize("variant", list(DETERMINISTIC))
 def test_the_goes_as_said_at_the_table_give_the_same_answers(variant):
     """A history with only the goes said at the table (once a count, none by the last to lay)
@@ -86,7 +59,7 @@ def test_the_goes_as_said_at_the_table_give_the_same_answers(variant):
             if d["kind"] != "lay":
                 continue
             view = dict(d["view"])
-            view["played"] = _as_said_at_the_table(view["played"], n, len(view["hand"]))
+            view["played"] = as_said_at_the_table(view["played"], n, len(view["hand"]))
             dropped += len(d["view"]["played"]) - len(view["played"])
             assert lay(players[d["seat"]], **view) == d["answer"], (record["game"], d, view)
     # the games had goes to leave out (five-card's one count ends at its first go: none)

@@ -839,7 +839,9 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
     """Go through the play's history from ``seat``'s view by the rules of
     :func:`analyzer.play.deal._play_with`; return the position at ``seat``'s turn: ``(laid by
     seat: list of card lists, count, ranks in the count, floors, scores pegged by seat)``.
-    Raises ValueError for a history the game cannot reach."""
+    Raises ValueError for a history the game cannot reach. The goes may be as the table says
+    them or as the engine records them, as :func:`analyzer.play.seat.lay` takes them (a go
+    left unsaid is taken as said where the next entry shows it)."""
     from ..core.cards import format_card
 
     n, n_cards = game.players, game.kept
@@ -851,6 +853,7 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
     turn, last, passes = (dealer + 1) % n, -1, 0
     over = False
     e = 0
+    said: set[int] = set()  # the seats that said go in this count
 
     def value(c: int) -> int:
         return min(c // 4 + 1, 10)
@@ -861,12 +864,19 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
         p = turn
         card = -1
         if left[p] > 0:
-            if e == len(history):
-                if p != seat:
-                    raise ValueError(f"it is seat {p}'s turn to lay or say go, not seat "
-                                     f"{seat}'s: add its card (or its go) to played")
+            at_end = e == len(history)
+            if at_end and p == seat:
                 return laid, count, ranks, floor, pegged
-            who, card = history[e]
+            # a go the table leaves unsaid (analyzer.play.seat._replay)
+            implied = (p in said or (p == last and passes == n - 1)) and (
+                at_end or history[e][0] != p or (p in said and history[e][1] >= 0))
+            if implied and (any(c not in laid[p] and count + value(c) <= 31 for c in mine)
+                            if p == seat else count + 10 <= 31):
+                implied = False  # a card fits: no go to take as said
+            if not implied and at_end:
+                raise ValueError(f"it is seat {p}'s turn to lay or say go, not seat "
+                                 f"{seat}'s: add its card (or its go) to played")
+            who, card = (p, -1) if implied else history[e]
             if who != p:
                 raise ValueError(f"played[{e}]: it was seat {p}'s turn to lay or say go, not "
                                  f"seat {who}'s")
@@ -890,10 +900,12 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
                     raise ValueError(f"played[{e}]: you said go with {format_card(fits[0])} "
                                      "that fits")
                 floor[p] = max(floor[p], 32 - count)
+                said.add(p)
                 if p != seat and floor[p] > 10:
                     raise ValueError(f"played[{e}]: seat {p}, holding {left[p]} cards, "
                                      f"cannot say go on count {count}")
-            e += 1
+            if not implied:
+                e += 1
         if card < 0:
             passes += 1
             if passes >= n:
@@ -902,6 +914,7 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
                     over = True
                     continue
                 count, ranks, passes = 0, [], 0
+                said.clear()
                 turn = (last + 1) % n
             else:
                 turn = (p + 1) % n
@@ -920,6 +933,7 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
                 over = True
                 continue
             count, ranks = 0, []
+            said.clear()
         turn = (p + 1) % n
 
 
