@@ -244,6 +244,7 @@ class TerminalPlayer:
         self.table: Table | None = None
         self._in_show = False
         self._last = None  # the seat that laid the last card (who leads a new count)
+        self._laid: list[int] = []  # the cards each seat has laid in this deal's play
         self._seating: Seating | None = None
         self._pegs: list[list[int]] = []  # by side: [back, front], as the scores move
 
@@ -354,6 +355,7 @@ class TerminalPlayer:
         elif kind == "starter":
             self._in_show = False
             self._last = None
+            self._laid = [0] * table.game.players
             if table.game.crib_from_pack:
                 self.say(f"{seating.subject(event['dealer'])} "
                          f"{seating.verb(event['dealer'], 'add')} the top card of the pack to "
@@ -371,6 +373,7 @@ class TerminalPlayer:
         elif kind == "lay":
             seat = event["seat"]
             self._last = seat
+            self._laid[seat] += 1
             said = say_peg(event["count"], event["items"])
             self.say(f"  {seating.label(seat)} {seating.verb(seat, 'lay')} "
                      f"{format_card(event['card'])}    count {event['count']:>2}: "
@@ -398,13 +401,16 @@ class TerminalPlayer:
             self._show_end(event)
 
     def _next_lead(self) -> str | None:
-        """Who leads the new count: the first seat after the last to lay that holds a card."""
-        table, n = self.table, self.table.game.players
+        """Who leads the new count: the first seat after the last to lay that holds a card, by
+        the cards laid so far in the events (a resumed game's events are shown again after the
+        table has gone on: its hands now are not those of then)."""
+        game = self.table.game
+        n = game.players
         if self._last is None:
             return None
         for k in range(1, n + 1):
             seat = (self._last + k) % n
-            if table.hand(seat):
+            if self._laid[seat] < game.kept:
                 return self.seating.who(seat)
         return None
 
