@@ -1089,6 +1089,34 @@ def test_no_auto_go_asks_you_to_say_go(tmp_path):
         assert "unfinished" not in record and max(record["scores"]) >= 121
 
 
+def test_the_go_preference_may_change_when_a_game_is_resumed(tmp_path):
+    """--auto-go and --no-auto-go are the run's, not the game's: a game whose go was said for
+    you resumes with --no-auto-go (it was refused as a changed file), and one stopped at its
+    "say go>" resumes there with --no-auto-go, and goes on with the go said with --auto-go."""
+    def play(*args: str, answers: str) -> subprocess.CompletedProcess:
+        run = subprocess.run([sys.executable, "-m", "analyzer", "play", *args, "--no-history"],
+                             input=answers, capture_output=True, text=True, cwd=tmp_path,
+                             env=_env(), timeout=TIMEOUT)
+        assert run.returncode == 0, run.stderr
+        return run
+
+    said = play("--seed", "10", "--save", "said.jsonl", answers="1 2\n1\nquit\ny\n")
+    assert 'you: "go" (said for you: no card fits)' in said.stdout
+    (before,) = read_records(tmp_path / "said.jsonl")
+    again = play("--resume", "said.jsonl", "--no-auto-go", answers="quit\ny\n")
+    assert "Resumed from said.jsonl" in again.stdout
+    assert read_records(tmp_path / "said.jsonl") == [before]  # stopped where it stood
+
+    asked = play("--seed", "10", "--no-auto-go", "--save", "asked.jsonl",
+                 answers="1 2\n1\nquit\ny\n")
+    assert asked.stdout.count("No card fits: say go>") == 1
+    at_go = play("--resume", "asked.jsonl", "--no-auto-go", answers="quit\ny\n")
+    assert "No card fits: say go> quit" in at_go.stdout
+    went_on = play("--resume", "asked.jsonl", answers="quit\ny\n")
+    assert "say go>" not in went_on.stdout
+    assert read_records(tmp_path / "asked.jsonl") == [before]  # the game of the auto go
+
+
 def test_crib_replay_help_names_the_games_crib_play_saves():
     """Issue 23, defect 6: crib replay --help says it prints a game saved by crib play."""
     run = subprocess.run([sys.executable, "-m", "analyzer", "replay", "--help"],

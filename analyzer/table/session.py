@@ -97,6 +97,17 @@ class _Replaying:
             self._session._replayed = True
         return answer
 
+    def _went_on(self, table) -> bool:
+        """Whether the game replayed went on past this go: decisions are left, or a resumed
+        game's record is not yet given back (its go may have been said for the person, with
+        ``auto_go``, while this table asks for it: the go preference is the run's, not the
+        game's). Otherwise the person is asked: the game stopped at this go, or it is an undo's
+        question."""
+        session = self._session
+        if self._queue:
+            return True
+        return session._expect is not None and _plain(table.record()) != session._expect
+
     def discard(self, table, seat):
         answer = self._next("discard", seat)
         if answer is None:
@@ -109,8 +120,8 @@ class _Replaying:
         return answer
 
     def lay(self, table, seat):
-        if not table.legal(seat) and self._queue:  # a go (asked when the table has no auto_go)
-            return None
+        if not table.legal(seat) and self._went_on(table):
+            return None  # a go (asked when the table has no auto_go), said in the game replayed
         answer = self._next("lay", seat)
         if answer is None:
             return self._session.person.lay(table, seat)
