@@ -1073,6 +1073,30 @@ def test_in_a_colour_terminal_suits_are_signs_and_the_board_is_unicode(tmp_path)
         assert [k + 1 for k, ch in enumerate(holes) if ch == "●"] == [first[side]]
 
 
+def test_an_undo_puts_the_pegs_back_where_they_stood():
+    """The back peg follows the front one as a score moves; points taken back by an undo (a
+    muggins point, say) put both pegs back, never the back peg ahead of the front."""
+    from types import SimpleNamespace
+
+    from analyzer.cli.terminal import TerminalPlayer
+
+    player = TerminalPlayer(console=None)
+    player.table = SimpleNamespace(scores=[0, 0])
+
+    def pegs(*scores):
+        player.table.scores = list(scores)
+        player._move_pegs()
+        return [(held[-2] if len(held) > 1 else 0, held[-1]) for held in player._pegs]
+
+    assert pegs(0, 0) == [(0, 0), (0, 0)]
+    assert pegs(2, 1) == [(0, 2), (0, 1)]
+    assert pegs(2, 11) == [(0, 2), (1, 11)]
+    assert pegs(2, 12) == [(0, 2), (11, 12)]   # the AI's muggins point
+    assert pegs(2, 11) == [(0, 2), (1, 11)]    # undone: where they stood before it
+    assert pegs(8, 13) == [(2, 8), (11, 13)]
+    assert pegs(8, 9) == [(2, 8), (1, 9)]      # an undo past two moves
+
+
 def test_no_auto_go_asks_you_to_say_go(tmp_path):
     """--auto-go is the default (the go said for you); --no-auto-go asks you to type it (the
     answers before it, refused, shift the scripted answers: the games differ, both whole)."""

@@ -246,7 +246,7 @@ class TerminalPlayer:
         self._last = None  # the seat that laid the last card (who leads a new count)
         self._laid: list[int] = []  # the cards each seat has laid in this deal's play
         self._seating: Seating | None = None
-        self._pegs: list[list[int]] = []  # by side: [back, front], as the scores move
+        self._pegs: list[list[int]] = []  # by side: the holes its front peg has stood in
 
     @property
     def fancy(self) -> bool:
@@ -293,7 +293,8 @@ class TerminalPlayer:
         self._move_pegs()
         for side, label in enumerate(labels):
             if self.fancy:
-                back, front = self._pegs[side]
+                held = self._pegs[side]
+                back, front = (held[-2] if len(held) > 1 else 0), held[-1]
                 for line in peg_board(label, front, back, game.target, game.skunk_lines[0],
                                       width=width):
                     self.say(line, style="bold", wrap=False)
@@ -305,15 +306,20 @@ class TerminalPlayer:
             self.say("  (us: you and your partner; them: West and East)")
 
     def _move_pegs(self) -> None:
-        """The back peg goes to where the front one was each time a side's score moves."""
+        """The back peg goes to where the front one was each time a side's score moves; an
+        undo that takes points back puts both pegs back where they stood before those points
+        (never the back peg ahead of the front)."""
         if self.table is None:
             return
         scores = [int(x) for x in self.table.scores]
         if len(self._pegs) != len(scores):
-            self._pegs = [[0, x] for x in scores]
+            self._pegs = [[0, x] if x else [0] for x in scores]
         for side, x in enumerate(scores):
-            if x != self._pegs[side][1]:
-                self._pegs[side] = [self._pegs[side][1], x]
+            held = self._pegs[side]
+            while len(held) > 1 and held[-1] > x:  # points taken back
+                held.pop()
+            if held[-1] != x:
+                held.append(x)
 
     def _scores(self, scores) -> str:
         return self.seating.scores(scores)
