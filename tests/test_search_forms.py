@@ -247,6 +247,18 @@ def test_advice_in_the_other_forms_refuses_bad_positions_in_one_line():
     assert a.attrs["best"] == "8H" and parse_card("8H") == parse_card(a.loc[0, "card"])
 
 
+def test_the_next_counts_lead_is_asked_by_saying_go_again():
+    """After your go, the next count's lead is asked with your go said again (as the docs say):
+    here the last to lay (seat 2, AS to 30) and seat 0 hold no cards, so only you do."""
+    base = {"hand": "5D JC 4S 4H", "seat": 1, "dealer": 2, "starter": "2D",
+            "variant": "three-player", "samples": 50}
+    played = "0:5C 1:JC 2:7H 0:4C 1:5D 2:8D 0:5H 1:4H 2:QH 0:AC 1:go 2:AS"
+    assert advise_play(played=played, **base).attrs["best"] == "go"  # asked at 30 again
+    lead = advise_play(played=played + " 1:go", **base)
+    assert lead.attrs["best"] == "4S" and int(lead.loc[0, "now"]) == 1  # the last card
+    assert int(lead.attrs["count"]) == 0
+
+
 # --------------------------------------------------------------------------- score-aware
 
 

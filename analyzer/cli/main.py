@@ -1313,9 +1313,10 @@ def build_parser() -> argparse.ArgumentParser:
         "both players' (yours are the ones in --hand); counts, goes and whose turn follow by the "
         "rules (if the last card is yours, the opponent said go). With --variant five-card, "
         "three-player or four-player: --seat and --dealer-seat instead of --dealer/--pone, "
-        "--played as SEAT:CARD and SEAT:go in order, --score one number a side.")
+        "--played as SEAT:CARD and SEAT:go in order, --score one number a side, before this "
+        "play (the points of --played are added).")
     p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
-                   help="the four cards you kept, e.g. 4C 5H 9S KD")
+                   help="the four cards you kept (three in five-card), e.g. 4C 5H 9S KD")
     p.add_argument("--played", nargs="*", metavar="CARD",
                    help="the cards laid so far in this play, in order (default: none)")
     p.add_argument("--starter", required=True, metavar="CARD", help="the starter card")
@@ -1333,7 +1334,8 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="SCORE",
                    help="the scores now, 0 to 120, yours then the opponent's: adds each card's "
                    "probability of winning and chooses by it (other forms: one a side, in "
-                   "side order; a card that reaches the target comes first)")
+                   "side order, before this play, 0 to 60 in five-card; a card that reaches "
+                   "the target comes first)")
     p.add_argument("--samples", type=_number(low=1, high=1_000_000, integer=True),
                    default=ADVISE_SAMPLES, metavar="N",
                    help=f"samples of the opponent's cards, 1 to 1,000,000 (default "
@@ -1533,10 +1535,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "standard error. --variant five-card (to 61) and four-player (your side "
                        "against the other) have tables too; three-player takes three scores, "
                        "seat 0's, 1's and 2's, and --dealer-seat, and gives each seat's chance.")
-    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120 (three-player: "
-                   "seat 0's)")
+    p.add_argument("me", type=_score, metavar="ME", help="your score, 0 to 120 (0 to 60 in "
+                   "five-card; three-player: seat 0's)")
     p.add_argument("opp", type=_score, metavar="OPP", help="the opponent's score, 0 to 120 "
-                   "(three-player: seat 1's)")
+                   "(0 to 60 in five-card; three-player: seat 1's)")
     p.add_argument("third", type=_score, nargs="?", metavar="THIRD",
                    help="three-player: seat 2's score")
     role = p.add_mutually_exclusive_group()

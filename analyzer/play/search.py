@@ -1065,7 +1065,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     score
         ``(yours, the opponent's)`` as the game stands now (0..120): each card's probability of
         winning the game is then estimated too (score-aware), and the best card is the one most
-        likely to win.
+        likely to win. With ``variant=`` another form: each side's score before this play, in
+        side order (:func:`analyzer.play.searchforms.advise_play_forms`).
     samples
         Deals of the unseen cards to the opponent (its hand and its throw), 1 to 1,000,000; the
         same samples value every card.

@@ -957,8 +957,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     starter, thrown
         The starter; your cards in the crib, if you give them (else they count as unseen).
     score
-        Each side's score now, in side order (side ``s`` is seats ``s``, ``s + sides``, ...;
-        default zeros), before the cards of ``played`` (their points are added): a card that
+        Each side's score before this play, in side order (side ``s`` is seats ``s``,
+        ``s + sides``, ...; default zeros): the points of ``played`` are added. A card that
         reaches the target (61 in five-card, else 121) comes first, and each card's
         probability of winning is estimated too, from the form's win-odds table
         (:func:`analyzer.keeping.winodds.win_table`, three-player's

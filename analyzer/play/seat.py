@@ -117,8 +117,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     as said where the next entry shows them (another seat's entry, or a card of a seat that
     said go, which starts the next count), so both give the same view. At the end of the
     history a turn is still the engine's: a seat that said go and is asked again says go (give
-    the last to lay's go, ``"0:go"``, to ask for the next count's lead), and the last to lay
-    is taken to lay no more when another seat is asked.
+    its go again, ``"1:go"``, to ask for the next count's lead), and the last to lay is taken
+    to lay no more when another seat is asked.
 
     A few events a decision, in Python: the choice itself is the player's compiled step, which
     :func:`lay` asks directly (a compiled replay calling it would compile the search again
@@ -377,7 +377,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         seat leads next) or as the engine records them (again at each turn a seat cannot lay,
         and by the last to lay at the end of its cards that fit) give the same position. At
         the end of the history, a seat that said go in this count and is asked again says go:
-        to ask it for the next count's lead, end with the last to lay's go.
+        to ask it for the next count's lead, end with its go said again.
     seat, dealer
         This seat's number and the dealer's (0 to players - 1).
     starter, thrown
