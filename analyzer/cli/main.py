@@ -314,8 +314,8 @@ def _keep_to_win(args, crib: str, pegging: bool) -> int:
     else:
         form = "" if args.variant == DEFAULT_VARIANT else f", {args.variant}"
         who = f"{a['role']}{form}, you {me}, opponent {opp}"
-    print(f"hand {a['hand']} as {who}: P(win) from {a['samples']:,} samples of the rest of "
-          f"the deal (seed {a['seed']})")
+    print(f"hand {a['hand']} as {who}: P(win) from {a['samples']:,} "
+          f"sample{'s' if a['samples'] != 1 else ''} of the rest of the deal (seed {a['seed']})")
     print(f"    {'keep':<12} {'discard':<7} {'net':>7} {'P(win)':>7} {'±se':>7}")
     for row in rows:
         mark = "*" if row["keep"] == a["win_keep"] else " "
@@ -676,8 +676,8 @@ def _fill_history_review(record: dict, review) -> None:
 
 def _places(se: float) -> int:
     """At least 4 decimals, and enough for two significant digits of the error (at most the 7
-    the tables are written to)."""
-    return min(max(4, 1 - math.floor(math.log10(se))), 7) if se > 0 else 4
+    the tables are written to; an error that 7 decimals show as 0 is shown with 4)."""
+    return min(max(4, 1 - math.floor(math.log10(se))), 7) if se >= 5e-8 else 4
 
 
 def _cmd_odds(args) -> int:
@@ -1049,8 +1049,9 @@ def _cmd_peg(args) -> int:
         raise UsageError("crib peg: one of the arguments --dealer --pone is required (see "
                          "crib peg --help)")
     if args.score is not None and len(args.score) != 2:
-        raise UsageError(f"crib peg: --score: yours and the opponent's, got {len(args.score)} "
-                         "numbers")
+        got = len(args.score)
+        raise UsageError(f"crib peg: --score: yours and the opponent's, got {got} "
+                         f"number{'s' if got != 1 else ''}")
     if args.thrown is not None and len(args.thrown) != 2:
         raise UsageError(f"crib peg: --thrown: your two cards in the crib, got "
                          f"{len(args.thrown)}")
@@ -1079,7 +1080,7 @@ def _cmd_peg(args) -> int:
     said = f"; played {played}" if played else "; nothing laid yet"
     score = f"; score {args.score[0]}-{args.score[1]}" if args.score else ""
     print(f"hand {hand} as {role}, starter {starter}{said} (count {count}){score}; "
-          f"{args.samples:,} samples, seed {args.seed}")
+          f"{args.samples:,} sample{'s' if args.samples != 1 else ''}, seed {args.seed}")
     if best == "go":
         print(f"go: no card you hold can be laid on count {count}")
         return 0
@@ -1139,8 +1140,8 @@ def _peg_form(args) -> int:
     said = f"; played {played}" if played else "; nothing laid yet"
     score = f"; scores {'-'.join(str(x) for x in args.score)}" if args.score else ""
     print(f"{args.variant}: hand {hand} in seat {args.seat} (seat {args.dealer_seat} deals), "
-          f"starter {starter}{said} (count {count}){score}; {args.samples:,} samples, seed "
-          f"{args.seed}")
+          f"starter {starter}{said} (count {count}){score}; {args.samples:,} "
+          f"sample{'s' if args.samples != 1 else ''}, seed {args.seed}")
     if best == "go":
         print(f"go: no card you hold can be laid on count {count}")
         return 0
