@@ -221,8 +221,18 @@ def test_crib_peg_json_and_score():
     data = json.loads(result.stdout)
     assert data["best"] == "5H" and data["count"] == 10 and data["role"] == "dealer"
     assert data["rows"][0]["p_win"] == 1.0 and data["rows"][0]["now"] == 2
-    assert {"card", "now", "rest_for", "rest_against", "rest", "rest_se", "total", "p_win",
-            "p_win_se"} <= set(data["rows"][0])
+    assert {"card", "now", "rest_for", "rest_against", "rest", "rest_se", "total", "wins_now",
+            "p_win", "p_win_se"} <= set(data["rows"][0])
+    # 5H makes 15 for 2: 121, the game won now (as the other forms mark it)
+    assert [row["wins_now"] for row in data["rows"]] == [True] + [False] * 3
+    text = run("peg", "--hand", "5H", "9S", "KD", "2C", "--played", "TD", "--starter", "3S",
+               "--dealer", "--score", "119", "100", "--samples", "100").stdout
+    assert "best: lay 5H (it reaches the target)" in text
+    assert [line for line in text.splitlines() if line.endswith("wins now")][0].startswith(
+        "  * 5H")
+    plain = run("peg", "--hand", "5H", "9S", "KD", "2C", "--played", "TD", "--starter", "3S",
+                "--dealer", "--samples", "100", "--json")
+    assert not any(row["wins_now"] for row in json.loads(plain.stdout)["rows"])  # no score
 
 
 def test_crib_peg_uniform_is_advise_play_without_the_posterior():

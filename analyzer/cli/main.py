@@ -1095,9 +1095,10 @@ def _cmd_peg(args) -> int:
                 f" {row['rest_se']:6.3f} {row['total']:+7.3f}")
         if args.score:
             line += f" {row['p_win']:7.4f} {row['p_win_se']:6.4f}"
-        print(line)
+        print(line + ("  wins now" if row["wins_now"] else ""))
     top = rows[0]
-    why = (f"P(win) {top['p_win']:.4f}" if args.score else f"total {top['total']:+.3f}")
+    why = "it reaches the target" if top["wins_now"] else \
+        f"P(win) {top['p_win']:.4f}" if args.score else f"total {top['total']:+.3f}"
     print(f"best: lay {best} ({why})")
     return 0
 

@@ -1103,8 +1103,9 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         ``p_win``; then by ``total``): ``card``, ``now`` (points it pegs now, the last card
         included; a go, even one the card makes certain, is scored in the rest),
         ``rest_for``, ``rest_against`` (mean pegging in the rest of the play), ``rest`` (their
-        difference) and ``rest_se`` (its standard error), ``total`` (``now + rest``), and with
-        ``score``: ``p_win`` and ``p_win_se``. ``attrs`` holds ``best`` (a card, or ``"go"``
+        difference) and ``rest_se`` (its standard error), ``total`` (``now + rest``),
+        ``wins_now`` (with ``score``: the card reaches 121 now), and with ``score``: ``p_win``
+        and ``p_win_se``. ``attrs`` holds ``best`` (a card, or ``"go"``
         when no card can be laid: then there are no rows), ``count`` and ``samples``.
 
     Examples
@@ -1207,19 +1208,19 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                "rest_for": out[i, _FOR], "rest_against": out[i, _AGAINST],
                "rest": out[i, _FOR] - out[i, _AGAINST], "rest_se": out[i, _NET_SE]}
         row["total"] = row["now"] + row["rest"]
+        row["wins_now"] = score is not None and bool(out[i, _WINS_NOW])
         if score is not None:
             row["p_win"], row["p_win_se"] = out[i, _WIN], out[i, _WIN_SE]
         rows.append(row)
-    columns = ["card", "now", "rest_for", "rest_against", "rest", "rest_se", "total"]
+    columns = ["card", "now", "rest_for", "rest_against", "rest", "rest_se", "total",
+               "wins_now"]
     columns += ["p_win", "p_win_se"] if score is not None else []
     frame = pd.DataFrame(rows, columns=columns)
     if len(frame):
         # score-aware: a card that wins now first (certain; another card may win in every
         # sample and still lose), then the probability of winning, then the points
-        frame["wins_now"] = out[np.flatnonzero(out[:, _LEGAL]), _WINS_NOW]
         keys = ["wins_now", "p_win", "total"] if score is not None else ["total"]
         frame = frame.sort_values(keys, ascending=False, kind="stable").reset_index(drop=True)
-        frame = frame.drop(columns="wins_now")
     frame.attrs.update(best=frame.loc[0, "card"] if len(frame) else "go", count=count,
                        samples=samples, score_aware=score is not None)
     return frame
