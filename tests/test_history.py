@@ -375,7 +375,7 @@ def test_crib_stats_after_three_games(tmp_path):
                  "points per deal, six-card (4 deals) you AI",
                  "pegging 2.25 2.50", "hand 8.25 5.50", "crib 2.25 0.75", "his heels 0.50 0.50",
                  "total 13.25 9.25",
-                 "muggins: your own counts gave the AI 2 points",
+                 "muggins: your own counts gave the other side 2 points",
                  "3.75 3.50",
                  "trend over 2 reviewed games: first half 3.75 a game, last half 3.50",
                  "least-squares slope -0.25 points a game"):

@@ -48,7 +48,7 @@ def format_stats(stats, path) -> str:
             lines.append("  (us: you and your partner; them: West and East)")
     if stats.muggins_given is not None:
         given = stats.muggins_given
-        lines += ["", f"muggins: your own counts gave the AI {given} "
+        lines += ["", f"muggins: your own counts gave the other side {given} "
                       f"point{'' if given == 1 else 's'}"]
     lines += [""] + _trend(stats)
     return "\n".join(lines)
