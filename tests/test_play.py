@@ -487,7 +487,8 @@ def test_a_rank_alone_lays_that_card_quit_asks_first_and_help_lists_the_commands
     assert "quit         stop here (asks first)" in child.before
     child.sendline("quit")
     child.expect(r"Stop the game here\? It is saved unfinished \(y/n\)> ")
-    child.sendline("maybe")  # neither: asked again
+    child.sendline("maybe")  # neither: said so, and asked again
+    child.expect(r"answer y \(stop, the game saved\) or n \(go on\)")
     child.expect(r"Stop the game here\? It is saved unfinished \(y/n\)> ")
     child.sendline("n")
     child.expect("The game goes on.")

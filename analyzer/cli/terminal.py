@@ -526,6 +526,8 @@ class TerminalPlayer:
                                             "(y/n)> ").lower()
                     except QuitGame:  # the input ends: as good as a yes
                         answer = "y"
+                    if answer not in ("y", "yes", "n", "no"):
+                        self.wrong("answer y (stop, the game saved) or n (go on)")
                 if answer in ("y", "yes"):
                     raise QuitGame("quit")
                 self.say("The game goes on.")
