@@ -252,20 +252,28 @@ def test_a_three_player_game_stopped_mid_deal_and_resumed_is_the_game_played_str
 
 
 def test_a_resumed_deal_shown_again_names_the_leaders_of_then(tmp_path):
-    """The deal in progress is shown again on resume: each new count's leader is the one of the
-    game as it was played, not worked out from the hands at the resume."""
-    def play(*args: str, answers: str) -> list[str]:
+    """The deal in progress is shown again on resume as it was played: its heading's board at
+    the scores of its start, and each new count's leader the one of then (not worked out from
+    the table at the resume)."""
+    def play(*args: str, answers: str) -> str:
         run = subprocess.run([sys.executable, "-m", "analyzer", "play", *args, "--no-history"],
                              input=answers, capture_output=True, text=True, cwd=tmp_path,
                              env=_env(), timeout=TIMEOUT)
         assert run.returncode == 0, run.stderr
-        return re.findall(r"-- the count starts again at 0[^\n]*", run.stdout)
+        return run.stdout
+
+    def leads(text: str) -> list[str]:
+        return re.findall(r"-- the count starts again at 0[^\n]*", text)
+
+    def heading(text: str) -> str:  # the last deal's rule and its board
+        return re.findall(r"-+ Deal \d+:[^\n]*\n(?:  \S+ +\d+ \[[^\n]*\n)+", text)[-1]
 
     live = play("--variant", "three-player", "--level", LEVEL, "--seed", "707", "--save",
                 "g.jsonl", answers="9S\n5C\n8D\n6S\nAD\n9S\n4D\n5C\n8D\nquit\ny\n")
     again = play("--resume", "g.jsonl", answers="quit\ny\n")
-    assert again and again == live[-len(again):]
-    assert all(line.endswith("leads --") for line in again)
+    assert leads(again) and leads(again) == leads(live)[-len(leads(again)):]
+    assert all(line.endswith("leads --") for line in leads(again))
+    assert heading(again) == heading(live) and "Deal 2:" in heading(again)
 
 
 def test_expert_in_a_group_form_says_how_it_plays(tmp_path):

@@ -247,6 +247,7 @@ class TerminalPlayer:
         self._laid: list[int] = []  # the cards each seat has laid in this deal's play
         self._seating: Seating | None = None
         self._pegs: list[list[int]] = []  # by side: the holes its front peg has stood in
+        self.replaying = False  # events of then shown again (a resume): their scores, not now's
 
     @property
     def fancy(self) -> bool:
@@ -284,13 +285,16 @@ class TerminalPlayer:
         self.console.print(text, style=style, markup=False, highlight=False, emoji=False,
                            soft_wrap=True)
 
-    def board(self) -> None:
-        """The board: a track a side (two; three in three-player; us and them in four)."""
+    def board(self, scores=None) -> None:
+        """The board: a track a side (two; three in three-player; us and them in four), at
+        ``scores`` (an event's; by default the table's now)."""
         table = self.table
         game = table.game
         labels = self.seating.board_labels
         width = max(3, *(len(label) for label in labels))
-        self._move_pegs()
+        self._move_pegs(scores)
+        if scores is None:
+            scores = table.scores
         for side, label in enumerate(labels):
             if self.fancy:
                 held = self._pegs[side]
@@ -299,19 +303,22 @@ class TerminalPlayer:
                                       width=width):
                     self.say(line, style="bold", wrap=False)
             else:
-                self.say(board_line(label, int(table.scores[side]), game.target,
+                self.say(board_line(label, int(scores[side]), game.target,
                                     game.skunk_lines[0], total=side == 0, width=width),
                          style="bold")
         if self.seating.partners:
             self.say("  (us: you and your partner; them: West and East)")
 
-    def _move_pegs(self) -> None:
+    def _move_pegs(self, scores=None) -> None:
         """The back peg goes to where the front one was each time a side's score moves; an
         undo that takes points back puts both pegs back where they stood before those points
-        (never the back peg ahead of the front)."""
-        if self.table is None:
-            return
-        scores = [int(x) for x in self.table.scores]
+        (never the back peg ahead of the front). ``scores``: an event's, else the table's now
+        (not while :attr:`replaying`)."""
+        if scores is None:
+            if self.table is None or self.replaying:
+                return
+            scores = self.table.scores
+        scores = [int(x) for x in scores]
         if len(self._pegs) != len(scores):
             self._pegs = [[0, x] if x else [0] for x in scores]
         for side, x in enumerate(scores):
@@ -328,7 +335,7 @@ class TerminalPlayer:
         """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
         table, kind = self.table, event["kind"]
         seating = self.seating
-        self._move_pegs()
+        self._move_pegs(event.get("scores"))
         group = seating.players > 2
         if kind == "cut":
             self._show_cut(event)
@@ -342,7 +349,7 @@ class TerminalPlayer:
                               style="cyan")
             if event["number"] == 1 and table.game.start_points:
                 self._three_for_last(event)
-            self.board()
+            self.board(event.get("scores"))
             if group:
                 n = table.game.players
                 self.say(f"{seating.subject(dealer)} {seating.verb(dealer, 'deal')}; the play "
@@ -999,5 +1006,9 @@ class _Resumed:
         opponent = next(s for s in table.seats if isinstance(s, str))
         setup = table.setup
         _greet(player, table, opponent, setup["seed"], setup["muggins"], resumed=self.path)
-        for event in events:
-            player.show(event)
+        player.replaying = True  # the deal in progress as it went, at its scores of then
+        try:
+            for event in events:
+                player.show(event)
+        finally:
+            player.replaying = False
