@@ -813,6 +813,19 @@ def _played_pairs(text: str) -> list[tuple[int, str]]:
     return items
 
 
+def _go_unsaid(p: int, said: set[int], last: int, passes: int, players: int, entry) -> bool:
+    """Whether seat ``p``'s turn may be a go that a history written as the table says goes
+    (once a count, none by the last to lay) leaves out, where the engine says it: ``p`` said
+    go in this count already, or laid last with every other seat passed since; and the next
+    entry (``(seat, card id or -1)``, None at the end of the history) is another seat's, or a
+    card of ``p``'s after its go (the next count's). The caller takes the go as said only if
+    no card ``p`` may hold fits the count. The seat API's replay
+    (:func:`analyzer.play.seat._replay`) and :func:`_replay_seats` both read goes so."""
+    if not (p in said or (p == last and passes == players - 1)):
+        return False
+    return entry is None or entry[0] != p or (p in said and entry[1] >= 0)
+
+
 def _history(played) -> list[tuple[int, int]]:
     """``played`` as ``[(seat, card id or -1 for a go), ...]``: pairs ``(seat, card or None or
     "go")``, or text ``"1:5H 2:go 0:JC"``."""
@@ -840,8 +853,7 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
     :func:`analyzer.play.deal._play_with`; return the position at ``seat``'s turn: ``(laid by
     seat: list of card lists, count, ranks in the count, floors, scores pegged by seat)``.
     Raises ValueError for a history the game cannot reach. The goes may be as the table says
-    them or as the engine records them, as :func:`analyzer.play.seat.lay` takes them (a go
-    left unsaid is taken as said where the next entry shows it)."""
+    them or as the engine records them (:func:`_go_unsaid`)."""
     from ..core.cards import format_card
 
     n, n_cards = game.players, game.kept
@@ -867,12 +879,9 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
             at_end = e == len(history)
             if at_end and p == seat:
                 return laid, count, ranks, floor, pegged
-            # a go the table leaves unsaid (analyzer.play.seat._replay)
-            implied = (p in said or (p == last and passes == n - 1)) and (
-                at_end or history[e][0] != p or (p in said and history[e][1] >= 0))
-            if implied and (any(c not in laid[p] and count + value(c) <= 31 for c in mine)
-                            if p == seat else count + 10 <= 31):
-                implied = False  # a card fits: no go to take as said
+            implied = _go_unsaid(p, said, last, passes, n, None if at_end else history[e]) \
+                and not (any(c not in laid[p] and count + value(c) <= 31 for c in mine)
+                         if p == seat else count + 10 <= 31)  # a card fits: no go
             if not implied and at_end:
                 raise ValueError(f"it is seat {p}'s turn to lay or say go, not seat "
                                  f"{seat}'s: add its card (or its go) to played")

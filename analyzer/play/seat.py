@@ -58,7 +58,7 @@ from .players import _choose_play
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
 from .search import best_play_at_seat
-from .searchforms import _played_pairs, best_play_forms_at_seat
+from .searchforms import _go_unsaid, _played_pairs, best_play_forms_at_seat
 from .winkeep import BEST_DISCARD_REACH, _points_values
 
 __all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
@@ -161,19 +161,17 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
         nxt = (p + 1) % n_players
         choice = -1
         if left[p] > 0:
-            # a go the table leaves unsaid: a seat's go again, or the last to lay's at the end
-            # of its cards that fit (the docstring)
-            unsaid = p in said or (p == last and passes == n_players - 1)
             at_end = e == len(ev_seat)
             if at_end and p == seat:  # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
                 return v
-            implied = unsaid and (at_end or ev_seat[e] != p or (p in said and ev_card[e] >= 0))
-            if implied and (any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
-                                for i in range(n_cards)) if p == seat
-                            else count + 10 <= rules.MAX_COUNT):
-                implied = False  # a card fits: no go to take as said
+            # a go the table leaves unsaid (the docstring)
+            entry = None if at_end else (ev_seat[e], ev_card[e])
+            implied = _go_unsaid(p, said, last, passes, n_players, entry) and not (
+                any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
+                    for i in range(n_cards)) if p == seat
+                else count + 10 <= rules.MAX_COUNT)  # a card fits: no go
             if not implied and at_end:
                 raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
             if not implied and ev_seat[e] != p:
