@@ -409,9 +409,11 @@ def test_crib_peg_in_the_other_forms():
     data = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json").stdout)
     assert data["best"] == "8H" and {r["card"] for r in data["rows"]} == {"8H", "2C", "KD", "QS"}
     assert data["opponent"] == "ev discard" and "p_win" not in data["rows"][0]
-    uniform = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json",
+    # the history as typed (small letters, a comma) is echoed as the project writes it
+    typed = [*base[:9], "1:7c,2:8d", *base[11:]]
+    uniform = json.loads(_crib(*typed, "--seat", "0", "--dealer-seat", "0", "--json",
                                "--uniform").stdout)
-    assert uniform["opponent"] == "uniform"
+    assert uniform["opponent"] == "uniform" and uniform["played"] == "1:7C 2:8D"
     # three-player's score: each card's chance of the three from the table of three needs
     scored = json.loads(_crib(*base, "--seat", "0", "--dealer-seat", "0", "--json", "--thrown",
                               "5D", "--score", "110", "100", "105").stdout)

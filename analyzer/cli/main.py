@@ -1103,6 +1103,16 @@ def _cmd_peg(args) -> int:
     return 0
 
 
+def _said_entry(entry: str) -> str:
+    """One ``SEAT:CARD`` or ``SEAT:go`` entry of a history ``advise_play`` accepted, written as
+    the project writes it (``1:5h`` as ``1:5H``, ``2:GO`` as ``2:go``)."""
+    from ..core.cards import format_cards, parse_cards
+
+    seat, _, said = entry.partition(":")
+    said = "go" if said.strip().lower() == "go" else format_cards(parse_cards(said))
+    return f"{seat.strip()}:{said}"
+
+
 def _peg_form(args) -> int:
     """``crib peg --variant`` for five-card, three- and four-player (seats, and the history as
     ``SEAT:CARD`` / ``SEAT:go``)."""
@@ -1128,6 +1138,7 @@ def _peg_form(args) -> int:
         raise UsageError(f"{where}: {exc}") from None
     hand = format_cards(parse_cards(_cards_text(args.hand)))
     starter = format_cards(parse_cards(args.starter))
+    played = " ".join(_said_entry(entry) for entry in played.replace(",", " ").split())
     rows = [{k: _plain(v) for k, v in row.items()} for row in advice.to_dict("records")]
     best, count = advice.attrs["best"], int(advice.attrs["count"])
     if args.json:
@@ -1257,7 +1268,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("count", help="count a hand (or crib) the way it is said at the table")
+    p = sub.add_parser(
+        "count", help="count a hand (or crib) the way it is said at the table",
+        description="Count four cards with the starter (three in five-card): each fifteen, "
+        "pair, run, flush and nobs with its cards and points, the total, and the count as it "
+        "is said at the table. --crib counts a crib, whose flush needs all five cards.")
     p.add_argument("cards", nargs="+", help="four cards, e.g. 5H 5C 5S JD (or 5h,5c,5s,jd); "
                    "three for a five-card hand")
     p.add_argument("--starter", required=True, help="the starter (cut) card, e.g. 5D")
@@ -1266,8 +1281,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(func=_cmd_count)
 
-    p = sub.add_parser("keep", help="rank the ways to keep four cards of six (or of five, or "
-                       "three of five, in the other forms)")
+    p = sub.add_parser(
+        "keep", help="rank the ways to keep four cards of six (or of five, or three of five, "
+        "in the other forms)",
+        description="Rank every way to keep four of your six cards (four of five with three or "
+        "four players, three of five in five-card): the hand's exact mean over the unseen "
+        "starters with its range, the crib's expected value (added with --dealer, taken off "
+        "with --pone), the play's value (six-card), and the net. With --score, rank them by "
+        "the probability of winning from the scores before the deal instead, simulating the "
+        "rest of the deal.")
     p.add_argument("cards", nargs="+", help="six cards, e.g. 5H 5S 6D JC QS KH; five in the "
                    "other forms")
     _add_role(p, required=True)
@@ -1352,7 +1374,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(func=_cmd_peg)
 
-    p = sub.add_parser("simulate", help="play AI against AI and report the statistics")
+    p = sub.add_parser(
+        "simulate", help="play AI against AI and report the statistics",
+        description="Play whole games AI against AI, with the full rules of the form, and "
+        "report the first dealer's edge, the win rates by seat, the skunk rates, the deals a "
+        "game and the points a deal by phase and role. Same seed, same result, whatever the "
+        "workers or the backend; long runs checkpoint to --out and resume.")
     p.add_argument("--games", type=_games, required=True, metavar="N",
                    help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
     _add_seed(p)
@@ -1461,7 +1488,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(func=_cmd_stats)
 
-    p = sub.add_parser("replay", help="print a recorded game deal by deal, counted out")
+    p = sub.add_parser(
+        "replay", help="print a recorded game deal by deal, counted out",
+        description="Print one recorded game deal by deal: each hand dealt and the cards "
+        "thrown, the starter, the play card by card with the count and what each card pegged, "
+        "each hand's and the crib's count as said at the table, and the scores after the "
+        "deal.")
     p.add_argument("file", metavar="FILE",
                    help="records written by crib simulate --record, or a game saved by crib "
                    "play --save")
@@ -1603,13 +1635,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="allow --out in the package's own data folder, replacing the shipped "
                    "table")
     _add_quiet(t, "no progress report")
-    t = tables.add_parser("keep", help="the best keep of every six-card hand, as Parquet")
+    t = tables.add_parser(
+        "keep", help="the best keep of every six-card hand, as Parquet",
+        description="Write the best keep of every six-card hand (one row for each hand up to "
+        "suit symmetry), as dealer and as pone, to a Parquet file, and by rank pattern the keep "
+        "best for most of its hands to a CSV file.")
     t.add_argument("--out", required=True, metavar="FILE", help="the Parquet file to write")
     t.add_argument("--ranks", metavar="FILE",
                    help="the rank-only CSV (default: FILE's name with _ranks.csv)")
     _add_table_crib(t, "used")
     _add_workers(t)
-    t = tables.add_parser("compare", help="compare the crib table with a published one")
+    t = tables.add_parser(
+        "compare", help="compare the crib table with a published one",
+        description="Compare the rank-only crib-value table (the shipped one, or --table) with "
+        "a published one, e.g. Schell's: the mean and largest differences for dealer and pone, "
+        "and the rank pairs that differ most.")
     t.add_argument("--table", metavar="FILE",
                    help="rank-only table, all 91 rank pairs (default: the shipped "
                    "data/crib_values_rank.csv)")
