@@ -45,6 +45,7 @@ that contradicts its cards is refused with the first inconsistency.
 from __future__ import annotations
 
 import json
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -708,7 +709,13 @@ def format_game(record: dict) -> str:
                                                           strict=False):
             said = say_count(count_hand(" ".join(cards), deal["starter"], crib=is_crib,
                                         variant="six-card" if is_crib else game.name))
-            lines.append(f"  {label} {' '.join(cards)}: {points}  ({said})")
+            line = f"  {label} {' '.join(cards)}: {points}  ({said})"
+            if len(line) <= _WIDTH:
+                lines.append(line)
+            else:  # within the width: the count said goes under its hand, indented
+                lines.append(f"  {label} {' '.join(cards)}: {points}")
+                lines.extend(textwrap.wrap(f"({said})", width=_WIDTH, initial_indent=" " * 6,
+                                           subsequent_indent=" " * 6, break_on_hyphens=False))
             if claim is not None and claim < points:
                 lines.append(f"    claimed {claim}: muggins, the other side takes "
                              f"{points - claim}")
@@ -717,6 +724,10 @@ def format_game(record: dict) -> str:
                                                        if claim > points else ""))
         lines.append(f"  {_scores_label(game)} {'-'.join(map(str, deal['scores']))}")
     return "\n".join(lines)
+
+
+#: The columns a replay's line takes at most (a long count said is wrapped under its hand).
+_WIDTH = 80
 
 
 def _scores_label(game: Game) -> str:
