@@ -12,6 +12,7 @@ from naive import naive_items, naive_peg_points, naive_score
 from reference import SHOW_CENSUS
 
 from analyzer import count_hand, peg_points, say_count, score_hand, score_hands, show_census
+from analyzer.core.cards import format_cards
 
 IMPOSSIBLE = {19, 25, 26, 27}
 
@@ -133,9 +134,7 @@ def test_say_count_examples():
     )
     assert say_count(count_hand("5H 5C 5S JD", "5D")).startswith("fifteen two, fifteen four,")
     assert say_count(count_hand("AS 3D 7S 9S", "KD")) == "nineteen (nothing: 0)"
-    assert say_count(count_hand("2S 2C 3D 4S", "2H")) == (
-        "a pair royal is six and a triple run of three makes 15"
-    )
+    assert say_count(count_hand("2S 2C 3D 4S", "2H")) == "a triple run of three makes 15"
 
 
 def test_score_hands_rejects_bad_shapes_and_ids():
@@ -150,15 +149,27 @@ def test_score_hands_rejects_bad_shapes_and_ids():
 def test_say_count_steps_phrase_by_phrase():
     from analyzer.core.counting import say_count_steps
 
-    # RULES.md: 5S 4S 2S 6H with 5H is 12 (4-5-5-6: a double run of three and a pair); the 29
+    # RULES.md: 5S 4S 2S 6H with 5H is 12: fifteens 4 and the double run 4-5-5-6, "2x3 + pair
+    # 2", as players name it: the pair is said in the double run, not apart; the 29
     steps = say_count_steps(count_hand("5S 4S 2S 6H", "5H"))
     assert [(s.said, s.total) for s in steps] == [
-        ("fifteen two", 2), ("fifteen four", 4), ("a pair is six", 6),
-        ("a double run of three makes 12", 12)]
+        ("fifteen two", 2), ("fifteen four", 4), ("a double run of three makes 12", 12)]
+    assert {format_cards(i.cards) for i in steps[-1].items} == {"5S 5H", "4S 5S 6H", "4S 5H 6H"}
     steps = say_count_steps(count_hand("5H 5C 5S JD", "5D"))
     assert [s.total for s in steps][-2:] == [28, 29]
     assert steps[-2].said == "a double pair royal is twenty-eight" and len(steps[-2].items) == 6
     assert say_count_steps(count_hand("AS 3D 7S 9S", "KD"))[0].items == ()
+    # RULES.md's runs by name, each with its pairs: a double run 8, a triple run 15, a
+    # double-double run 16; a double run of four is 10; a pair outside the runs is said apart
+    for hand, starter, said in [
+            ("2S 2C 3D 4S", "7H", "fifteen two and a double run of three makes 10"),
+            ("2S 2C 2H 3D", "4S", "a triple run of three makes 15"),
+            ("2S 3D 3H 4S", "4C", "a double double run of three makes 16"),
+            ("4S 4D 5H 5S", "6C", "fifteen two, fifteen four, fifteen six, fifteen eight and a "
+                                  "double double run of three makes 24"),
+            ("9H 7H TD 8S", "8D", "fifteen two, fifteen four and a double run of four makes 14"),
+            ("8H 8C AD 2S", "3H", "a pair is two and a run of three makes 5")]:
+        assert say_count(count_hand(hand, starter)) == said, hand
     # the steps joined are say_count
     items = count_hand("2S 2C 3D 4S", "9C")
     said = [s.said for s in say_count_steps(items)]

@@ -143,15 +143,17 @@ def say_count(items: list[ScoreItem]) -> str:
     """The count as said at the table.
 
     Fifteens are said with their running total ("fifteen two, fifteen four"), pairs of one rank
-    together (a pair, a pair royal, a double pair royal), runs of one length together (a double run
-    of three), and the last phrase ends with the total in figures ("... and one for his nob makes
-    29"). A hand of nothing is "nineteen", as players say. :func:`say_count_steps` gives the
-    same words phrase by phrase, each with its items.
+    together (a pair, a pair royal, a double pair royal), runs of one length together with the
+    pairs inside them, as players name them (a double run of three is 8 points: two runs and a
+    pair; a double run of four 10, a triple run 15, a double double run 16), and the last
+    phrase ends with the total in figures ("... and one for his nob makes 29"). A hand of
+    nothing is "nineteen", as players say. :func:`say_count_steps` gives the same words phrase
+    by phrase, each with its items.
 
     Examples
     --------
     >>> say_count(count_hand("2S 3D 3H 4S", "9C"))
-    'fifteen two, fifteen four, a pair is six and a double run of three makes 12'
+    'fifteen two, fifteen four and a double run of three makes 12'
     """
     steps = say_count_steps(items)
     if not steps[0].items:
@@ -171,8 +173,9 @@ class CountStep(NamedTuple):
 
 def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
     """The count as said at the table, phrase by phrase (:func:`say_count` joins them): each
-    fifteen, the pairs of one rank, the runs, the flush, his nob, with the items each phrase
-    says and the running total. A hand of nothing is one step with no items.
+    fifteen, the pairs of one rank, the runs (with the pairs a double, triple or double double
+    run holds), the flush, his nob, with the items each phrase says and the running total. A
+    hand of nothing is one step with no items.
 
     Examples
     --------
@@ -180,8 +183,7 @@ def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
     ...     print(step.said, len(step.items), step.total)
     fifteen two 1 2
     fifteen four 1 4
-    a pair is six 1 6
-    a double run of three makes 12 2 12
+    a double run of three makes 12 3 12
     """
     if isinstance(items, str) or not all(isinstance(i, ScoreItem) for i in items):
         raise TypeError(f"items: the scoring items of a count (count_hand's list of ScoreItem), "
@@ -192,19 +194,23 @@ def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
         if item.kind == "fifteen":
             total += item.points
             phrases.append(("fifteen", total, (item,)))
-    pairs_by_rank: dict[int, list[ScoreItem]] = {}
-    for item in items:
-        if item.kind == "pair":
-            pairs_by_rank.setdefault(cards.card_rank(item.cards[0]), []).append(item)
-    for pairs in pairs_by_rank.values():
-        same = {c for item in pairs for c in item.cards}
-        total += rules.PEG_SAME_RANK_POINTS[len(same)]
-        phrases.append((_SAME_RANK[len(same)], total, tuple(pairs)))
     runs = [i for i in items if i.kind == "run"]
+    # a double, triple or double double run holds its pairs: "a double run of three" is 8
+    in_runs = {cards.card_rank(c) for i in runs for c in i.cards} if len(runs) > 1 else set()
+    pairs = [i for i in items if i.kind == "pair"]
+    held = [i for i in pairs if cards.card_rank(i.cards[0]) in in_runs]
+    pairs_by_rank: dict[int, list[ScoreItem]] = {}
+    for item in pairs:
+        if item not in held:
+            pairs_by_rank.setdefault(cards.card_rank(item.cards[0]), []).append(item)
+    for same_rank in pairs_by_rank.values():
+        same = {c for item in same_rank for c in item.cards}
+        total += rules.PEG_SAME_RANK_POINTS[len(same)]
+        phrases.append((_SAME_RANK[len(same)], total, tuple(same_rank)))
     if runs:
-        total += sum(i.points for i in runs)
+        total += sum(i.points for i in runs) + sum(i.points for i in held)
         phrases.append((f"{_RUN_TIMES[len(runs)]} of {_WORDS[len(runs[0].cards)]}", total,
-                        tuple(runs)))
+                        (*held, *runs)))
     for item in items:
         if item.kind == "flush":
             total += item.points
