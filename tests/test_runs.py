@@ -129,6 +129,10 @@ def test_mismatched_or_missing_resume_is_refused(tmp_path):
                  resume=True)
     with pytest.raises(RunError, match="nothing to resume"):
         simulate(2_000, seed=4, checkpoint=tmp_path / "empty", resume=True)
+    # a new checkpoint folder is made in a folder that exists, not at the end of a chain
+    with pytest.raises(RunError, match=r"no folder .*missing"):
+        simulate(2_000, seed=4, checkpoint=tmp_path / "missing" / "run")
+    assert not (tmp_path / "missing").exists()
     # a checkpoint of another format (records laid out differently) is refused, not misread
     manifest = json.loads((tmp_path / "run.json").read_text())
     (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 1}))

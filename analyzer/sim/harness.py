@@ -359,7 +359,8 @@ def simulate(
         ``LocalCluster`` here). Needs ``pip install 'analyzer[dask]'``.
     checkpoint
         A folder where finished chunks are saved as they complete (with the run's plan), so an
-        interrupted run can be continued with ``resume=True``.
+        interrupted run can be continued with ``resume=True``. It is made if its parent folder
+        exists (no chain of folders, as ``crib simulate --out``).
     resume
         Continue the run checkpointed in ``checkpoint``: only missing chunks are played. A
         different plan (games, seed, players, chunk size, crib table, records) is refused.

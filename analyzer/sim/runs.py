@@ -39,7 +39,7 @@ from ..core.choices import (
     on_threads,
     policy_arrays,
 )
-from ..core.files import atomic_write, atomic_write_text
+from ..core.files import OutputError, atomic_write, atomic_write_text, check_writable
 from ..core.game import VARIANTS
 from ..core.rng import chunk_states
 from ..core.scoring import hand3_table, hand_table
@@ -338,8 +338,12 @@ class Checkpoint:
                                "resume with the options the run was started with")
         elif resume:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
-        else:
-            self.folder.mkdir(parents=True, exist_ok=True)
+        else:  # made in a folder that exists, as the command line's --out: no chain of folders
+            try:
+                check_writable(self.folder, folder=True)
+            except OutputError as exc:
+                raise RunError(f"checkpoint {self.folder}: {exc}") from None
+            self.folder.mkdir(exist_ok=True)
             manifest = {**plan.as_dict(), "package_version": package_version(),
                         "format": CHECKPOINT_FORMAT}
             atomic_write_text(self.manifest, json.dumps(manifest, indent=2) + "\n")
