@@ -8,16 +8,22 @@ import numpy as np
 import pytest
 
 from analyzer import (
+    advise_play,
     count_hand,
     crib_distribution,
     evaluate_discards,
+    format_cards,
+    format_review,
     keep,
     keep_many,
     keep_to_win,
     parse_cards,
     play_from_score,
+    say_count,
     score_hand,
 )
+from analyzer.keeping.crib import card_values, crib_values
+from analyzer.research import plots
 
 HAND = "5H 5S 6D JC QS KH"
 ROLE_TAKERS = [
@@ -244,7 +250,6 @@ def test_the_seat_refuses_a_go_where_every_card_fits():
 
 def test_the_plots_take_a_duel_and_name_what_else_they_take():
     from analyzer import duel, simulate
-    from analyzer.research import plots
 
     d = duel("ev+greedy", "random+random", 200, seed=1, workers=1)
     assert len(plots.game_report(d).axes) == 4
@@ -258,3 +263,26 @@ def test_the_plots_take_a_duel_and_name_what_else_they_take():
         plots.policy_comparison({"a": r})
     with pytest.raises(TypeError, match="^expected a SimulationResult .* got list$"):
         plots.game_report([r])
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: crib_values("table", variant="x"), ValueError, "^unknown variant 'x'"),
+    (lambda: crib_values("table", variant="three-player"),
+     ValueError, "three-player throws one card: its table is analyzer.keeping.crib.card_values"),
+    (lambda: card_values("table", "six-card"), ValueError, "six-card throws two cards"),
+    (lambda: format_review("x"), TypeError,
+     "^review: the Review that review_game returns, got str$"),
+    (lambda: plots.game_rates([]), ValueError, "^results: no simulation to draw"),
+    (lambda: plots.show_distribution([1, 2, 3], None), ValueError,
+     r"^hand: the 30 counts of show scores .* shape \(3,\)$"),
+    (lambda: advise_play("4C 5H 9S KD", None, dealer=False, starter="2S"), TypeError,
+     "^played: .*got None$"),
+    (lambda: format_cards(None), ValueError, "^cards: .*got None$"),
+    (lambda: say_count(None), TypeError, "^items: .*got None$"),
+])
+def test_a_wrong_argument_is_one_line_naming_it(call, error, message):
+    """Arguments of the wrong kind are refused with what was expected, not an error from deep
+    inside (an AttributeError, a ZeroDivisionError, numpy's broadcasting, 'NoneType' is not
+    iterable)."""
+    with pytest.raises(error, match=message):
+        call()

@@ -267,7 +267,11 @@ def format_cards(cards: Iterable[int]) -> str:
     elif isinstance(cards, np.ndarray):
         cards = cards.ravel().tolist()
     else:  # a sequence, nested or not (each item as it is: 1.7 is refused, not truncated)
-        cards = np.asarray(list(cards), dtype=object).ravel().tolist()
+        try:
+            cards = np.asarray(list(cards), dtype=object).ravel().tolist()
+        except TypeError:
+            raise CardError(f"cards: text, card ids or a list of them, got {cards!r}"[:200]) \
+                from None
     return " ".join(format_card(c) for c in cards)
 
 

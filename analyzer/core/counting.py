@@ -13,6 +13,7 @@ it with the count. This module imports no compiled code, so
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -185,7 +186,8 @@ def say_count_steps(items: list[ScoreItem]) -> list[CountStep]:
     fifteen four 1 4
     a double run of three makes 12 3 12
     """
-    if isinstance(items, str) or not all(isinstance(i, ScoreItem) for i in items):
+    if isinstance(items, str) or not isinstance(items, Iterable) or \
+            not all(isinstance(i, ScoreItem) for i in items):
         raise TypeError(f"items: the scoring items of a count (count_hand's list of ScoreItem), "
                         f"got {items!r}"[:200])
     total = 0

@@ -321,7 +321,7 @@ def score_hand(hand, starter, crib: bool = False, variant: str = DEFAULT_VARIANT
     --------
     >>> score_hand("5H 5C 5S JD", "5D")
     29
-    >>> score_hand("4H 5H 6H", "5S", variant="five-card")  # 15s 4, double run 8 (a pair in it), flush 3
+    >>> score_hand("4H 5H 6H", "5S", variant="five-card")  # 15s 4, double run 8, flush 3
     15
     """
     h, s = _hand_and_starter(hand, starter, crib, variant)

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.cards import RANKS, rank_label_index
-from ..core.choices import TABLE_MODES, over_ranges
+from ..core.choices import TABLE_MODES, over_ranges, variant_game
 from ..core.files import atomic_write_all
 from ..core.version import package_version
 
@@ -261,10 +261,10 @@ def crib_values(mode: str = "table", variant: str = "six-card") -> np.ndarray:
     >>> values.shape, bool(values[0, 4, 4, 0] == values[1, 4, 4, 0])  # role-blind
     ((2, 13, 13, 2), True)
     """
+    if variant_game(variant).thrown != 2:
+        raise ValueError(f"{variant} throws one card: its table is "
+                         "analyzer.keeping.crib.card_values(), not crib_values()")
     if mode == "table":
-        if variant not in ("six-card", "five-card"):
-            raise ValueError(f"{variant} throws one card: its table is card_values(), not "
-                             "crib_values()")
         table = read_crib_table(None if variant == "six-card" else
                                 shipped_file(table_file(variant)))["mean"]
     elif mode == "uniform":
@@ -292,6 +292,9 @@ def card_values(mode: str = "table", variant: str = "three-player") -> np.ndarra
     >>> card_values("uniform").shape
     (2, 13)
     """
+    if variant_game(variant).thrown != 1:
+        raise ValueError(f"{variant} throws two cards: its table is crib_values(), not "
+                         "card_values()")
     if mode == "uniform":
         out = np.stack([card_crib_values(), card_crib_values()])
     elif mode == "table":

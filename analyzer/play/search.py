@@ -1015,6 +1015,9 @@ def _parse_played(played) -> list[int]:
     """The cards laid, in order, as ids, with :data:`GO` for each ``"go"`` marker."""
     from ..core.cards import as_cards
 
+    if played is None:
+        raise TypeError("played: the cards laid so far (text, ids or a list), () for none; "
+                        "got None")
     if isinstance(played, str):
         items = [t for t in played.replace(",", " ").split() if t]
     elif isinstance(played, int | np.integer):

@@ -307,7 +307,7 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     Parameters
     ----------
     cards
-        The cards dealt, as text or ids: six, five in five-card and four-player.
+        The cards dealt, as text or ids: six, five in five-card, three- and four-player.
     dealer
         True when the player deals this deal (the crib is his; in four-player, his side's).
     score

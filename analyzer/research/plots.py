@@ -98,6 +98,10 @@ def show_distribution(hand=None, crib=None, log: bool = False,
         "crib": np.asarray(show_census(True, variant=variant) if crib is None else crib,
                            dtype=np.int64),
     }
+    for name, c in counts.items():
+        if c.shape != (30,) or (c < 0).any() or c.sum() == 0:
+            raise ValueError(f"{name}: the 30 counts of show scores 0..29 that show_census "
+                             f"returns, got an array of shape {c.shape}")
     scores = np.arange(counts["hand"].size)
     fig = Figure(figsize=(11, 5.2), layout="constrained")
     ax = fig.subplots()
@@ -432,6 +436,8 @@ def _as_results(results, labels) -> tuple[list, list[str]]:
     elif not isinstance(results, Sequence):
         results = [results]
     results = [_simulation(r) for r in results]
+    if not results:
+        raise ValueError("results: no simulation to draw (give one, a list or a dict of them)")
     labels = [_players_label(r) for r in results] if labels is None else [str(x) for x in labels]
     if len(labels) != len(results):
         raise ValueError(f"{len(labels)} labels for {len(results)} results")

@@ -228,7 +228,8 @@ def review_game(record: dict, seat: int | None = None, *, samples: int = ADVISE_
     Parameters
     ----------
     record
-        A game record (:mod:`analyzer.sim.records`, format 1 or the five-card game's format 2), as
+        A game record of any form (:mod:`analyzer.sim.records`: format 1, or format 2 for
+        five-card, three- and four-player), as
         :func:`analyzer.read_records` reads it; checked with
         :func:`analyzer.sim.records.validate_record`.
     seat
@@ -650,6 +651,9 @@ def format_review(review: Review) -> str:
     """The review as plain text, at most 80 columns: a header, one line per decision (saying
     its objective), the summary, and with ``explain`` every seat's decisions with their top
     alternatives. The text of ``crib review``."""
+    if not isinstance(review, Review):
+        raise TypeError(f"review: the Review that review_game returns, got "
+                        f"{type(review).__name__}")
     you = " (you)" if review.seats and review.seats[review.seat] == PERSON else ""
     game = VARIANTS[review.variant]
     seat, sides = review.seat, game.teams
