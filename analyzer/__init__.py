@@ -11,7 +11,7 @@ stays fast.
 29
 """
 
-from importlib import import_module
+from importlib import import_module as _import_module
 
 _LAZY = {
     "CardError": "core.errors",
@@ -82,10 +82,10 @@ def __getattr__(name):
         globals()[name] = package_version()
         return globals()[name]
     if name in _MODULES:
-        globals()[name] = import_module(f".{_MODULES[name]}", __name__)
+        globals()[name] = _import_module(f".{_MODULES[name]}", __name__)
         return globals()[name]
     if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -159,6 +159,17 @@ def test_bad_arguments_are_refused_in_one_line():
                            ("best", (110, 110)), ("ev+greedy", (0, 0))):
         with pytest.raises(SeatError, match="position"):
             discard(player, "5H 5S 6D JC QS KH", own_crib=True, position=1, scores=scores)
+    # five-card's pone pegs 3 before the first deal: no deal is played at 0-0 or 1-2, as
+    # keep_to_win says; given no scores, the seat is far from the end
+    five = dict(own_crib=False, variant="five-card")
+    for scores in ((0, 0), (1, 2)):
+        with pytest.raises(SeatError, match="pegs 3 before the first deal"):
+            discard("best", "5H 5S 6D JC KH", scores=scores, **five)
+        with pytest.raises(SeatError, match="pegs 3 before the first deal"):
+            lay("best", "5H 6D JC", [], seat=1, dealer=0, starter="2C", thrown="KH KD",
+                variant="five-card", scores=scores)
+    assert discard("best", "5H 5S 6D JC KH", **five) == \
+        discard("best", "5H 5S 6D JC KH", scores=(0, 3), **five)
 
 
 def test_the_play_over_is_refused():

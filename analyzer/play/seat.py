@@ -48,6 +48,7 @@ from ..core.choices import (
     PEGGING_POLICIES,
     check_flag,
     check_number,
+    check_reachable,
     parse_player,
     variant_game,
 )
@@ -300,18 +301,25 @@ def _seat_number(value, n_players: int, what: str) -> int:
     return int(value)
 
 
-def _scores(scores, sides: int, target: int) -> np.ndarray:
-    """Each side's score, 0 to ``target - 1`` (a side at the target has won: no decision)."""
+def _scores(scores, sides: int, target: int, game=None) -> np.ndarray:
+    """Each side's score, 0 to ``target - 1`` (a side at the target has won: no decision);
+    with ``game``, scores a deal of it can be played at (five-card's three for last)."""
     if scores is None:
         return np.zeros(sides, np.int64)
     if isinstance(scores, tuple | list) and len(scores) == sides \
             and all(type(s) is int and 0 <= s < target for s in scores):
-        return np.array(scores, np.int64)
-    out = np.asarray(scores)
-    if out.shape != (sides,) or not np.issubdtype(out.dtype, np.integer) \
-            or (out < 0).any() or (out >= target).any():
-        raise SeatError(f"scores: {sides} whole numbers 0 to {target - 1}, one a side in side "
-                        f"order, got {scores!r}")
+        out = np.array(scores, np.int64)
+    else:
+        out = np.asarray(scores)
+        if out.shape != (sides,) or not np.issubdtype(out.dtype, np.integer) \
+                or (out < 0).any() or (out >= target).any():
+            raise SeatError(f"scores: {sides} whole numbers 0 to {target - 1}, one a side in "
+                            f"side order, got {scores!r}")
+    if game is not None:
+        try:
+            check_reachable(game, out.tolist())
+        except ValueError as exc:
+            raise SeatError(f"scores: {exc}") from None
     return out.astype(np.int64)
 
 
@@ -422,7 +430,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     t = _tables(game.name, player)
     st = _stream(rng, seed)
     v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
-                thrown_ids, _scores(scores, game.teams, game.target))
+                thrown_ids, _scores(scores, game.teams, game.target, game))
     # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
         plays = np.stack([ev_seat, ev_card], axis=1)[ev_card >= 0]  # the lays, as the engine's
@@ -450,7 +458,7 @@ def _card_text(card: int) -> str:
 # --------------------------------------------------------------------------- the discard
 
 
-def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = "six-card",
+def discard(player: str, hand, *, own_crib: bool, scores=None, variant: str = "six-card",
             rng=None, seed: int = 0, position: int | None = None) -> list[int]:
     """The cards ``player`` throws to the crib from ``hand`` (the cards dealt, text or ids, in
     the order held), as card ids in the order of the hand.
@@ -458,7 +466,8 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
     ``own_crib``: the crib is the seat's side's (True or False). ``scores``: (the seat's
     side's, the other side's) before the deal, which ``best`` reads in six-card, five-card and
     four-player (it keeps to win when the game can end in the deal); the other players and
-    three-player ignore them (three-player takes two, or all three in :func:`lay`'s order).
+    three-player ignore them (three-player takes two, or all three in :func:`lay`'s order). By
+    default none: far from the end (0-0; five-card's three for last aside).
     ``position``: the seat's place counted round to the left from the dealer (0 the dealer; by
     default 0 with ``own_crib``, 1 without), which ``best`` reads in four-player (who leads,
     who counts first). ``rng`` or ``seed``: as :func:`lay`.
@@ -472,7 +481,7 @@ def discard(player: str, hand, *, own_crib: bool, scores=(0, 0), variant: str = 
         raise SeatError(str(exc)) from None
     # three-player's scores are ignored: two (the seat's, the next's) or all three, as lay's
     given = len(scores) if isinstance(scores, tuple | list | np.ndarray) else 2
-    own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target)[:2]
+    own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target, game)[:2]
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     n = game.players
@@ -570,7 +579,8 @@ class Seat:
         mine = seat % game.teams
         other = by_side[(mine + 1) % game.teams]
         return discard(self.player, hand, own_crib=mine == dealer % game.teams,
-                       scores=(int(by_side[mine]), int(other)), variant=self.variant,
+                       scores=None if scores is None else (int(by_side[mine]), int(other)),
+                       variant=self.variant,
                        rng=self.rng, position=(seat - dealer) % game.players)
 
     def lay(self, hand, played: Iterable = (), *, dealer: int, starter, thrown, seat: int = 0,
