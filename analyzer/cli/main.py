@@ -125,8 +125,10 @@ def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
         try:
             value = int(text) if integer else float(text)
         except ValueError:
-            kind = "a whole number" if integer else "a number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+            value = _whole(text) if integer else None
+            if value is None:
+                kind = "a whole number" if integer else "a number"
+                raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
         try:
             return check_number("it", value, low=low, high=high, integer=integer,
                                 low_open=low_open)
@@ -134,6 +136,20 @@ def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
             raise argparse.ArgumentTypeError(str(exc).removeprefix("it ")) from None
 
     return parse
+
+
+def _whole(text: str) -> int | None:
+    """A whole number written as the help writes its bounds (``1e6``, ``2.5e3``), exactly, or
+    None (``1.5``, ``nan``, not a number)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not value.is_finite() or value != value.to_integral_value() or abs(value) > 10**30:
+        return None
+    return int(value)
 
 
 _count = _number(low=1, integer=True)
@@ -432,7 +448,8 @@ def _print_simulation(d: dict) -> None:
     who = (f"{players[0]} in every seat" if len(set(players)) == 1 else
            " vs ".join(f"{name} (seat {i})" for i, name in enumerate(players)))
     form = "" if game.name == "six-card" else f" of {game.name}"
-    print(f"{d['games']:,} games{form}, seed {d['seed']}, {who}, {_run_time(d)}")
+    stopped = "" if d["complete"] else f" (of {d['games_requested']:,}: stopped at the time limit)"
+    print(f"{d['games']:,} games{stopped}{form}, seed {d['seed']}, {who}, {_run_time(d)}")
     side = "his side with his partner; " if game.partnerships else ""
     print(f"first dealer wins  {d['first_dealer_win_rate']:7.2%}  ({side}95% CI {low:.2%} to "
           f"{high:.2%})")
@@ -1396,7 +1413,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "played; a different seed, players or games is refused")
     p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
                    help="stop at the first chunk boundary after this long (a finite number "
-                   "above 0); the partial result is valid and can be resumed")
+                   "above 0); the partial result is valid, and with --out it can be resumed")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
                    "LocalCluster on this machine (needs pip install 'analyzer[dask]')")

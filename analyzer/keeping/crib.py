@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.cards import RANKS, rank_label_index
+from ..core.cards import RANK_LABELS, rank_label_index
 from ..core.choices import TABLE_MODES, over_ranges, variant_game
 from ..core.files import atomic_write_all
 from ..core.version import package_version
@@ -189,7 +189,8 @@ def write_uniform_crib_values(out_dir: str | os.PathLike, *,
 
 def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> None:
     lines = ["card1,card2,suited,mean"]
-    lines += [f"{RANKS[r1]},{RANKS[r2]},{s},{v!r}" for (r1, r2, s), v in sorted(values.items())]
+    lines += [f"{RANK_LABELS[r1]},{RANK_LABELS[r2]},{s},{v!r}"  # "10", as every table writes
+              for (r1, r2, s), v in sorted(values.items())]
     provenance = {
         "what": "uniform-opponent crib value per thrown pair: exact mean over 58,800 cribs",
         "package_version": package_version(), "command":
@@ -207,7 +208,7 @@ def _read_uniform(path: Path | Traversable) -> dict[tuple[int, int, int], float]
     values = {}
     for line in path.read_text().splitlines()[1:]:
         c1, c2, s, v = line.split(",")
-        values[(RANKS.index(c1), RANKS.index(c2), int(s))] = float(v)
+        values[(rank_label_index(c1), rank_label_index(c2), int(s))] = float(v)
     if len(values) != 169:
         raise ValueError(f"{path} holds {len(values)} kinds of throw, not 169")
     return values

@@ -33,7 +33,7 @@ from ..core.choices import (
     resolve_workers,
     variant_game,
 )
-from ..core.files import atomic_write_all
+from ..core.files import OutputError, atomic_write_all, check_writable
 from ..core.rng import chunk_states
 from ..core.scoring import rank_table
 from ..core.version import package_version
@@ -59,11 +59,26 @@ def _wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson score interval for a proportion (95% by default)."""
     if n == 0:
         return (math.nan, math.nan)
-    p = successes / n
+    return _wilson_share(successes / n, n, z)
+
+
+def _wilson_share(p: float, n: float, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a share ``p`` of ``n`` trials (an effective number: any
+    positive real)."""
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(centre - half, 0.0), min(centre + half, 1.0))
+    # at 0 (or 1) the bound is exactly 0 (1), not its rounding
+    return (0.0 if p == 0 else max(centre - half, 0.0), 1.0 if p == 1 else min(centre + half, 1.0))
+
+
+def _normal(mean: float, sd: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% normal interval of a mean of ``n`` values of standard deviation ``sd``, of a
+    quantity that is never negative (points, deals): not below 0; NaN from fewer than 2."""
+    if n < 2:
+        return (math.nan, math.nan)
+    half = z * sd / math.sqrt(n)
+    return (max(mean - half, 0.0), mean + half)
 
 
 @dataclass
@@ -153,10 +168,14 @@ class SimulationResult:
     def summary(self):
         """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
 
-        Rates carry a 95% Wilson interval (a skunk rate counts the skunked losers a game: up to
-        2 in three-player, whose interval is that of the losers' share, times 2); mean points
-        per deal (every deal, played out whole) a 95% normal interval from the per-deal variance
-        (deals of one game are treated as independent, a close approximation).
+        Rates carry a 95% Wilson interval. A skunk rate counts the skunked losers a game: up to
+        2 in three-player, whose two losers are skunked together more often than apart, so its
+        interval is the losers' share's with the sample shrunk by the design effect (the
+        variance of the skunked losers a game over what two independent losers would give),
+        times 2. Mean points per deal (every deal, played out whole) carry a 95% normal interval
+        from the per-deal variance (deals of one game taken as independent, a close
+        approximation), the mean deals a game one from the per-game variance; neither goes
+        below 0, and one game gives no interval (NaN).
         """
         import pandas as pd
 
@@ -165,20 +184,14 @@ class SimulationResult:
                           ("seat0_win_rate", "seat0_wins")):
             k = self._count(key)
             rows.append((name, k / self.games, *_wilson(k, self.games)))
-        # a skunk rate counts skunked losers a game: in three-player a game has two losers, so
-        # the rate (up to 2) is the losers' share times two, its interval the share's (the two
-        # losers of a game taken as independent, a close approximation) times two
-        losers = self._game.teams - 1
-        for name in ("skunk", "double_skunk", "triple_skunk"):
-            k = self._count(name)
-            low, high = _wilson(k, self.games * losers)
-            rows.append((f"{name}_rate", k / self.games, low * losers, high * losers))
+        for tier, name in enumerate(SKUNK_TIERS):
+            rows.append((f"{name}_rate", self._count(name) / self.games,
+                         *self._skunk_interval(tier)))
         lengths = self.game_lengths
         mean_deals = self._count("deals") / self.games
         sd = math.sqrt(max((lengths * lengths.index.to_numpy() ** 2).sum() / self.games
                            - mean_deals**2, 0.0))
-        half = 1.959964 * sd / math.sqrt(self.games)
-        rows.append(("mean_deals", mean_deals, mean_deals - half, mean_deals + half))
+        rows.append(("mean_deals", mean_deals, *_normal(mean_deals, sd, self.games)))
         for q, rate in enumerate(self.side_win_rates[1:], start=1):
             k = int(self.acc[ACC.side_wins + q])
             rows.append((f"seat{q}_win_rate", rate, *_wilson(k, self.games)))
@@ -188,13 +201,35 @@ class SimulationResult:
             ss = float(self.acc[ACC.phase_sumsq + k])
             mean = s / n if n else math.nan
             var = max(ss / n - mean * mean, 0.0) if n else math.nan
-            half = 1.959964 * math.sqrt(var / n) if n else math.nan
-            rows.append((f"points_per_deal.{role}.{phase}", mean, mean - half, mean + half))
+            rows.append((f"points_per_deal.{role}.{phase}", mean,
+                         *_normal(mean, math.sqrt(var), n)))
         margins = self.margins
         mean_margin = float((margins.index * margins).sum() / self.games)
         rows.append(("mean_margin", mean_margin, math.nan, math.nan))
         df = pd.DataFrame(rows, columns=["figure", "value", "ci_low", "ci_high"])
         return df.set_index("figure")
+
+    def _skunk_interval(self, tier: int) -> tuple[float, float]:
+        """The 95% interval of the skunk rate of ``tier`` (0 skunk, 1 double, 2 triple): a Wilson
+        interval of the losers' share, on the effective number of losers when a game has two
+        (:attr:`summary`), times the losers a game."""
+        losers = self._game.teams - 1
+        skunked = self._count(SKUNK_TIERS[tier])
+        n = self.games * losers
+        share = skunked / n
+        if losers == 2 and 0 < skunked < n:
+            # a game whose best-placed loser is under the line has both losers under it: the
+            # games won by each side with the runner-up at this tier or deeper (ACC.tier_wins)
+            both = sum(int(self.acc[ACC.tier_wins + q * (len(SKUNK_TIERS) + 1) + t])
+                       for q in range(self._game.teams)
+                       for t in range(tier + 1, len(SKUNK_TIERS) + 1))
+            mean = skunked / self.games  # skunked losers a game: 0, 1 or 2
+            var = (skunked + 2 * both) / self.games - mean * mean  # E[x^2]: 1 a one, 4 a both
+            apart = 2 * share * (1 - share)  # the variance of two losers skunked independently
+            if var > 0:
+                n = n * apart / var  # Kish's effective sample size
+        low, high = _wilson_share(share, n)
+        return low * losers, high * losers
 
     def _histogram(self, field: str, size: int, index_name: str):
         """Accumulator histogram ``field`` as a Series of games, up to its last nonzero bin."""
@@ -248,13 +283,22 @@ class SimulationResult:
         return pd.DataFrame(rows, columns=["role", "card1", "card2", "suited", "n", "mean", "sem"])
 
     def save(self, out_dir: str | os.PathLike, command: str = "") -> list[Path]:
-        """Write the summary, margins and crib outcomes as CSV, with a JSON provenance file.
+        """Write the summary, margins and crib outcomes as CSV, with a JSON provenance file,
+        into ``out_dir`` (made if its parent folder exists).
 
         Every file is written to a temporary name and renamed. Returns the paths written.
         """
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        frames = (self.summary, self.margins.to_frame(), self.crib_outcomes)
+        try:  # made in a folder that exists, as crib simulate --out: no chain of folders
+            check_writable(out, folder=True)
+        except OutputError as exc:
+            raise OutputError(f"{out}: {exc}") from None
+        out.mkdir(exist_ok=True)
+        summary = self.summary
+        summary["value"] = summary["value"].astype(object)
+        summary.loc["games", "value"] = int(self.games)  # a count, written as one
+        outcomes = self.crib_outcomes.astype({"suited": int})  # 0/1, as the crib tables'
+        frames = (summary, self.margins.to_frame(), outcomes)
         indexed = (True, True, False)  # the crib outcomes' index is a row number
         provenance = {
             "package_version": package_version(),
