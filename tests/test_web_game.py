@@ -31,15 +31,14 @@ def get(path="/api/game", **params):
 
 def choose(answer: dict, pick: int) -> str:
     """A move for what is asked: the throw of cards ``pick`` and ``pick + 1`` of the hand (mod
-    its size), the ``pick``-th legal card, go, or the true count less ``pick % 3`` (muggins)."""
+    its size), the ``pick``-th legal card, or the true count less ``pick % 3`` (muggins); a go is
+    never asked (it is said for the person)."""
     s, ask = answer["state"], answer["ask"]
     if ask == "throw":
         hand = s["hand"]
         return f"{hand[pick % len(hand)]}-{hand[(pick + 1) % len(hand)]}"
     if ask == "lay":
         return s["legal"][pick % len(s["legal"])]
-    if ask == "go":
-        return "go"
     assert ask == "count"
     d = answer["ask_detail"]
     true = sum(i.points for i in count_hand(d["cards"], s["starter"], crib=d["crib"],
@@ -71,11 +70,36 @@ class Listed:
         return [parse_card(c) for c in self.moves.pop(0).split("-")]
 
     def lay(self, table, seat):
-        move = self.moves.pop(0)
-        return None if move == "go" else parse_card(move)
+        if not table.legal(seat):  # the go, said for the person: no move
+            return None
+        return parse_card(self.moves.pop(0))
 
     def claim(self, table, seat, cards, crib):
         return int(self.moves.pop(0))
+
+
+class Asked(Listed):
+    """The same person, also writing each answer down as the page took moves when it asked
+    for every go (a ``go`` at each)."""
+
+    def __init__(self, moves):
+        super().__init__(moves)
+        self.written: list[str] = []
+
+    def discard(self, table, seat):
+        cards = super().discard(table, seat)
+        self.written.append("-".join(format_card(c) for c in cards))
+        return cards
+
+    def lay(self, table, seat):
+        card = super().lay(table, seat)
+        self.written.append("go" if card is None else format_card(card))
+        return card
+
+    def claim(self, table, seat, cards, crib):
+        points = super().claim(table, seat, cards, crib)
+        self.written.append(str(points))
+        return points
 
 
 @pytest.mark.parametrize(("variant", "opponent", "seed", "first", "muggins", "picks"), [
@@ -114,6 +138,27 @@ def test_a_whole_game_through_the_api_is_the_tables_game(variant, opponent, seed
     assert got["seats"] == ["you", opponent]
 
 
+@pytest.mark.parametrize(("variant", "opponent", "seed"), [
+    ("six-card", "ev+greedy", 21), ("five-card", "ev+lookahead", 11)])
+def test_no_go_is_asked_and_moves_written_with_each_go_give_the_same_game(variant, opponent,
+                                                                          seed):
+    """The go is said for the person whenever no card of theirs fits, as crib play says it: the
+    page never asks for it, and it is no move. Moves written when each go was asked (the page
+    asked before), a ``go`` at each, are read as the same game."""
+    moves, answer = play_api(variant, opponent, seed)
+    asked = Asked(moves)
+    events = []
+    Table((asked, opponent), variant=variant, seed=seed, emit=events.append).play()
+    mine = [e for e in events if e["kind"] == "go" and e["seat"] == 0]
+    assert mine and "go" not in moves  # the person said go, and never as a move
+    assert asked.written.count("go") >= len(mine)  # one each time the table turned to them
+    new = get("/api/game/record", variant=variant, opponent=opponent, seed=seed,
+              moves=" ".join(moves))
+    old = get("/api/game/record", variant=variant, opponent=opponent, seed=seed,
+              moves=" ".join(asked.written))
+    assert new.status_code == old.status_code == 200 and new.text == old.text
+
+
 def test_each_position_of_a_game_is_the_tables_position():
     moves, _ = play_api("six-card", "best", 21, picks=(0, 2, 1), limit=14)
     for k in range(len(moves) + 1):
@@ -132,7 +177,8 @@ def test_each_position_of_a_game_is_the_tables_position():
                 return super().discard(table, seat)
 
             def lay(self, table, seat):
-                self._check()
+                if table.legal(seat):  # a go is said for the person: not a move
+                    self._check()
                 return super().lay(table, seat)
 
         table = Table((Upto(moves[:k]), "best"), seed=21)
@@ -142,9 +188,9 @@ def test_each_position_of_a_game_is_the_tables_position():
         assert s["hand"] == [format_card(c) for c in table.hand(0)]
         assert s["scores"] == table.scores.tolist() and s["count"] == table.count
         assert s["count_cards"] == [format_card(c) for c in table.count_cards]
-        if answer["ask"] in ("lay", "go"):
-            assert s["legal"] == [format_card(c) for c in table.legal(0)]
-            assert (answer["ask"] == "go") == (not table.legal(0))
+        assert answer["ask"] in ("throw", "lay", "count")  # never a go
+        if answer["ask"] == "lay":
+            assert s["legal"] == [format_card(c) for c in table.legal(0)] and s["legal"]
 
 
 def test_the_ais_hand_is_not_shown_before_the_show():
@@ -209,8 +255,7 @@ def test_play_advice_on_request_in_the_other_forms(variant, seed):
             break
         assert answer["ask"] != "over"
         ask = answer["ask"]
-        moves.append("-".join(s["hand"][:game.thrown]) if ask == "throw" else
-                     s["legal"][0] if ask == "lay" else "go")
+        moves.append("-".join(s["hand"][:game.thrown]) if ask == "throw" else s["legal"][0])
     else:
         pytest.fail("no card to choose after a go")
     advice = answer["advice"]
@@ -256,9 +301,8 @@ def test_bad_moves_are_refused_with_one_line():
     refused(get(seed=5, first="you", moves="go"), "throw 2 cards to the crib, not go")
     # in the play: a card not held, and go with a card that fits
     moves, answer = play_api("six-card", "best", 5, "you", limit=1)
-    assert answer["ask"] in ("lay", "go")
-    if answer["ask"] == "lay":
-        refused(get(seed=5, first="you", moves=f"{moves[0]} go"), "cannot say go")
+    assert answer["ask"] == "lay"
+    refused(get(seed=5, first="you", moves=f"{moves[0]} go"), "cannot say go")
     held = answer["state"]["hand"]
     stranger = next(format_card(c) for c in range(52) if format_card(c) not in held)
     refused(get(seed=5, first="you", moves=f"{moves[0]} {stranger}"), "move 2")

@@ -28,8 +28,9 @@ def client(history):
 
 
 def play(client, stop=None, **game):
-    """Play through the API (the first cards, go, the true count); the moves and the last
-    answer (at the end, or at the first ask in ``stop``)."""
+    """Play through the API (the first cards, the last card that fits, the true count; a go
+    is said for the person, never asked); the moves and the last answer (at the end, or at the
+    first ask in ``stop``)."""
     moves: list[str] = []
     while True:
         r = client.get("/api/game", params={**game, "moves": " ".join(moves)})
@@ -42,9 +43,8 @@ def play(client, stop=None, **game):
             moves.append("-".join(s["hand"][:s["thrown"]]))
         elif answer["ask"] == "lay":
             moves.append(s["legal"][-1])
-        elif answer["ask"] == "go":
-            moves.append("go")
         else:
+            assert answer["ask"] == "count"
             d = answer["ask_detail"]
             moves.append(str(sum(i.points for i in count_hand(d["cards"], d["starter"],
                                                                 crib=d["crib"]))))
@@ -58,8 +58,9 @@ class Listed:
         return [parse_card(c) for c in self.moves.pop(0).split("-")]
 
     def lay(self, table, seat):
-        move = self.moves.pop(0)
-        return None if move == "go" else parse_card(move)
+        if not table.legal(seat):  # the go, said for the person: no move
+            return None
+        return parse_card(self.moves.pop(0))
 
     def claim(self, table, seat, cards, crib):
         return int(self.moves.pop(0))

@@ -45,7 +45,6 @@ function tick() {
     for (const c of picks.slice(0, Number($("#throw").dataset.n))) c.click();
     $("#throw").click();
   } else if (b.ask === "lay") $("#hand .card.pick").click();
-  else if (b.ask === "go") $("#go").click();
   else if (b.ask === "count") { $("#claim").value = claim; $("#claim-send").click(); }
   acted++;
   setTimeout(tick, 5);
@@ -121,8 +120,9 @@ class Listed:
         return [parse_card(c) for c in self._next().split("-")]
 
     def lay(self, table, seat):
-        move = self._next()
-        return None if move == "go" else parse_card(move)
+        if not table.legal(seat):  # the go, said for the person: no move
+            return None
+        return parse_card(self._next())
 
     def claim(self, table, seat, cards, crib):
         return int(self._next())
@@ -283,7 +283,7 @@ def test_undo_one_step_and_a_refusal_in_words(site):
     url, driver = site
     open_game(driver, url, "seed=12&level=Beginner&variant=six-card&first=you&muggins=1")
     play(driver, limit=3, stop=["count"])  # a throw and a card or two
-    if data(driver, "ask") == "lay" or data(driver, "ask") == "go":
+    if data(driver, "ask") == "lay":
         before = page_moves(driver)
         # refused: the button looks unavailable and its title says why, as the click does
         assert one(driver, "#undo").get_attribute("aria-disabled") == "true"
@@ -318,7 +318,7 @@ def test_a_reload_mid_deal_resumes_and_bare_play_goes_on(site):
     moves = page_moves(driver)
     hand = [e.get_attribute("data-card") for e in by(driver, "#hand .card")]
     ask = data(driver, "ask")
-    assert moves and ask in ("lay", "go")
+    assert moves and ask == "lay"
     driver.refresh()
     wait_for(lambda: data(driver, "busy") == "0" and data(driver, "ask"))
     assert page_moves(driver) == moves and data(driver, "ask") == ask
@@ -562,6 +562,10 @@ def test_390_pixels_nothing_wider_than_the_screen_every_button_40(site, path):
         driver.get(url + path)
         if path.startswith("/play"):
             wait_for(lambda: data(driver, "busy") == "0" and data(driver, "ask"))
+            # the board of every side and the hand on the first screen: no scrolling to play
+            hand = driver.execute_script(
+                "return document.getElementById('hand').getBoundingClientRect().bottom")
+            assert hand <= 844, hand
             play(driver, stop=["show"])  # a show on the cards, the page at its fullest
         elif path.startswith("/history"):
             wait_for(lambda: data(driver, "loaded"))
@@ -585,6 +589,11 @@ def test_390_pixels_nothing_wider_than_the_screen_every_button_40(site, path):
               .filter(([, right]) => right > 390.5).slice(0, 5);""")
         assert not wide, wide
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+        # no table cut off in its scrolling box (a column read as another number)
+        overflow = driver.execute_script(
+            "return [...document.querySelectorAll('.scroll')].filter(e => e.offsetParent)"
+            ".map(e => [e.firstElementChild.id, e.scrollWidth - e.clientWidth])")
+        assert all(extra <= 0 for _, extra in overflow), overflow
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 

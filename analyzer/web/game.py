@@ -10,9 +10,11 @@ person sees it and what is asked next. :func:`game_record` gives the record of t
 (:meth:`Table.record`) for ``crib replay``.
 
 Moves are text, one token a decision, separated by spaces or commas: a throw is its cards joined
-by ``-`` (``5H-JC``), a card laid is the card (``7D``), ``go`` says go, and with muggins a count
-is a number (``12``). A move that does not fit its decision is an :class:`InputError` on
-``moves`` naming the move, its number and why.
+by ``-`` (``5H-JC``), a card laid is the card (``7D``), and with muggins a count is a number
+(``12``). A go is no move: it is said for the person whenever no card of theirs fits (a ``go``
+token there, as moves were written when the page asked for each go, is read as that go). A move
+that does not fit its decision is an :class:`InputError` on ``moves`` naming the move, its
+number and why.
 
 Every form is played: two-player six-card and five-card, three-player (you and two AIs) and
 four-player (you and an AI partner against two AIs), the AIs at a level of
@@ -35,9 +37,10 @@ from .answers import InputError
 __all__ = ["ASKS", "MAX_MOVES", "OPPONENTS", "SEAT_NAMES", "game_answer", "game_record",
            "game_review", "game_why", "parse_moves", "replay_record", "review_record"]
 
-#: What the person is asked: ``throw`` (cards to the crib), ``lay`` (a card on the count), ``go``
-#: (no card fits: say go), ``count`` (muggins: the points of a hand or crib), ``over``.
-ASKS = ("throw", "lay", "go", "count", "over")
+#: What the person is asked: ``throw`` (cards to the crib), ``lay`` (a card on the count),
+#: ``count`` (muggins: the points of a hand or crib), ``over``. A go is never asked: when no card
+#: of the person's fits, the go is said for them, as ``crib play`` says it by default.
+ASKS = ("throw", "lay", "count", "over")
 #: The most moves a request may carry (a game has far fewer: about 60 to 121 points).
 MAX_MOVES = 400
 #: The opponents the page offers (any player spec of :func:`analyzer.core.choices.parse_player` is
@@ -112,15 +115,15 @@ class _Scripted:
 
     def lay(self, table, seat: int) -> int | None:
         legal = table.legal(seat)
-        k, move = self._next("lay" if legal else "go")
-        if move == "go":
-            if legal:
-                raise self._bad(k, move, f"you cannot say go: "
-                                f"{' '.join(format_card(c) for c in legal)} fit")
+        if not legal:  # no card fits: the go is said for the person, who is not asked
+            if self.used < len(self.moves) and self.moves[self.used] == "go":
+                self.used += 1  # a game of moves written when each go was asked: said here
             return None
+        k, move = self._next("lay")
+        if move == "go":
+            raise self._bad(k, move, f"you cannot say go: "
+                            f"{' '.join(format_card(c) for c in legal)} fit")
         card = self._card(k, move, move)
-        if not legal:
-            raise self._bad(k, move, f"no card fits the count of {table.count}: say go")
         if card not in legal:
             where = ("is not in your hand" if card not in table.hand(seat) else
                      f"makes {table.count + _value(card)}, over 31")
@@ -172,7 +175,8 @@ def _event(event: dict) -> dict:
         out["items"] = _items(event["items"])
         out["said"] = say_count(event["items"])
         out["steps"] = [{"said": step.said, "total": int(step.total),
-                         "cards": sorted({format_card(c) for i in step.items for c in i.cards})}
+                         "cards": [format_card(c) for c in  # by rank: a run in order
+                                   sorted({c for i in step.items for c in i.cards})]}
                         for step in say_count_steps(event["items"])]
         out["missed"] = [_items(s) for s in event.get("missed", [])]
     return out
@@ -298,7 +302,7 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     refused = table.undo_refused() if ask.kind != "over" else "the game is over"
     state = {
         "hand": [format_card(c) for c in (table.hand(0) if dealer is not None else [])],
-        "legal": [format_card(c) for c in table.legal(0)] if ask.kind in ("lay", "go") else [],
+        "legal": [format_card(c) for c in table.legal(0)] if ask.kind == "lay" else [],
         "count": table.count, "count_cards": [format_card(c) for c in table.count_cards],
         "played": [format_card(c) for c in table.played],
         "scores": [int(s) for s in table.scores],
@@ -336,8 +340,6 @@ def _advice(table, ask: str) -> list[dict] | None:
         return [{"keep": r.keep.split(), "discard": r.discard.split(), "net": float(r.net),
                  "hand": float(r.hand_mean), "crib": float(r.crib_mean),
                  "peg": float(r.peg_mean)} for r in frame.itertuples(index=False)]
-    if ask == "go":
-        return []
     if ask == "lay":
         frame = play_advice(table, 0, samples=_ADVICE_SAMPLES)
         has_p_win = "p_win" in frame

@@ -64,7 +64,7 @@ def _late_game(opponent: str, seed: int) -> str:
         if ask == "over":
             break
         moves.append("-".join(state["hand"][:2]) if ask == "throw" else
-                     state["legal"][0] if ask == "lay" else "go")
+                     state["legal"][0])
     query = {"opponent": opponent, "seed": seed, "moves": " ".join(moves[:-2])}
     return f"/api/game?{urlencode(query)}"
 

@@ -9,7 +9,7 @@ seeded generator:
 - ``keep``: a random six-card hand's keeps, as dealer or pone (``/api/keep``);
 - ``trainer``: a trainer deal, then its first two cards thrown and graded (two requests);
 - ``game``: one move of a game against ``best``, played through the API from its first deal to
-  its end (throw the first two cards, lay the first card that fits, go), then a new game.
+  its end (throw the first two cards, lay the first card that fits), then a new game.
 
 Beside them ``win_clients`` threads ask for P(win) (``/api/keep/win``, ``win_samples`` samples)
 back to back, so that one is always running or waiting for the slot. Each request is timed from
@@ -148,7 +148,7 @@ def _mixed(client: _Client, rng: random.Random, think: float) -> None:
                 continue
             state, ask = answer["state"], answer["ask"]
             moves.append("-".join(state["hand"][:2]) if ask == "throw" else
-                         state["legal"][0] if ask == "lay" else "go")
+                         state["legal"][0])
 
 
 def _wins(client: _Client, rng: random.Random, samples: int) -> None:

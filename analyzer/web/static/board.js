@@ -15,9 +15,10 @@ function svgEl(name, attrs, text) {
 
 // SIDES: [{name, front, back, cls, id}], one a side; TARGET 121 or 61; LINE the skunk line.
 function drawBoard(container, sides, target, line) {
-  // a phone's screen: rows of 20 (15), so the holes and the words stay legible
+  // a phone's screen: rows of 30 (15), four rows a side, so the holes and the words stay
+  // legible and three sides leave the hand on the first screen
   const narrow = (container.clientWidth || 800) < 560;
-  const perRow = narrow ? (target > 61 ? 20 : 15) : (target > 61 ? 40 : 30);
+  const perRow = narrow ? (target > 61 ? 30 : 15) : (target > 61 ? 40 : 30);
   const pitch = 8, street = 5, rowH = 9, head = 15, left = 5;
   const holes = target - 1;
   const rows = Math.ceil(holes / perRow);

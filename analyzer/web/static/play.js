@@ -18,6 +18,7 @@ let seen = 0;         // the events already shown (the shows stepped through)
 let shows = [];       // the shows to count out, in turn
 let stepTimer = null;
 let recorded = false; // this finished game is in the history
+let refocus = false;  // a move was just made: focus the next question's first card
 
 function gameParams() {
   const p = { variant: game.variant, seed: game.seed, first: game.first,
@@ -87,6 +88,10 @@ function fromUrl() {
       notes.push(`no ${name} '${asked}' here: ${DEFAULTS[key]} instead`);
     }
   }
+  if (game.muggins && game.variant === "three-player") {  // the setup refuses it: so does an address
+    game.muggins = false;
+    notes.push("muggins is played by two sides, not in three-player: the game without it");
+  }
   moves = (q.get("moves") || "").split(/[\s,]+/).filter((t) => t);
   if (notes.length) notice("The address asked for what this page cannot play (" + notes.join("; ") + ").");
   $("seed").value = game.seed;
@@ -139,6 +144,7 @@ function move(m) {
   if (busy || !answer || shows.length) return;
   notice("");  // a notice (an undo refused or made, the last game reopened) is about the move before
   moves.push(m);
+  refocus = true;  // the next question takes the keyboard's focus (the control used is gone)
   refresh();
 }
 
@@ -170,8 +176,12 @@ function announce(events) {
       said.push(`${subject(e.seat)} lays ${cardName(e.card)}: ${e.said}` +
                 (e.points ? `, ${e.points} for ${who(e.seat)}` : "") + ".");
     } else if (e.kind === "go" && e.seat !== 0) said.push(`${subject(e.seat)} says go.`);
+    else if (e.kind === "go") said.push("No card of yours fits: you say go.");
     else if (e.kind === "go_point" && e.seat !== 0) said.push(`One for the go to ${who(e.seat)}.`);
-    else if (e.kind === "starter") said.push(`The starter is the ${cardName(e.card)}.`);
+    else if (e.kind === "starter") {
+      said.push(`The starter is the ${cardName(e.card)}` +
+                (e.heels ? `: two for his heels to ${who(e.dealer)}.` : "."));
+    }
   }
   $("announce").textContent = said.join(" ");
 }
@@ -205,7 +215,7 @@ function render() {
   const starter = showing ? showing.starter : s.starter;
   if (starter) $("starter").append(card(starter, "small starter"));
   else $("starter").textContent = "not cut yet";
-  const playing = !showing && (answer.ask === "lay" || answer.ask === "go");
+  const playing = !showing && answer.ask === "lay";
   $("count-box").hidden = !playing;
   $("count").textContent = s.count;
   $("count-cards").textContent = "";
@@ -257,7 +267,6 @@ function renderAsk() {
   $("throw").disabled = true;
   $("throw").dataset.n = thrown;
   $("throw").textContent = thrown === 1 ? "Throw it to the crib" : "Throw to the crib";
-  $("go").hidden = ask !== "go";
   const counting = ask === "count";
   if (counting && $("claim-box").hidden) {
     $("claim").value = "";  // a new count: nothing left from the last one
@@ -277,11 +286,15 @@ function renderAsk() {
   const words = {
     throw: `You hold ${s.hand.length} cards: click ${thrown === 1 ? "one" : "two"} to throw to ${crib()}, then Throw.`,
     lay: `Your turn: click a card to lay (the count is ${s.count}).`,
-    go: `No card fits the count of ${s.count}: say go.`,
     count: answer.ask_detail.cards ? `Muggins: count your ${answer.ask_detail.crib ? "crib" : "hand"} ` +
       `with the starter, then press Enter (what you miss, the other side takes).` : "",
   };
   $("ask").textContent = ask === "over" ? overWords(s) : words[ask];
+  if (refocus && ask !== "over") {  // after a move, the keyboard goes on in the hand
+    const next = counting ? null : hand.querySelector(".pick");
+    if (next) next.focus({ preventScroll: true });
+  }
+  refocus = false;
   $("again").hidden = ask !== "over";
   const dl = $("download");
   dl.hidden = ask !== "over";
@@ -301,12 +314,24 @@ function crib() {
 }
 
 function overWords(s) {
+  const end = answer.events.find((e) => e.kind === "end");
+  if (end) return endWords(end);  // with the skunks, as the log says it
   const w = s.winner_side;
   const score = s.scores[w];
   const rest = s.scores.filter((_, i) => i !== w);
   const lead = s.players === 4 ? (w === 0 ? "You and your partner win" : "West and East win") :
     (w === 0 ? "You win" : `${subject(w)} wins`);
   return `${lead} ${score} to ${rest.join(" and ")}.`;
+}
+
+// The end of the game as said: the winner, the scores and each loser's skunk.
+function endWords(e) {
+  const tiers = ["", " (skunked)", " (double skunk)", " (triple skunk)"];
+  const others = e.scores.map((x, i) => [x, i]).filter(([, i]) => i !== e.winner)
+    .map(([x, i]) => `${x}${tiers[e.skunk[i]] || ""}`);
+  const lead = answer.state.players === 4 ? (e.winner === 0 ? "You and your partner win" : "West and East win") :
+    (e.winner === 0 ? "You win" : `${subject(e.winner)} wins`);
+  return `${lead} ${e.scores[e.winner]} to ${others.join(" and ")}.`;
 }
 
 async function addToHistory() {
@@ -353,7 +378,7 @@ function clickCard(c, el) {
 function renderShow() {
   const e = shows[0];
   setAsk("show");
-  for (const id of ["throw", "go", "claim-box", "hint", "why", "undo", "again", "download", "review-link"]) {
+  for (const id of ["throw", "claim-box", "hint", "why", "undo", "again", "download", "review-link"]) {
     $(id).hidden = true;
   }
   $("hand").hidden = true;
@@ -462,7 +487,7 @@ function eventLine(e) {
       return e.seat === 0 ? li(["You throw ", cardsSpan(e.thrown), " and keep ", cardsSpan(e.kept), "."])
         : li([`${subject(e.seat)} throws to the crib.`]);
     case "starter":
-      return li(["Starter ", cardsSpan([e.card]), e.heels ? ` two for his heels to ${who(e.dealer)}.` : "."]);
+      return li(["Starter ", cardsSpan([e.card]), e.heels ? `: two for his heels to ${who(e.dealer)}.` : "."]);
     case "lay": {
       const parts = [`${subject(e.seat)} ${verb(e.seat, "lay")} `, cardsSpan([e.card]), `: ${e.said}`];
       const el = li(parts, e.seat !== 0 ? "ai" : "");
@@ -473,7 +498,7 @@ function eventLine(e) {
       return el;
     }
     case "go":
-      return li([`${subject(e.seat)} ${verb(e.seat, "say")} go.`]);
+      return li([e.seat === 0 ? "You say go (no card of yours fits)." : `${subject(e.seat)} says go.`]);
     case "go_point":
       return li([`One for the go to ${who(e.seat)}.`], e.seat !== 0 ? "ai" : "");
     case "new_count":
@@ -487,14 +512,8 @@ function eventLine(e) {
       }
       return el;
     }
-    case "end": {
-      const tiers = ["", " (skunked)", " (double skunk)", " (triple skunk)"];
-      const others = e.scores.map((x, i) => [x, i]).filter(([, i]) => i !== e.winner)
-        .map(([x, i]) => `${x}${tiers[e.skunk[i]] || ""}`);
-      const lead = answer.state.players === 4 ? (e.winner === 0 ? "You and your partner win" : "West and East win") :
-        (e.winner === 0 ? "You win" : `${subject(e.winner)} wins`);
-      return li([`${lead} ${e.scores[e.winner]} to ${others.join(" and ")}.`], "end");
-    }
+    case "end":
+      return li([endWords(e)], "end");
     default:
       return li([e.kind]);
   }
@@ -521,8 +540,7 @@ async function hint() {
   const box = $("advice");
   box.textContent = "";
   const rows = result.data.advice;
-  if (result.data.ask === "go") box.textContent = "No card fits: say go.";
-  else if (result.data.ask === "count") box.textContent = "Count it yourself: that is muggins.";
+  if (result.data.ask === "count") box.textContent = "Count it yourself: that is muggins.";
   else if (!rows) box.textContent = "No advice for this decision.";
   else if (result.data.ask === "throw") {
     box.append("The analyzer's best keeps (expected points: net, hand, crib, play):");
@@ -599,7 +617,6 @@ function undo() {
 $("throw").addEventListener("click", () => {
   if (chosen.length === answer.state.thrown) move(chosen.join("-"));
 });
-$("go").addEventListener("click", () => move("go"));
 $("continue").addEventListener("click", nextShow);
 $("claim-box").addEventListener("submit", (ev) => {
   ev.preventDefault();
