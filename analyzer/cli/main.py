@@ -125,10 +125,8 @@ def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
         try:
             value = int(text) if integer else float(text)
         except ValueError:
-            value = _whole(text) if integer else None
-            if value is None:
-                kind = "a whole number" if integer else "a number"
-                raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+            kind = "a whole number" if integer else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
         try:
             return check_number("it", value, low=low, high=high, integer=integer,
                                 low_open=low_open)
@@ -136,20 +134,6 @@ def _number(low=None, high=None, integer: bool = False, low_open: bool = False):
             raise argparse.ArgumentTypeError(str(exc).removeprefix("it ")) from None
 
     return parse
-
-
-def _whole(text: str) -> int | None:
-    """A whole number written as the help writes its bounds (``1e6``, ``2.5e3``), exactly, or
-    None (``1.5``, ``nan``, not a number)."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        value = Decimal(text.strip())
-    except InvalidOperation:
-        return None
-    if not value.is_finite() or value != value.to_integral_value() or abs(value) > 10**30:
-        return None
-    return int(value)
 
 
 _count = _number(low=1, integer=True)
@@ -1398,7 +1382,7 @@ def build_parser() -> argparse.ArgumentParser:
         "game and the points a deal by phase and role. Same seed, same result, whatever the "
         "workers or the backend; long runs checkpoint to --out and resume.")
     p.add_argument("--games", type=_games, required=True, metavar="N",
-                   help=f"how many games to play, 1 to {MAX_GAMES:.0e}")
+                   help=f"how many games to play, 1 to {MAX_GAMES:,}")
     _add_seed(p)
     _add_players(p, seats="the seats in order")
     _add_variant(p)
@@ -1438,7 +1422,7 @@ def build_parser() -> argparse.ArgumentParser:
                        f"{', '.join(n for n in PEGGING_POLICY_NAMES if n != 'ordered')}; or "
                        "baseline, or best, the strongest")
     p.add_argument("--games", type=_number(low=2, high=MAX_GAMES, integer=True), required=True,
-                   metavar="N", help=f"how many games, an even number from 2 to {MAX_GAMES:.0e}")
+                   metavar="N", help=f"how many games, an even number from 2 to {MAX_GAMES:,}")
     _add_seed(p)
     _add_workers(p)
     _add_json(p)
@@ -1616,7 +1600,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_variant(t)
     t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
                    default=CRIB_TABLE_DEALS, metavar="N",
-                   help=f"deals per iteration, 1 to {MAX_DEALS:.0e} "
+                   help=f"deals per iteration, 1 to {MAX_DEALS:,} "
                    f"(default {CRIB_TABLE_DEALS:,})")
     _add_seed(t, default=0)
     t.add_argument("--tol", type=_number(low=0, low_open=True), default=CRIB_TABLE_TOL,
@@ -1644,7 +1628,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the CSV file to write (required); FILE.json gets the provenance")
     t.add_argument("--deals", type=_number(low=1, high=MAX_DEALS, integer=True),
                    default=PEGGING_TABLE_DEALS, metavar="N",
-                   help=f"deals to play, 1 to {MAX_DEALS:.0e} (default {PEGGING_TABLE_DEALS:,}, "
+                   help=f"deals to play, 1 to {MAX_DEALS:,} (default {PEGGING_TABLE_DEALS:,}, "
                    "as shipped)")
     _add_seed(t, default=0)
     _add_workers(t)
@@ -1691,7 +1675,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "with --variant three-player the .npz; FILE.json beside it")
     t.add_argument("--deals", type=_number(low=1024, high=MAX_DEALS, integer=True),
                    default=ODDS_TABLE_DEALS, metavar="N",
-                   help=f"self-play deals, 1,024 to {MAX_DEALS:.0e} (default "
+                   help=f"self-play deals, 1,024 to {MAX_DEALS:,} (default "
                    f"{ODDS_TABLE_DEALS:,})")
     _add_seed(t, default=0)
     _add_workers(t)
