@@ -86,7 +86,7 @@ def test_keep(params):
              me=st.one_of(st.integers(-5, 130).map(str), anything),
              opp=st.one_of(st.integers(-5, 130).map(str), anything),
              samples=st.one_of(st.integers(-5, 100).map(str), anything.filter(
-                 lambda v: not v.isdigit() or int(v) <= 200)),
+                 lambda v: not v.isdecimal() or int(v) <= 200)),
              seed=anything, crib=anything, pegging=anything,
              variant=st.one_of(anything, st.sampled_from(["six-card", "five-card", "three-player",
                                                           "four-player"])),
