@@ -60,6 +60,7 @@ from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES, parse_player, varia
 from ..core.counting import say_count, say_peg
 from ..core.signals import handled
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
+from .lineinput import read_line
 from .seating import Seating
 
 __all__ = ["TerminalPlayer", "board_line", "end_of_game_review", "peg_board", "play_in_terminal"]
@@ -231,12 +232,13 @@ class TerminalPlayer:
     """The person at the terminal: asks for each decision (:class:`analyzer.table.tabletop.Person`)
     and shows each event of the game (:meth:`show`).
 
-    ``console`` is a ``rich`` console; ``read`` reads one line (``input``); ``hints`` shows the
+    ``console`` is a ``rich`` console; ``read`` reads one line
+    (:func:`analyzer.cli.lineinput.read_line`, ``input`` with no Ctrl-C lost); ``hints`` shows the
     advice at every decision; ``echo`` prints what was read (when input is not a terminal, so a
     transcript shows the answers).
     """
 
-    def __init__(self, console, read=input, hints: bool = False, echo: bool = False):
+    def __init__(self, console, read=read_line, hints: bool = False, echo: bool = False):
         self.console = console
         self._read = read
         self.hints = hints
@@ -843,7 +845,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     if console is None:
         console = Console(highlight=False)
     echo = read is None and not sys.stdin.isatty()
-    player = TerminalPlayer(console, read=read or input, hints=hints, echo=echo)
+    player = TerminalPlayer(console, read=read or read_line, hints=hints, echo=echo)
     on_live = _Resumed(player, resume_path)
     if resume is not None:
         try:
