@@ -51,7 +51,8 @@ def read_line(prompt: str = "") -> str:
 
 def _wait_for_line(fd: int, wake: int) -> str:
     """The line read from the terminal ``fd``; a signal wakes the wait through ``wake`` and its
-    handler runs (a Ctrl-C raises) before the wait begins again."""
+    handler runs (a Ctrl-C raises) before the wait begins again. A terminal that cannot be read
+    any more (closed) is the end of input."""
     chunks: list[bytes] = []
     while True:
         ready, _, _ = select.select([fd, wake], [], [])
@@ -61,7 +62,10 @@ def _wait_for_line(fd: int, wake: int) -> str:
             except BlockingIOError:
                 pass
             continue
-        chunk = os.read(fd, 4096)  # a terminal gives at most one line a read
+        try:
+            chunk = os.read(fd, 4096)  # a terminal gives at most one line a read
+        except OSError:  # the terminal gone (EIO after a hang-up, SIGHUP ignored): no more input
+            chunk = b""
         if not chunk:  # Ctrl-D: the end of input, or of a line not ended
             if not chunks:
                 raise EOFError
