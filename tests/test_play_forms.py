@@ -21,6 +21,7 @@ import pytest
 from test_play import (
     ANSI,
     END,
+    GO,
     LAY,
     PROMPTS,
     THROW,
@@ -43,9 +44,10 @@ LEVEL, SPEC = "Beginner", "hand+random"  # the quickest level: the test is of th
 NAMES = {3: ("you", "West", "East"), 4: ("you", "West", "your partner", "East")}
 
 
-def _play_whole(child, stop: int | None = None, asks: bool = False) -> str:
+def _play_whole(child, stop: int | None = None, asks: bool = False, goes: bool = False) -> str:
     """Play the scripted person's game to the end (or to prompt number ``stop``, unanswered);
-    the transcript. With ``asks``, ``?`` at the first discard and the first card to lay."""
+    the transcript. With ``asks``, ``?`` at the first discard and the first card to lay; with
+    ``goes``, a go typed where asked (``--no-auto-go``)."""
     transcript = []
     asked = 0
     advice = {THROW: not asks, LAY: not asks}
@@ -65,6 +67,8 @@ def _play_whole(child, stop: int | None = None, asks: bool = False) -> str:
             child.sendline("1")
         elif k == LAY:  # the cards held are shown once, before a ? asked
             child.sendline(first_fitting(*held("".join(transcript))))
+        elif k == GO and goes:
+            child.sendline("go")
         else:  # pragma: no cover - the go is said for the person; no muggins here
             raise AssertionError(child.after)
     return ANSI.sub("", "".join(transcript)).replace("\r", "")
@@ -219,6 +223,27 @@ def test_a_whole_four_player_game_with_a_partner_through_a_terminal(tmp_path):
     (row,) = read_games(history).to_dict("records")
     assert row["variant"] == "four-player"
     assert (row["your_score"], row["computer_score"]) == tuple(record["scores"])
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("three-player", 1006), ("four-player", 1008)])
+def test_with_no_auto_go_you_say_go_once_a_count_and_not_after_the_last_card(tmp_path,
+                                                                               variant, seed):
+    """With ``--no-auto-go`` you are asked to say go when no card fits, once a count: having
+    said it you are out of that count, and the last to lay says none (he pegs the go). Each go
+    asked is a go said, and the game is the one played with the go said for you. (It asked
+    again when the play came round to you: 5 of 27 go prompts in a three-player game.)"""
+    players = 3 if variant == "three-player" else 4
+    child = spawn("--variant", variant, "--level", LEVEL, "--seed", str(seed), "--no-auto-go",
+                  "--save", "g.jsonl", "--no-history", cwd=tmp_path)
+    text = _play_whole(child, goes=True)
+    child.close()
+    assert child.exitstatus == 0
+    asked = text.count("No card fits: say go>")
+    assert asked >= 5 and text.count('you: "go"\n') == asked
+    (record,) = read_records(tmp_path / "g.jsonl")
+    assert record == Table((FirstCards(), *[SPEC] * (players - 1)), variant=variant,
+                           seed=seed, level=LEVEL).play()
+    _check_the_turns(text, record, players)
 
 
 def test_a_three_player_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(

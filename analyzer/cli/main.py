@@ -1459,7 +1459,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show the analyzer's advice at every decision (? shows it once)")
     p.add_argument("--auto-go", action=argparse.BooleanOptionalAction, default=True,
                    help="say go for you when no card fits (the default); --no-auto-go asks "
-                   "you to type it")
+                   "you to type it, once a count")
     p.add_argument("--muggins", action="store_true",
                    help="count your own hand and crib: points you miss go to the AI (two "
                    "sides: not in three-player)")

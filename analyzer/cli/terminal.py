@@ -606,6 +606,8 @@ class TerminalPlayer:
 
     def lay(self, table: Table, seat: int) -> int | None:
         hand, legal = table.hand(seat), table.legal(seat)
+        if not legal and not table.says_go(seat):  # your go said in this count, or the go yours
+            return None
         count = table.count
         laid = f" on {format_cards(table.count_cards)}" if table.count_cards else ""
         self.say(f"  Your cards: {self._held(hand)}   (count {count}{laid})")

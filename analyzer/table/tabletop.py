@@ -227,6 +227,7 @@ class Table:
         self._reveals: list[str] = []  # what showed the person unseen cards, in order
         self._seen: set[int] = set()  # the cards the person has seen this deal
         self._said_go: set[int] = set()  # the seats that said go on this count
+        self._last_to_lay = -1  # the seat that laid the last card of this count
 
     # ------------------------------------------------------------------ what a person may read
 
@@ -249,6 +250,12 @@ class Table:
     def legal(self, seat: int) -> list[int]:
         """The cards ``seat`` may lay on the count now (none: it must say go)."""
         return [c for c in self.hand(seat) if self.count + card_value(c) <= MAX_COUNT]
+
+    def says_go(self, seat: int) -> bool:
+        """Whether ``seat``, with no card that fits, is to say go now: once a count, and not
+        when it laid the last card (it pegs the go). Otherwise it passes in silence."""
+        return (not self.legal(seat) and seat not in self._said_go
+                and seat != self._last_to_lay)
 
     def side(self, seat: int) -> int:
         return seat % self.game.teams
@@ -426,7 +433,7 @@ class Table:
         total_left = n * n_cards
         nseq = count = passes = 0
         turn, last = (dealer + 1) % n, -1
-        self._said_go = set()
+        self._said_go, self._last_to_lay = set(), -1
         while total_left > 0:
             p = turn
             nxt = (p + 1) % n
@@ -456,7 +463,7 @@ class Table:
                         return
                     count = nseq = passes = 0
                     self.count, self.count_cards, self._go_reset = 0, [], True
-                    self._said_go = set()
+                    self._said_go, self._last_to_lay = set(), -1
                     self._tell({"kind": "new_count"})
                     turn = (last + 1) % n
                 else:
@@ -480,12 +487,13 @@ class Table:
             if won:
                 return
             last, passes = p, 0
+            self._last_to_lay = p
             if count == MAX_COUNT:  # 31: a new count, led by the next player
                 if game.one_count:
                     return
                 count = nseq = 0
                 self.count, self.count_cards = 0, []
-                self._said_go = set()
+                self._said_go, self._last_to_lay = set(), -1
                 if total_left:  # not after the last card of the play
                     self._tell({"kind": "new_count"})
             turn = nxt
