@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
@@ -326,3 +327,28 @@ def test_four_player_muggins_counts_are_the_persons_and_go_to_the_other_side(
     assert f"given by muggins  {review.muggins_lost:7.0f} points; " in text
     for seat in (1, 2, 3):
         assert f"   1 player {seat}  discard    kept " in text
+
+
+def test_explain_always_shows_the_choice_made():
+    """The top 3 alternatives of a decision may leave out the card or keep chosen (a level that
+    plays loosely, or a search valued otherwise): it is added with its value, within 80
+    columns."""
+    record = Table(("ev+lookahead", "hand+random", "hand+random"), variant="three-player",
+                   seed=333).play()
+    text = format_review(review_game(record, seat=0, samples=SAMPLES, explain=True))
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    lines = text.splitlines()
+    start = lines.index("why: every decision and its top 3 by its objective")
+    rows, k = 0, start + 1
+    while k < len(lines):
+        head, said = lines[k], lines[k + 1]
+        chosen = re.search(r" (?:kept|laid) (.*?) +at ", head).group(1).split()
+        if k + 2 < len(lines) and lines[k + 2].startswith(" " * 8 + "(chosen: "):
+            said += lines[k + 2]
+            k += 1
+        shown = [set(m.split()) for m in re.findall(r"(?:\d\. |\(chosen: )((?:[2-9TJQKA][CDHS] ?)+) -?\d",
+                                                    said)]
+        assert set(chosen) in shown, (head, said)
+        rows += 1
+        k += 2
+    assert rows > 50 and text.count("(chosen: ") >= 3

@@ -685,7 +685,8 @@ class TerminalPlayer:
                        f"led {row['done']}" if row["position"] == "lead" else
                        f"laid {row['done']} {row['position']}")
                 self.say(f"    {who}{did}, by {row['objective']}:", style="cyan")
-                self.say("      " + format_alternatives(row["alternatives"], row["objective"]),
+                self.say("      " + format_alternatives(row["alternatives"], row["objective"],
+                                                        row["done"], row["value_done"]),
                          style="cyan")
 
     def keep_advice(self, table: Table, seat: int) -> None:

@@ -182,15 +182,25 @@ def rank_cards(hand, played, *, dealer, starter, thrown, scores,
     return frame
 
 
-def format_alternatives(alternatives, goal: str) -> str:
+def format_alternatives(alternatives, goal: str, done: str | None = None,
+                        value_done: float | None = None) -> str:
     """A decision's top alternatives, ``(choice, value)`` best first, in one line: points to two
-    decimals, P(win) to four.
+    decimals, P(win) to four. With ``done`` (the choice made) and its ``value_done``, the choice
+    made is added when it is not among them, so that the line always shows it.
 
     Examples
     --------
     >>> format_alternatives([("TD", 1.718), ("KC", 1.5912)], POINTS)
     '1. TD 1.72  2. KC 1.59'
+    >>> format_alternatives([("TD", 1.718), ("KC", 1.5912)], POINTS, "5H", 0.25)
+    '1. TD 1.72  2. KC 1.59  (chosen: 5H 0.25)'
     """
-    return "  ".join(f"{k}. {choice} {value:.4f}" if goal == P_WIN else
-                     f"{k}. {choice} {value:.2f}"
-                     for k, (choice, value) in enumerate(alternatives, start=1))
+    def value(v) -> str:
+        return f"{v:.4f}" if goal == P_WIN else f"{v:.2f}"
+
+    line = "  ".join(f"{k}. {choice} {value(v)}"
+                     for k, (choice, v) in enumerate(alternatives, start=1))
+    if done is not None and value_done is not None and frozenset(done.split()) not in {
+            frozenset(str(choice).split()) for choice, _ in alternatives}:
+        line += f"  (chosen: {done} {value(value_done)})"
+    return line

@@ -745,7 +745,11 @@ def _explained(review: Review) -> list[str]:
         verb = "kept" if row["kind"] == "discard" else "laid"
         lines.append(f"{row['deal']:>4} {name:<9} {_what(row):<10} {verb} {row['done']:<12} "
                      f"at {row['score']:<8} by {row['objective']}")
-        lines.append(" " * 8 + format_alternatives(row["alternatives"], row["objective"]))
+        said = " " * 8 + format_alternatives(row["alternatives"], row["objective"],
+                                             row["done"], row["value_done"])
+        if len(said) > 80:  # the choice made, when not among the top, on a line of its own
+            said = said.replace("  (chosen: ", "\n" + " " * 8 + "(chosen: ")
+        lines.extend(said.split("\n"))
     return lines
 
 

@@ -398,7 +398,8 @@ def game_why(variant: str = "six-card", opponent: str = "best", seed: int = 0,
             rows.append({"seat": seat, "name": names[seat], "kind": row["kind"],
                          "position": str(row["position"]), "done": str(row["done"]),
                          "objective": row["objective"], "alternatives": alternatives,
-                         "said": format_alternatives(alternatives, row["objective"])})
+                         "said": format_alternatives(alternatives, row["objective"],
+                                                     str(row["done"]), row["value_done"])})
     return {"deal": number, "rows": rows}
 
 
