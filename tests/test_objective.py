@@ -329,6 +329,9 @@ def test_four_player_muggins_counts_are_the_persons_and_go_to_the_other_side(
         assert f"   1 player {seat}  discard    kept " in text
 
 
+CHOICE = r"(?:\d\. |\(chosen: )((?:[2-9TJQKA][CDHS] ?)+) -?\d"  # a choice and its value
+
+
 def test_explain_always_shows_the_choice_made():
     """The top 3 alternatives of a decision may leave out the card or keep chosen (a level that
     plays loosely, or a search valued otherwise): it is added with its value, within 80
@@ -346,8 +349,7 @@ def test_explain_always_shows_the_choice_made():
         if k + 2 < len(lines) and lines[k + 2].startswith(" " * 8 + "(chosen: "):
             said += lines[k + 2]
             k += 1
-        shown = [set(m.split()) for m in re.findall(r"(?:\d\. |\(chosen: )((?:[2-9TJQKA][CDHS] ?)+) -?\d",
-                                                    said)]
+        shown = [set(m.split()) for m in re.findall(CHOICE, said)]
         assert set(chosen) in shown, (head, said)
         rows += 1
         k += 2

@@ -1166,3 +1166,25 @@ def test_the_prepare_thread_blocks_ctrl_c_from_its_first_instruction():
     assert signal.SIGINT in seen[0]
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
     assert signal.SIGINT not in before
+
+
+def test_the_replay_of_a_stopped_game_keeps_the_ais_cards_unseen(tmp_path):
+    """A game stopped in the play may be resumed: its replay shows your hand and the cards laid,
+    not the cards the AI still holds or threw (a look, then a resume, would see them)."""
+    run = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "4001", "--level", "club",
+                      "--save", "m.jsonl", "--no-history", opponent=None)
+    assert run.returncode == 0, run.stderr
+    (record,) = read_records(tmp_path / "m.jsonl")
+    deal = record["partial_deal"]
+    ai = 1 - record["seats"].index("you")
+    laid = {card for seat, card, _ in deal["plays"] if seat == ai}
+    unseen = set(deal["hands"][ai]) - laid
+    assert laid and unseen  # the AI has laid a card and holds more
+    replay = subprocess.run([sys.executable, "-m", "analyzer", "replay", "m.jsonl"],
+                            capture_output=True, text=True, cwd=tmp_path, env=_env())
+    assert replay.returncode == 0, replay.stderr
+    stopped = replay.stdout[replay.stdout.index("the game stopped in this deal"):]
+    assert not set(re.findall(r"\b[2-9TJQKA][CDHS]\b", stopped)) & unseen, stopped
+    assert f"player {ai} (" in stopped and "holds 6 cards, unseen, throws 2 cards" in stopped
+    assert " ".join(deal["hands"][1 - ai]) in stopped  # your own hand, as dealt
+    assert all(f"lays {card}" in stopped for card in laid)

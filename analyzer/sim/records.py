@@ -57,10 +57,12 @@ from ..core.files import atomic_write_text
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 
-__all__ = ["FORMAT", "RecordError", "decisions", "format_game", "game_records", "read_records",
-           "record_form", "validate_record", "write_records"]
+__all__ = ["FORMAT", "PERSON", "RecordError", "decisions", "format_game", "game_records",
+           "read_records", "record_form", "validate_record", "write_records"]
 
 FORMAT = 1
+#: The seat name of a person in a record's ``"seats"`` (a game of ``crib play`` or the page).
+PERSON = "you"
 #: The records of the three- and four-player games (and, later, the five-card game).
 FORMAT_FORMS = 2
 
@@ -676,14 +678,26 @@ def format_game(record: dict) -> str:
         lines.append("")
         lines.append(f"deal {k}: player {dealer} deals"
                      + ("; the game stopped in this deal" if stopped else ""))
+        hidden = _hidden_seats(record) if stopped else set()
         for p in order:
             role = POSITIONS[n][(p - dealer) % n]
+            if p in hidden:  # the person may resume: the others' cards are not shown yet
+                thrown = (f"{len(deal['discards'][p])} cards" if deal["discards"][p]
+                          else "nothing yet")
+                lines.append(f"  player {p} ({role}) holds {len(deal['hands'][p])} cards, "
+                             f"unseen, throws {thrown}")
+                continue
             thrown = " ".join(deal["discards"][p]) or "nothing yet"
             lines.append(f"  player {p} ({role}) holds {' '.join(deal['hands'][p])}, throws "
                          f"{thrown}")
+        if hidden:
+            lines.append("  (cards not yet seen at the table are left out: the game may be "
+                         "resumed)")
         pack = deal.get("pack", [])
-        if pack:
+        if pack and not hidden:
             lines.append(f"  the pack gives the crib {' '.join(pack)}")
+        elif pack:
+            lines.append("  the pack gives the crib a card, unseen")
         if "starter" not in deal:  # stopped at the discard
             lines.append(f"  {_scores_label(game)} {'-'.join(map(str, deal['scores']))}")
             continue
@@ -724,6 +738,16 @@ def format_game(record: dict) -> str:
                                                        if claim > points else ""))
         lines.append(f"  {_scores_label(game)} {'-'.join(map(str, deal['scores']))}")
     return "\n".join(lines)
+
+
+def _hidden_seats(record: dict) -> set[int]:
+    """The seats whose cards a replay of a stopped game's last deal leaves unseen: all but the
+    person's (the game may be resumed, and the person would see them before the show); none
+    in a game with no person."""
+    seats = record.get("seats") or []
+    if PERSON not in seats:
+        return set()
+    return {p for p, name in enumerate(seats) if name != PERSON}
 
 
 #: The columns a replay's line takes at most (a long count said is wrapped under its hand).

@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING
 
 from ..core.choices import ADVISE_SAMPLES
 from ..core.game import VARIANTS
-from ..sim.records import RecordError
+from ..sim.records import PERSON, RecordError
 from .objective import P_WIN, POINTS, format_alternatives
 
 if TYPE_CHECKING:
@@ -80,8 +80,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COLUMNS", "PERSON", "TOP", "Review", "explain_deal", "format_review", "review_game"]
 
-#: The seat name of the person in a record's ``"seats"``.
-PERSON = "you"
 
 #: The columns of :attr:`Review.decisions`, one row per decision.
 COLUMNS = ("deal", "role", "kind", "score", "position", "objective", "done", "advised",

@@ -57,12 +57,11 @@ from ..core.cards import card_rank, card_value, format_card, format_cards
 from ..core.choices import ADVISE_SAMPLES, MAX_SEED, check_number, parse_player, variant_game
 from ..core.counting import count_hand, count_peg
 from ..core.rules import GO_POINTS, HEELS_POINTS, JACK, MAX_COUNT
+from ..sim.records import PERSON
 
 __all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "Undo", "keep_advice",
            "missed_items", "play_advice"]
 
-#: The seat name of a person in a record's ``"seats"``.
-PERSON = "you"
 
 #: The events a table emits, with their fields (cards are ids, seats 0..players-1; a hand, a
 #: discard or a crib sorted by rank, then suit):
