@@ -1188,3 +1188,52 @@ def test_the_replay_of_a_stopped_game_keeps_the_ais_cards_unseen(tmp_path):
     assert f"player {ai} (" in stopped and "holds 6 cards, unseen, throws 2 cards" in stopped
     assert " ".join(deal["hands"][1 - ai]) in stopped  # your own hand, as dealt
     assert all(f"lays {card}" in stopped for card in laid)
+
+
+def test_a_game_won_on_his_heels_shows_no_play(tmp_path):
+    """Five-card, seed 3, the person laying the first card that fits: the AI deals the last
+    deal and cuts a jack, 60 + 2. The screen says his heels to the AI and the end, and no
+    play (it printed 'The play (one count):' with nothing after it)."""
+    import io
+
+    from rich.console import Console
+
+    from analyzer.cli.terminal import TerminalPlayer
+
+    class Scripted(TerminalPlayer):
+        def discard(self, table, seat):
+            return table.hand(seat)[:table.game.thrown]
+
+        def lay(self, table, seat):
+            legal = table.legal(seat)
+            return legal[0] if legal else None
+
+    screen = io.StringIO()
+    player = Scripted(Console(file=screen, width=80, color_system=None))
+    table = Table((player, "hand+random"), variant="five-card", seed=3, emit=player.show,
+                  auto_go=True)
+    player.table = table
+    record = table.play()
+    last = record["deals"][-1]
+    assert last["heels"] and last["plays"] == [] and record["scores"][last["dealer"]] == 62
+    text = screen.getvalue()
+    tail = text[text.rindex("Deal 8:"):]
+    assert "Starter JC: his heels, 2 to the AI\n" in tail and "The play" not in tail
+    assert tail.rstrip().endswith("The AI wins 62-43 (a skunk).")
+
+
+def test_no_color_makes_the_screen_plain_in_a_colour_terminal(tmp_path):
+    """docs/play.md: with NO_COLOR set the screen is plain: letters for suits, the plain board,
+    and no escape codes at all (rich leaves out the colour but kept the bold)."""
+    env = {**_env(), "TERM": "xterm-256color", "NO_COLOR": "1"}
+    child = terminal(["play", "--level", "Beginner", "--seed", "3", "--first", "me",
+                      "--no-history", "--save", "plain.jsonl"], tmp_path, env)
+    child.logfile_read = io.StringIO()
+    child.expect(r"crib> ")
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    raw = child.logfile_read.getvalue()
+    assert "\x1b" not in raw and "crib play: six-card cribbage" in raw
+    assert re.search(r"Your hand: .*\b[A2-9TJQK][CDHS]\b", raw)

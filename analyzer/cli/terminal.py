@@ -375,12 +375,14 @@ class TerminalPlayer:
                 self.say(f"{seating.subject(event['dealer'])} "
                          f"{seating.verb(event['dealer'], 'add')} the top card of the pack to "
                          "the crib.")
-            heels = (f": his heels, 2 to {seating.label(event['dealer'])}" if event["heels"]
+            heels = (f": his heels, 2 to {seating.who(event['dealer'])}" if event["heels"]
                      else "")
             self.say(f"Starter {format_card(event['card'])}{heels}", style="bold")
             if event["heels"]:
                 self.say(f"    {self._scores(event['scores'])}")
-            if group:
+            if table.over:  # his heels won the game: no play
+                pass
+            elif group:
                 lead = seating.who((event["dealer"] + 1) % table.game.players)
                 self.say(f"The play ({lead} {'lead' if lead == 'you' else 'leads'}):")
             else:
@@ -845,8 +847,9 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     from ..table.session import ResumeError, Session
     from .common import UsageError
 
-    if console is None:
-        console = Console(highlight=False)
+    if console is None:  # NO_COLOR: no colour and no bold either (rich keeps the bold)
+        plain = os.environ.get("NO_COLOR", "") != ""
+        console = Console(highlight=False, **({"color_system": None} if plain else {}))
     echo = read is None and not sys.stdin.isatty()
     player = TerminalPlayer(console, read=read or read_line, hints=hints, echo=echo)
     on_live = _Resumed(player, resume_path)
