@@ -721,7 +721,7 @@ class TerminalPlayer:
             said = (f"    {row.card}: now {row.now}, rest {row.rest:+.2f}, total "
                     f"{row.total:+.2f}")
             if "p_win" in frame:
-                said += f", P(win) {row.p_win:.1%}"
+                said += f", P(win) {_percent(row.p_win)}"
             if getattr(row, "wins_now", False):
                 said += ", wins the game"
             self.say(said, style="cyan")
@@ -743,6 +743,16 @@ def end_of_game_review(record: dict, player: TerminalPlayer):
     for line in format_review(review).splitlines():
         player.say(line, wrap=False)
     return review
+
+
+def _percent(p: float) -> str:
+    """A probability in per cent, to a tenth of a point; to a hundredth within a point of 0 or
+    100%, where the cards near the end of a game differ (0.27% and 0.04%, not both 0.0%).
+
+    >>> _percent(0.5504), _percent(0.0027), _percent(0.99961)
+    ('55.0%', '0.27%', '99.96%')
+    """
+    return f"{p:.2%}" if p < 0.01 or p > 0.99 else f"{p:.1%}"
 
 
 def _not_in_history(what: str, exc: Exception) -> None:

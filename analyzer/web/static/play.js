@@ -20,6 +20,12 @@ let stepTimer = null;
 let recorded = false; // this finished game is in the history
 let refocus = false;  // a move was just made: focus the next question's first card
 
+// A P(win) in per cent, to a tenth of a point; to a hundredth within a point of 0 or 100%,
+// where the cards near the end of a game differ (0.27% and 0.04%, not both 0.0%).
+function winPercent(p) {
+  return (100 * p).toFixed(p < 0.01 || p > 0.99 ? 2 : 1) + "%";
+}
+
 function gameParams() {
   const p = { variant: game.variant, seed: game.seed, first: game.first,
               muggins: game.muggins ? "true" : "false", moves: moves.join(" ") };
@@ -563,7 +569,7 @@ async function hint() {
     for (const r of rows) {
       ol.append(li([cardEl(r.card, "small"),
                     `: now ${r.now}, rest ${signed(r.rest, 2)}, total ${signed(r.total, 2)}` +
-                    (r.p_win !== null ? `, P(win) ${(100 * r.p_win).toFixed(1)}%` : "") +
+                    (r.p_win !== null ? `, P(win) ${winPercent(r.p_win)}` : "") +
                     (r.wins_now ? ", wins the game" : "")]));
     }
     box.append(ol);
