@@ -567,7 +567,7 @@ class TerminalPlayer:
                 k = int(token)
                 if not 1 <= k <= len(cards):
                     raise ValueError(f"no card at position {k}: positions are 1 to "
-                                     f"{len(cards)} (a card is a rank and a suit, as "
+                                     f"{len(cards)} (or name a card, as "
                                      f"{format_card(cards[0])})")
                 card = cards[k - 1]
             else:
