@@ -321,3 +321,22 @@ def test_the_rival_of_keeps_alike_in_p_win_is_the_frame_s_first():
     first = next(k for k in df["keep"] if k != df.attrs["points_keep"])
     assert df.attrs["rival_keep"] == first == tied["keep"].iloc[0]
     assert df.attrs["win_keep"] == df["keep"].iloc[0]
+
+
+def test_a_keep_that_wins_in_the_same_samples_as_the_points_keep_is_no_rival():
+    """3S 6D 9S KH wins in exactly the samples 3S 6D 9S KS (the points keep) wins in, here: the
+    rival named is the best of the keeps that differ, so the page and crib keep say what the
+    next best keep gains, not "+0.0000 ± 0.0000"."""
+    from analyzer import keep_to_win
+
+    df = keep_to_win("3S 4D 6D 9S KH KS", dealer=False, score=(100, 105), samples=128)
+    points = df.attrs["points_keep"]
+    row = df[df["keep"] == points].iloc[0]
+    same = df[(df["keep"] != points) & (df["p_win"] == row["p_win"])
+              & (df["p_win_se"] == row["p_win_se"])]
+    assert points == "3S 6D 9S KS" and list(same["keep"]) == ["3S 6D 9S KH"]
+    others = df[~df["keep"].isin([points, "3S 6D 9S KH"])]
+    assert df.attrs["rival_keep"] == others.sort_values("p_win", ascending=False,
+                                                        kind="stable")["keep"].iloc[0]
+    assert df.attrs["gain_se"] > 0
+    assert df.attrs["gain"] == pytest.approx(others["p_win"].max() - row["p_win"], abs=1e-12)

@@ -348,7 +348,8 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         The :func:`analyzer.keep` frame with ``p_win`` (the probability of winning with that
         keep) and ``p_win_se`` (its standard error), sorted by ``p_win`` descending.
         ``df.attrs`` holds ``points_keep`` (the best ``net``), ``rival_keep`` (the best
-        ``p_win`` of the other keeps), ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
+        ``p_win`` of the other keeps, a keep that wins in exactly the same samples left out),
+        ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
         points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
         chosen: the rival when its gain is positive and at least
         :data:`~analyzer.core.choices.SWITCH_Z` standard errors, else the points keep), ``score``
@@ -436,8 +437,11 @@ def _rank_by_win(points, keep_text, out, score, seed):
     df["p_win_se"] = se[order]
     best_points = order[0]
     # the best keep but the points keep; of keeps alike in P(win), the first by net, as the
-    # frame sorts them
+    # frame sorts them. A keep that wins in exactly the same samples (a twin by suits: 5H 5S
+    # for 5D 5C) is no rival: the next best would "differ by +0.0000 ± 0.0000".
     others = [d for d in order if d != best_points]
+    distinct = [d for d in others if not np.array_equal(out[:, d], out[:, best_points])]
+    others = distinct or others
     rival = others[int(np.argmax(p[others]))]
     diff = out[:, rival] - out[:, best_points]
     gain = float(diff.mean())
