@@ -418,6 +418,10 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
         assert shown[(row.variant, row.label)] == [str(row.games), str(row.won), str(row.lost)]
     assert ("five-card", "Casual") in shown
     assert str(stats.games) in one(driver, "#games-summary").text
+    # the trainer's sittings: a line saying there are none yet, until there are
+    from analyzer.table.history import read_trainer
+
+    assert by(driver, "#sittings-none")[0].is_displayed() == read_trainer(history_path).empty
     # points a deal by phase, as crib stats has them
     phases = {(r.get_attribute("data-variant"), r.get_attribute("data-phase")):
               [td.text for td in r.find_elements("css selector", "td")][2:4]
@@ -481,6 +485,7 @@ def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):
     row = [r for r in by(driver, "#sittings tbody tr")
            if r.get_attribute("data-sitting") == sitting]
     assert row and row[0].find_elements("css selector", "td")[1].text == "10"
+    assert not by(driver, "#sittings-none")[0].is_displayed()
 
 
 # ------------------------------------------------------------------------ defect 9 and phones

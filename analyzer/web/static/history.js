@@ -81,6 +81,7 @@ async function load() {
               cell(fmt(r.lost, 2)), cell(fmt(r.per_deal, 2)));
     sittings.append(tr);
   }
+  $("sittings-none").hidden = d.sittings.length > 0;
   const games = $("games").querySelector("tbody");
   games.textContent = "";
   for (const r of d.games) {
