@@ -433,7 +433,9 @@ def test_crib_peg_in_the_other_forms():
     (["--seat", "0"], "--seat (yours) and --dealer-seat are required"),
     (["--seat", "0", "--dealer-seat", "0", "--continuation", "lookahead"], "six-card's"),
     (["--seat", "1", "--dealer-seat", "0"], "not one of your kept cards"),
-    (["--seat", "5", "--dealer-seat", "0"], "at most 3"),
+    (["--seat", "5", "--dealer-seat", "0"], "seat: a seat 0..2 in three-player, got 5"),
+    (["--seat", "0", "--dealer-seat", "5"], "dealer: a seat 0..2 in three-player, got 5"),
+    (["--seat", "-1", "--dealer-seat", "0"], "at least 0"),
     (["--seat", "3", "--dealer-seat", "0"], "a seat 0..2"),
 ])
 def test_crib_peg_bad_input_in_the_other_forms_is_one_line(args, message):

@@ -1320,8 +1320,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "--pone")
     # None when not given, so that keep without --score refuses them (it reads neither)
     p.add_argument("--samples", type=_number(low=1, high=10**7, integer=True), metavar="N",
-                   help=f"with --score: samples of the rest of the deal (default "
-                   f"{DEFAULT_SAMPLES:,})")
+                   help=f"with --score: samples of the rest of the deal, 1 to 10,000,000 "
+                   f"(default {DEFAULT_SAMPLES:,})")
     p.add_argument("--seed", type=_seed, metavar="S",
                    help="with --score: the samples' seed, 0 to 2**63-1 (default: 0); same seed, "
                    "same result")
@@ -1348,10 +1348,12 @@ def build_parser() -> argparse.ArgumentParser:
     role = p.add_mutually_exclusive_group()
     role.add_argument("--dealer", action="store_true", help="you dealt (the pone leads)")
     role.add_argument("--pone", action="store_true", help="you are the pone (you lead)")
-    p.add_argument("--seat", type=_number(low=0, high=3, integer=True), metavar="S",
+    # the seats' range is the form's (0 to 2 in three-player): checked with the form
+    p.add_argument("--seat", type=_number(low=0, integer=True), metavar="S",
                    help="other forms: your seat, 0 to players - 1")
-    p.add_argument("--dealer-seat", type=_number(low=0, high=3, integer=True), metavar="D",
-                   help="other forms: the dealer's seat (the seat on its left leads)")
+    p.add_argument("--dealer-seat", type=_number(low=0, integer=True), metavar="D",
+                   help="other forms: the dealer's seat, 0 to players - 1 (the seat on its "
+                   "left leads)")
     p.add_argument("--thrown", nargs="+", metavar="CARD",
                    help="your cards in the crib (two; one with three or four players; default: "
                    "unknown, counted as unseen)")
