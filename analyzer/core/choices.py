@@ -56,6 +56,7 @@ __all__ = [
     "PEGGING_POLICIES",
     "PEGGING_POLICY_NAMES",
     "PEGGING_TABLE_DEALS",
+    "PERSON",
     "PLAYER_ALIASES",
     "PlayerError",
     "SWITCH_Z",
@@ -80,6 +81,8 @@ PEGGING_POLICY_NAMES = ("random", "greedy", "lookahead", "ordered", "baseline", 
 DISCARD_POLICIES = {name: code for code, name in enumerate(DISCARD_POLICY_NAMES)}
 #: Players named by one word, and the ``DISCARD+PEGGING`` each stands for.
 PLAYER_ALIASES = {"baseline": "baseline+baseline", "best": "best+best"}
+#: The seat name of a person in a record's ``"seats"`` (a game of ``crib play`` or the page).
+PERSON = "you"
 PEGGING_POLICIES = {name: code for code, name in enumerate(PEGGING_POLICY_NAMES)}
 
 #: The player of simulations and self-play tables by default: ev discards (crib table) and

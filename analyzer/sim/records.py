@@ -53,16 +53,15 @@ import numpy as np
 
 from ..core import rules
 from ..core.cards import RANKS, SUITS, card_value, format_card, parse_cards
+from ..core.choices import PERSON
 from ..core.files import atomic_write_text
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 
-__all__ = ["FORMAT", "PERSON", "RecordError", "decisions", "format_game", "game_records",
-           "read_records", "record_form", "validate_record", "write_records"]
+__all__ = ["FORMAT", "RecordError", "decisions", "format_game", "game_records", "read_records",
+           "record_form", "validate_record", "write_records"]
 
 FORMAT = 1
-#: The seat name of a person in a record's ``"seats"`` (a game of ``crib play`` or the page).
-PERSON = "you"
 #: The records of the three- and four-player games (and, later, the five-card game).
 FORMAT_FORMS = 2
 

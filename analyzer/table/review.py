@@ -70,9 +70,9 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..core.choices import ADVISE_SAMPLES
+from ..core.choices import ADVISE_SAMPLES, PERSON
 from ..core.game import VARIANTS
-from ..sim.records import PERSON, RecordError
+from ..sim.records import RecordError
 from .objective import P_WIN, POINTS, format_alternatives
 
 if TYPE_CHECKING:

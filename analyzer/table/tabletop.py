@@ -54,10 +54,16 @@ from typing import Protocol
 import numpy as np
 
 from ..core.cards import card_rank, card_value, format_card, format_cards
-from ..core.choices import ADVISE_SAMPLES, MAX_SEED, check_number, parse_player, variant_game
+from ..core.choices import (
+    ADVISE_SAMPLES,
+    MAX_SEED,
+    PERSON,
+    check_number,
+    parse_player,
+    variant_game,
+)
 from ..core.counting import count_hand, count_peg
 from ..core.rules import GO_POINTS, HEELS_POINTS, JACK, MAX_COUNT
-from ..sim.records import PERSON
 
 __all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "Undo", "keep_advice",
            "missed_items", "play_advice"]
