@@ -380,12 +380,10 @@ class TerminalPlayer:
             self.say(f"Starter {format_card(event['card'])}{heels}", style="bold")
             if event["heels"]:
                 self.say(f"    {self._scores(event['scores'])}")
-            if table.over:  # his heels won the game: no play
-                pass
-            elif group:
+            if group and not table.over:  # no play after his heels won the game
                 lead = seating.who((event["dealer"] + 1) % table.game.players)
                 self.say(f"The play ({lead} {'lead' if lead == 'you' else 'leads'}):")
-            else:
+            elif not table.over:
                 self.say("The play" + (" (one count):" if table.game.one_count else ":"))
         elif kind == "lay":
             seat = event["seat"]
@@ -858,8 +856,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     from .common import UsageError
 
     if console is None:  # NO_COLOR: no colour and no bold either (rich keeps the bold)
-        plain = os.environ.get("NO_COLOR", "") != ""
-        console = Console(highlight=False, **({"color_system": None} if plain else {}))
+        console = Console(highlight=False,
+                          color_system=None if os.environ.get("NO_COLOR") else "auto")
     echo = read is None and not sys.stdin.isatty()
     player = TerminalPlayer(console, read=read or read_line, hints=hints, echo=echo)
     on_live = _Resumed(player, resume_path)

@@ -453,8 +453,7 @@ class Table:
                     choice = self._person_lay(p)
                 if choice < 0:
                     history.append((p, None))
-                    # a go is said once a count; the last to lay says none: he pegs the go
-                    if p != last and p not in self._said_go:
+                    if self.says_go(p):  # once a count, and not by the last to lay
                         self._said_go.add(p)
                         self._tell({"kind": "go", "seat": p,
                                     "auto": not self.ai[p] and self.auto_go})
