@@ -234,6 +234,10 @@ def test_simulate_json_out_record_and_replay(tmp_path):
     assert provenance["seed"] == 4 and provenance["games"] == 300
     assert provenance["players"] == ["ev+greedy", "random+lookahead"]
     assert "crib simulate --games 300" in provenance["command"]
+    # the commit of the checkout the command ran from (the package's own folder)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                          cwd=Path(__file__).parent, check=False).stdout.strip()
+    assert provenance["git_commit"] == (head or None)
     lines = record.read_text().splitlines()
     assert len(lines) == 7 and json.loads(lines[6])["game"] == 6
     # the same seed through the API gives the same games

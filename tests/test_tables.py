@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -267,6 +268,7 @@ def test_tables_crib_and_compare_cli(tmp_path):
     provenance = json.loads((tmp_path / "crib_values.json").read_text())
     assert provenance["seed"] == 3 and provenance["deals"] == 20_000
     assert provenance["iterations"] == 2 and provenance["converged"] is False
+    assert re.fullmatch("[0-9a-f]{40}", provenance["git_commit"])  # run from a git checkout
     compare = subprocess.run([str(crib), "tables", "compare", "--reference", str(SCHELL),
                               "--json"], capture_output=True, text=True, timeout=1800)
     assert compare.returncode == 0, compare.stderr

@@ -41,7 +41,7 @@ import numpy as np
 from ..core.cards import RANK_LABELS, rank_label_index
 from ..core.choices import TABLE_MODES, over_ranges, variant_game
 from ..core.files import atomic_write_all
-from ..core.version import package_version
+from ..core.version import git_commit, package_version
 
 __all__ = [
     "CRIB_TABLE_COLUMNS",
@@ -197,6 +197,7 @@ def _write_uniform(path: Path, values: dict[tuple[int, int, int], float]) -> Non
         "analyzer.keeping.crib.write_uniform_crib_values()", "seed": None,
         "games": None,
         "policies": None,
+        "git_commit": git_commit(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     table, meta = "\n".join(lines) + "\n", json.dumps(provenance, indent=2) + "\n"

@@ -54,7 +54,7 @@ from ..core.files import atomic_write_all
 from ..core.jit import njit
 from ..core.rng import _shuffle_prefix, chunk_states
 from ..core.scoring import _score_one, _throw_key, hand3_table, hand_table, rank_table
-from ..core.version import package_version
+from ..core.version import git_commit, package_version
 from ..keeping.crib import (
     CARD_TABLE_COLUMNS,
     CRIB_TABLE_COLUMNS,
@@ -275,6 +275,7 @@ class CribTableResult:
             "self_consistency_gap": {"all_entries": self.gaps[0],
                                      "entries_with_1000_cribs_or_more": self.gaps[1]},
             "elapsed_seconds": self.elapsed_seconds,
+            "git_commit": git_commit(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         provenance["variant"] = self.variant

@@ -36,7 +36,7 @@ from ..core.choices import (
 from ..core.files import OutputError, atomic_write_all, check_writable
 from ..core.rng import chunk_states
 from ..core.scoring import rank_table
-from ..core.version import package_version
+from ..core.version import git_commit, package_version
 from ..play.engine import (
     ACC,
     CRIB_STAT,
@@ -305,6 +305,7 @@ class SimulationResult:
             "command": command,
             **self._run_fields(),
             "elapsed_seconds": self.elapsed_seconds,
+            "git_commit": git_commit(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "files": list(SAVED_FILES[:3]),
         }
