@@ -455,6 +455,7 @@ def test_a_run_folder_is_made_in_a_folder_that_exists(tmp_path, capsys):
               "--record", tmp_path / "run" / "games.jsonl"], capsys)
     assert (tmp_path / "run" / "summary.csv").exists()
     assert (tmp_path / "run" / "games.jsonl").exists()
+    assert (tmp_path / "run" / "games.json").exists()  # the records' provenance
     answered(["tables", "crib", "--deals", "300", "--max-iterations", "1", "--quiet",
               "--out", tmp_path / "tables"], capsys)
     assert (tmp_path / "tables" / "crib_values_rank.csv").exists()
@@ -475,7 +476,7 @@ def test_figure_extensions_we_do_not_write_are_refused(name, tmp_path, capsys):
 def test_the_extension_says_the_format(name, magic, tmp_path, capsys):
     answered(["plot", "census", "--dpi", "20", "--out", tmp_path / name], capsys)
     assert (tmp_path / name).read_bytes().startswith(magic)
-    assert files(tmp_path) == {name}
+    assert files(tmp_path) == {name, name.rsplit(".", 1)[0] + ".json"}  # and its provenance
 
 
 # --------------------------------------------------------------------------- options per kind

@@ -88,3 +88,99 @@ def test_a_folder_where_a_run_writes_a_file_is_refused_before_the_run(tmp_path):
         done = crib(*args)
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run", "t"]
+
+
+
+def _head() -> str | None:
+    done = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                          cwd=Path(__file__).parent, check=False)
+    return done.stdout.strip() or None
+
+
+def _crib_in(folder):
+    def crib(*args):
+        return subprocess.run([str(CRIB), *args], capture_output=True, text=True, cwd=folder,
+                              env=dict(os.environ, MPLBACKEND="Agg"),
+                              timeout=1800)  # a hang guard only
+    return crib
+
+
+def test_every_file_a_command_writes_has_its_provenance_beside_it(tmp_path):
+    # DESIGN's data products: every file written has a JSON sidecar with its provenance
+    # (package version, command, seed, games, policies, date): the game records, the figures
+    # and the discard tables too, not only the tables and the run folders.
+    import json
+
+    crib = _crib_in(tmp_path)
+    done = crib("simulate", "--games", "12", "--seed", "3", "--variant", "three-player",
+                "--record", "games.jsonl", "--record-games", "5", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "recorded 5 games in games.jsonl (its provenance in games.json)" in done.stdout
+    done = crib("simulate", "--games", "4", "--seed", "3", "--record", "g.json", "--quiet")
+    assert done.returncode == 0, done.stderr  # a JSON file's provenance is not written over it
+    done = crib("plot", "games", "--games", "20", "--seed", "5", "--out", "figure.svg",
+                "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("wrote figure.svg (") and "and figure.json (its provenance)" \
+        in done.stdout
+    done = crib("tables", "compare", "--reference", str(Path(__file__).parent / "data"
+                                                         / "schell_crib_values.csv"),
+                "--plot", "compare.png", "--top", "1")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "compare.json", "compare.png", "figure.json", "figure.svg", "g.json",
+        "g.provenance.json", "games.json", "games.jsonl"]
+    meta = {name: json.loads((tmp_path / name).read_text())
+            for name in ("games.json", "g.provenance.json", "figure.json", "compare.json")}
+    for name, written in (("games.json", "games.jsonl"), ("g.provenance.json", "g.json"),
+                        ("figure.json", "figure.svg"), ("compare.json", "compare.png")):
+        assert meta[name]["file"] == written
+        assert meta[name]["git_commit"] == _head()
+        assert {"package_version", "command", "date"} <= set(meta[name])
+    assert meta["games.json"]["command"] == ("crib simulate --games 12 --seed 3 --variant "
+                                             "three-player --record games.jsonl --record-games "
+                                             "5 --quiet")
+    assert (meta["games.json"]["seed"], meta["games.json"]["games"],
+            meta["games.json"]["games_recorded"], meta["games.json"]["variant"]) == (
+        3, 12, 5, "three-player")
+    assert meta["games.json"]["players"] == ["ev+lookahead"] * 3
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 5
+    assert (meta["figure.json"]["seed"], meta["figure.json"]["games"]) == (5, 20)
+    assert meta["compare.json"]["reference"].endswith("schell_crib_values.csv")
+
+
+def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
+    # x.svg's provenance goes to x.json: a file of yours there, or another output's provenance,
+    # is refused before any work, on one line, and nothing is written. The output's own
+    # provenance from an earlier run is written over, as the output is.
+    crib = _crib_in(tmp_path)
+    (tmp_path / "mine.json").write_text('{"my": "notes"}\n')
+    (tmp_path / "folder.json").mkdir()
+    for args, message in (
+            (("plot", "census", "--out", "mine.png"),
+             "crib plot census: --out mine.png: its provenance goes to mine.json, which holds "
+             "something else: move it or choose another name"),
+            (("plot", "census", "--out", "folder.png"),
+             "crib plot census: --out folder.png: its provenance file folder.json: is a folder, "
+             "not a file"),
+            (("simulate", "--games", "5", "--record", "mine.jsonl", "--quiet"),
+             "crib simulate: --record mine.jsonl: its provenance goes to mine.json, which holds "
+             "something else: move it or choose another name"),
+            (("simulate", "--games", "5", "--out", "run", "--record", "run/run.jsonl"),
+             "crib simulate: --record run/run.jsonl: its provenance goes to run/run.json, which "
+             "the command also writes: choose another name"),
+            (("tables", "keep", "--out", "k.parquet", "--ranks", "k.csv"),
+             "crib tables keep: --ranks k.csv: its provenance goes to k.json, which the command "
+             "also writes: choose another name")):
+        done = crib(*args)
+        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+        assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.json", "mine.json"]
+    assert (tmp_path / "mine.json").read_text() == '{"my": "notes"}\n'
+    for _ in range(2):  # the second time over its own provenance
+        done = crib("plot", "census", "--out", "census.png", "--dpi", "20")
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "census.json", "census.png", "folder.json", "mine.json"]
+    done = crib("plot", "odds", "--out", "census.svg")  # census.json is census.png's
+    assert done.returncode == 2 and "census.json, which holds something else" in done.stderr

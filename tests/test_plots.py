@@ -257,7 +257,8 @@ def test_crib_plot_census_writes_a_png(tmp_path):
     assert result.returncode == 0, result.stderr
     assert out.read_bytes()[:8] == PNG_SIGNATURE
     assert str(out) in result.stdout
-    assert [p.name for p in tmp_path.iterdir()] == ["census.png"]  # no temporary file left
+    # no temporary file left; the figure's provenance beside it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["census.json", "census.png"]
 
 
 @pytest.mark.slow
@@ -319,7 +320,7 @@ def test_tables_compare_plot_writes_a_png(tmp_path, schell):
     assert result.returncode == 0, result.stderr
     assert out.read_bytes()[:8] == PNG_SIGNATURE
     assert "mean |difference|" in result.stdout
-    assert [p.name for p in tmp_path.iterdir()] == ["compare.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["compare.json", "compare.png"]
 
 
 @pytest.mark.parametrize("variant, roles, line", [("three-player", 3, "91"),

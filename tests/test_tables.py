@@ -250,7 +250,13 @@ def test_discard_table_cli_against_keep(tmp_path):
             assert kept["net"] == pytest.approx(best["net"], abs=1e-9)
             assert getattr(row, f"{role}_hand_mean") == pytest.approx(kept["hand_mean"],
                                                                        abs=1e-9)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["keeps.parquet", "keeps_ranks.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "keeps.json", "keeps.parquet", "keeps_ranks.csv", "keeps_ranks.json"]
+    for name, written in (("keeps.json", "keeps.parquet"), ("keeps_ranks.json", "keeps_ranks.csv")):
+        provenance = json.loads((tmp_path / name).read_text())
+        assert provenance["file"] == written and provenance["crib"] == "table"
+        assert provenance["hands"] == math.comb(52, 6)
+        assert provenance["distinct_hands"] == len(hands)
 
 
 @pytest.mark.slow

@@ -4,7 +4,7 @@ output files (:mod:`analyzer.cli.main` builds the parser, :mod:`analyzer.cli.tab
 
 from __future__ import annotations
 
-from ..core.files import OutputError, check_writable
+from ..core.files import OutputError, check_writable, provenance_file
 
 
 class UsageError(Exception):
@@ -44,11 +44,73 @@ def figure_format(path: str, option: str, command: str) -> str:
     return fmt
 
 
-def save_figure(fig, path: str, fmt: str, dpi: int, option: str, command: str) -> None:
-    from ..core.files import atomic_write
+def check_provenance(outputs, command: str, taken=()) -> None:
+    """Refuse, on one line and before any work, an output whose provenance file
+    (:func:`analyzer.core.files.provenance_file`) cannot be written, or would be written over
+    one of the ``outputs`` (``(path, option)`` pairs), another one's provenance, a path in
+    ``taken`` (the other files the command writes) or a file that is not that output's
+    provenance (a file of yours, or another output's provenance: ``x.csv`` and ``x.png`` both
+    put theirs in ``x.json``)."""
+    from pathlib import Path
+
+    others = {Path(p).resolve() for p, _ in outputs} | {Path(p).resolve() for p in taken}
+    for path, option in outputs:
+        side = provenance_file(path)
+        if side.resolve() in others:
+            raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
+                             "which the command also writes: choose another name")
+        others.add(side.resolve())
+        try:
+            if side.parent.is_dir():  # else in a run folder the command makes
+                check_writable(side)
+        except OutputError as exc:
+            raise UsageError(f"{command}: {option} {path}: its provenance file {side}: {exc}"
+                             ) from None
+        if side.is_file() and not _provenance_of(side, Path(path).name):
+            raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
+                             f"which holds something else: move it or choose another name")
+
+
+def _provenance_of(side, name: str) -> bool:
+    """Whether the file ``side`` is the provenance a command wrote for a file named ``name``."""
+    import json
 
     try:
-        atomic_write(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi))
+        with open(side, encoding="utf-8") as f:
+            meta = json.loads(f.read(1 << 20))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("file") == name and "package_version" in meta
+
+
+def provenance_items(paths, command: str, **fields) -> list:
+    """``(path, write)`` items for :func:`analyzer.core.files.atomic_write_all`: beside each of
+    ``paths``, its JSON provenance (:func:`analyzer.core.version.provenance`, with ``fields``
+    and the file's name), so that a file and its provenance are written together or not at
+    all."""
+    import json
+    from pathlib import Path
+
+    from ..core.version import provenance
+
+    items = []
+    for path in paths:
+        text = json.dumps({**provenance(command, **fields), "file": Path(path).name},
+                          indent=2) + "\n"
+        items.append((provenance_file(path), lambda tmp, t=text: tmp.write_text(t)))
+    return items
+
+
+def save_figure(fig, path: str, fmt: str, dpi: int, option: str, command: str,
+                line: str | None = None, **fields) -> None:
+    """Write ``fig`` to ``path`` and, beside it, its provenance (``line``: the command line,
+    default ``command``; ``fields``: what the figure was drawn from), both or neither."""
+    from ..core.files import atomic_write_all
+
+    items = [(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi))]
+    items += provenance_items([path], line or command, **fields, dpi=dpi)
+    try:
+        atomic_write_all(items)
     except OSError as exc:
         raise UsageError(f"{command}: {option} {path}: cannot write there "
                          f"({exc.strerror or exc})") from None

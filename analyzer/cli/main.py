@@ -48,6 +48,7 @@ from .common import (
     PILLOW_FORMATS,
     UsageError,
     check_output,
+    check_provenance,
     figure_format,
     read_rank_table,
     save_figure,
@@ -348,6 +349,8 @@ def _cmd_simulate(args) -> int:
     import shlex
     from pathlib import Path
 
+    from ..core.files import provenance_file
+
     _check_players(args.players, "crib simulate")
     if args.record_games is not None and args.record is None:
         raise UsageError("crib simulate: --record-games needs --record FILE")
@@ -367,6 +370,8 @@ def _cmd_simulate(args) -> int:
                 raise UsageError(f"crib simulate: --record {record}: is a folder, not a file")
         else:
             check_output(record, "--record", "crib simulate")
+        taken = () if args.out is None else [Path(args.out) / name for name in run_files]
+        check_provenance([(record, "--record")], "crib simulate", taken=taken)
     n_record = 0 if args.record is None else (DEFAULT_RECORD_GAMES if args.record_games is None
                                                else args.record_games)
     if args.resume and args.out is None:
@@ -390,9 +395,13 @@ def _cmd_simulate(args) -> int:
     if args.out is not None:
         result.save(args.out, command=shlex.join(["crib", *args.argv]))
     if args.record is not None:
+        from ..core.version import provenance
         from ..sim.records import write_records
 
-        write_records(args.record, result.records)
+        write_records(args.record, result.records, provenance(
+            shlex.join(["crib", *args.argv]), variant=result.variant, seed=result.seed,
+            games=result.games, games_recorded=len(result.records),
+            players=list(result.players), complete=result.complete))
     if not result.complete:
         print(f"crib simulate: stopped at the time limit after {result.games:,} of "
               f"{result.games_requested:,} games"
@@ -405,7 +414,8 @@ def _cmd_simulate(args) -> int:
     if args.out is not None:
         print(f"wrote {args.out}/summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
     if args.record is not None:
-        print(f"recorded {len(result.records)} games in {args.record}")
+        print(f"recorded {len(result.records)} games in {args.record} (its provenance in "
+              f"{provenance_file(args.record)})")
     return 0
 
 
@@ -759,7 +769,10 @@ PLOT_DPI = 120
 
 
 def _cmd_plot(args) -> int:
+    import shlex
     from pathlib import Path
+
+    from ..core.files import provenance_file
 
     command = f"crib plot {args.kind}"
     for name in dict.fromkeys(n for options in PLOT_OPTIONS.values() for n in options):
@@ -769,6 +782,7 @@ def _cmd_plot(args) -> int:
             raise UsageError(f"{command}: --{name} is for crib plot {kinds}, not {args.kind}")
     fmt = figure_format(args.out, "--out", command)
     check_output(args.out, "--out", command)
+    check_provenance([(args.out, "--out")], command)
     dpi = PLOT_DPI if args.dpi is None else args.dpi
     variant = DEFAULT_VARIANT if args.variant is None else args.variant
     drawn = ""  # the seed drawn for the games, when none was given
@@ -795,21 +809,27 @@ def _cmd_plot(args) -> int:
 
     from ..research import plots
 
+    drawn_from = {}  # what the figure was drawn from, for its provenance file
     if args.kind == "census":
         fig = plots.show_distribution(log=args.log, variant=variant)
+        drawn_from = {"variant": variant, "log": args.log}
     elif args.kind == "keep":
         from ..keeping.discard import keep
 
         fig = plots.discard_chart(keep(_cards_text(args.hand), dealer=args.dealer,
                                        variant=variant))
+        drawn_from = {"variant": variant, "hand": _cards_text(args.hand),
+                      "crib": "yours" if args.dealer else "the opponent's"}
     elif args.kind == "crib":
         label = "reference" if args.reference is None else Path(args.reference).stem
         fig = plots.crib_heatmap(table, title=f"Crib values: {Path(args.table).name}",
                                  reference=reference, reference_label=label)
+        drawn_from = {"table": args.table, "reference": args.reference}
     elif args.kind == "odds":
         from ..keeping.winodds import win_table
 
         fig = plots.win_odds_heatmap(win_table())
+        drawn_from = {"table": "the shipped win-odds table (win_odds.csv)"}
     else:
         from ..sim.harness import simulate
 
@@ -820,14 +840,18 @@ def _cmd_plot(args) -> int:
         except ValueError as exc:  # players that do not fit the form's seats
             raise UsageError(f"{command}: {exc}") from None
         fig = plots.game_report(result)
+        drawn_from = {"variant": variant, "seed": result.seed, "games": result.games,
+                      "players": list(result.players)}
         if args.seed is None:  # drawn fresh: said, so that the figure can be drawn again
             drawn = f"; seed {result.seed} (--seed {result.seed} plays the same games)"
 
-    save_figure(fig, args.out, fmt, dpi, "--out", command)
+    save_figure(fig, args.out, fmt, dpi, "--out", command, shlex.join(["crib", *args.argv]),
+                **drawn_from)
     width, height = fig.get_size_inches()
     size = (f"{round(width * dpi)} x {round(height * dpi)} pixels"
             if fmt in ("png", *PILLOW_FORMATS) else f"{width:g} x {height:g} inches")
-    print(f"wrote {args.out} ({size}){drawn}")
+    print(f"wrote {args.out} ({size}) and {provenance_file(args.out)} (its provenance)"
+          f"{drawn}")
     return 0
 
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import UsageError, check_output, figure_format, read_rank_table, save_figure
+from .common import (
+    UsageError,
+    check_output,
+    check_provenance,
+    figure_format,
+    provenance_items,
+    read_rank_table,
+    save_figure,
+)
 
 __all__ = ["run"]
 
@@ -79,8 +87,8 @@ def _tables_pegging(args) -> int:
     if is_shipped_folder(out.parent) and not args.force:
         raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
                          "--force to overwrite the shipped table")
-    for path in (out, out.with_suffix(".json")):
-        check_output(path, "--out", command)
+    check_output(out, "--out", command)
+    check_provenance([(out, "--out")], command)
     from ..research.pegging import build_pegging_table
 
     start = time.perf_counter()
@@ -108,10 +116,11 @@ def _tables_pegging(args) -> int:
 
 
 def _tables_keep(args) -> int:
+    import shlex
     import time
     from pathlib import Path
 
-    from ..core.files import atomic_write_all
+    from ..core.files import atomic_write_all, provenance_file
     from ..keeping.crib import is_shipped_folder
 
     command = "crib tables keep"
@@ -125,24 +134,36 @@ def _tables_keep(args) -> int:
             raise UsageError(f"{command}: {option} {path}: is in the package's own data "
                              "folder; write the tables elsewhere")
         check_output(path, option, command)  # the suffixes differ: never the same file
+    check_provenance([(out, "--out"), (ranks, "--ranks")], command)
     from ..research.tables import build_discard_table
 
     start = time.perf_counter()
     hands, rank_table = build_discard_table(crib=args.crib, workers=args.workers)
     built = time.perf_counter() - start
+    provenance = provenance_items(
+        [out, ranks], shlex.join(["crib", *args.argv]), seed=None, games=None,
+        policies="the ev keep without the play's value (keep(..., pegging=False)): the "
+                 "exact hand over the 46 starters and the crib's value, by role",
+        crib=args.crib,
+        hands=int(hands["n_hands"].sum()), distinct_hands=len(hands),
+        rank_patterns=len(rank_table), elapsed_seconds=built)
     atomic_write_all([(out, lambda tmp: hands.to_parquet(tmp, index=False)),
                       (ranks, lambda tmp: rank_table.to_csv(tmp, index=False,
-                                                             float_format="%.4f"))])
+                                                             float_format="%.4f")),
+                      *provenance])  # the tables and their provenance: all or none
     print(f"{len(hands):,} distinct hands (of {int(hands['n_hands'].sum()):,}) and "
           f"{len(rank_table):,} rank patterns in {time.perf_counter() - start:.1f} s "
           f"(tables built in {built:.1f} s, crib values: {args.crib})")
-    print(f"wrote {out} and {ranks}")
+    print(f"wrote {out} and {ranks}, each with its provenance "
+          f"({provenance_file(out).name}, {provenance_file(ranks).name})")
     return 0
 
 
 def _tables_compare(args) -> int:
+    import shlex
     from pathlib import Path
 
+    from ..core.files import provenance_file
     from ..keeping.crib import RANK_FILE, shipped_file
 
     command = "crib tables compare"
@@ -151,6 +172,7 @@ def _tables_compare(args) -> int:
     if args.plot is not None:
         fmt = figure_format(args.plot, "--plot", command)
         check_output(args.plot, "--plot", command)
+        check_provenance([(args.plot, "--plot")], command)
     ours = read_rank_table(table, "--table", command, complete=True)
     ref = read_rank_table(reference, "--reference", command, complete=False)
     from ..research.tables import compare_crib_tables
@@ -165,7 +187,9 @@ def _tables_compare(args) -> int:
 
         fig = plots.crib_comparison(ours, ref, table_label=Path(table.name).stem,
                                     reference_label=reference.stem)
-        save_figure(fig, args.plot, fmt, 110, "--plot", command)
+        save_figure(fig, args.plot, fmt, 110, "--plot", command,
+                    shlex.join(["crib", *args.argv]), table=str(table),
+                    reference=str(reference))
     if args.json:
         result["biggest"] = json.loads(biggest.to_json(orient="records", double_precision=4))
         print(json.dumps(result))
@@ -176,7 +200,7 @@ def _tables_compare(args) -> int:
         print(f"  {role:<6} mean |difference| {result['mean_abs_diff'][role]:.3f}, "
               f"largest {result['max_abs_diff'][role]:.3f}")
     if args.plot is not None:
-        print(f"drew {args.plot}")
+        print(f"drew {args.plot} (its provenance in {provenance_file(args.plot)})")
     print("biggest differences (ours - reference):")
     for row in biggest.itertuples(index=False):
         print(f"  {row.card1:>2} {row.card2:>2}   dealer {row.dealer:5.2f} vs {row.dealer_ref:5.2f}"
@@ -202,8 +226,8 @@ def _tables_odds(args) -> int:
     if is_shipped_folder(out.parent) and not args.force:
         raise UsageError(f"{command}: --out {out}: is in the package's own data folder; add "
                          "--force to overwrite the shipped tables")
-    for path in (out, out.with_suffix(".json")):
-        check_output(path, "--out", command)
+    check_output(out, "--out", command)
+    check_provenance([(out, "--out")], command)
 
     def report(done, total):
         if not args.quiet:

@@ -13,11 +13,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["OutputError", "atomic_write", "atomic_write_all", "atomic_write_text",
-           "check_writable"]
+           "check_writable", "provenance_file"]
 
 
 class OutputError(ValueError):
     """An output path that cannot be written; the message says why (``no folder a/b``)."""
+
+
+def provenance_file(path: str | os.PathLike) -> Path:
+    """Where the JSON provenance of the file ``path`` goes: beside it, under its name with
+    ``.json`` for its extension, or ``.provenance.json`` when it is a JSON file itself.
+
+    >>> provenance_file("out/keep.parquet").as_posix(), provenance_file("games.json").as_posix()
+    ('out/keep.json', 'games.provenance.json')
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        return path.with_name(path.stem + ".provenance.json")
+    return path.with_suffix(".json")
 
 
 def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> None:

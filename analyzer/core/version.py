@@ -35,3 +35,19 @@ def git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def provenance(command: str, **fields) -> dict:
+    """The provenance of a file written (its JSON sidecar's content): the package's version, the
+    source commit (None outside a git checkout), the command, then ``fields`` in order, then the
+    date (UTC, ISO 8601).
+
+    >>> p = provenance("crib plot census", seed=None)
+    >>> list(p)
+    ['package_version', 'git_commit', 'command', 'seed', 'date']
+    """
+    from datetime import UTC, datetime
+
+    return {"package_version": package_version(), "git_commit": git_commit(),
+            "command": command, **fields,
+            "date": datetime.now(UTC).isoformat(timespec="seconds")}

@@ -54,7 +54,7 @@ import numpy as np
 from ..core import rules
 from ..core.cards import RANKS, SUITS, card_value, format_card, parse_cards
 from ..core.choices import PERSON
-from ..core.files import atomic_write_text
+from ..core.files import atomic_write_all, provenance_file
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 
@@ -122,9 +122,16 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
     return out
 
 
-def write_records(path: str | Path, records: list[dict]) -> None:
-    """Write records as JSON Lines, atomically."""
-    atomic_write_text(path, "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+def write_records(path: str | Path, records: list[dict], provenance: dict | None = None) -> None:
+    """Write records as JSON Lines, atomically. With ``provenance`` (a dict: how the games were
+    played, :func:`analyzer.core.version.provenance`), also that as JSON beside the file
+    (:func:`analyzer.core.files.provenance_file`), both or neither."""
+    text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+    items = [(path, lambda tmp: tmp.write_text(text))]
+    if provenance is not None:
+        meta = json.dumps({**provenance, "file": Path(path).name}, indent=2) + "\n"
+        items.append((provenance_file(path), lambda tmp: tmp.write_text(meta)))
+    atomic_write_all(items)
 
 
 def read_records(path: str | Path, validate: bool = True) -> list[dict]:
