@@ -382,15 +382,18 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         The goes as the table says them (once a count, none by the last to lay when another
         seat leads next) or as the engine records them (again at each turn a seat cannot lay,
         and by the last to lay at the end of its cards that fit) give the same position. At
-        the end of the history, a seat that said go in this count and is asked again says go:
-        to ask it for the next count's lead, end with its go said again.
+        the end of the history the turn is the engine's: when it is this seat's, a seat that
+        said go in this count says go again (to ask it for the next count's lead, end with its
+        go said again); when it is another's, the seats up to this one are taken to say go
+        (at a count of 22 or more only), and the count restarts where the rules say.
     seat, dealer
         This seat's number and the dealer's (0 to players - 1).
     starter, thrown
         The starter and this seat's own cards in the crib.
     scores
         Each side's score before the play (side ``s`` is seats ``s``, ``s + sides``, ...), by
-        default zeros; the points pegged in ``played`` are added as they are replayed.
+        default zeros (``None``: taken as is, five-card's three for last not checked); the
+        points pegged in ``played`` are added as they are replayed.
     variant
         The form of the game.
     rng, seed
