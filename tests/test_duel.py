@@ -274,6 +274,30 @@ def test_same_seed_same_duel_whatever_the_workers():
     assert (other.simulation.acc != one.simulation.acc).any()
 
 
+def test_a_duel_on_a_local_dask_cluster_equals_the_local_backend(capsys):
+    # DESIGN: simulate and duel, Dask when one machine is not enough; the same games either way
+    pytest.importorskip("dask.distributed")
+    local = duel("best", "ev+lookahead", games=400, seed=9, chunk_size=64)
+    dask = duel("best", "ev+lookahead", games=400, seed=9, chunk_size=64, backend="dask",
+                scheduler="local", workers=2)
+    assert (local.simulation.acc == dask.simulation.acc).all()
+    assert dask.simulation.backend == "dask"
+    timing = ("workers", "elapsed_seconds", "games_per_second")
+    assert ({k: v for k, v in local.to_dict().items() if k not in timing}
+            == {k: v for k, v in dask.to_dict().items() if k not in timing})
+    argv = ["duel", "ev+greedy", "baseline", "--games", "200", "--seed", "3", "--json"]
+    assert main(argv) == 0
+    on_cores = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--scheduler", "local"]) == 0
+    on_dask = json.loads(capsys.readouterr().out)
+    assert on_dask["win_rate"] == on_cores["win_rate"]
+    assert on_dask["match_points"] == on_cores["match_points"]
+    assert main([*argv, "--scheduler", "nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("crib duel: 'nowhere' is not a Dask scheduler address: use tcp://host:8786 "
+                   "or 'local'\n")
+
+
 def test_duel_refuses_bad_input():
     with pytest.raises(ValueError, match="even"):
         duel("baseline", "baseline", games=3, seed=1)

@@ -479,10 +479,11 @@ def _cmd_duel(args) -> int:
     from ..sim.duel import duel
 
     show_progress = not args.quiet and sys.stderr.isatty()
+    backend = "local" if args.scheduler is None else "dask"
     try:
         result = duel(args.a, args.b, args.games, seed=args.seed, workers=args.workers,
-                      progress=show_progress)
-    except ValueError as exc:
+                      progress=show_progress, backend=backend, scheduler=args.scheduler)
+    except ValueError as exc:  # bad numbers, an unreachable scheduler (RunError)
         raise UsageError(f"crib duel: {exc}") from None
     d = result.to_dict()
     if args.json:
@@ -1451,6 +1452,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N", help=f"how many games, an even number from 2 to {MAX_GAMES:,}")
     _add_seed(p)
     _add_workers(p)
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
+                   "LocalCluster on this machine (needs pip install 'analyzer[dask]'); the same "
+                   "games as on this machine's cores")
     _add_json(p)
     _add_quiet(p)
     p.set_defaults(func=_cmd_duel)

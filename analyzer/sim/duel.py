@@ -13,7 +13,7 @@ counts :class:`DuelResult` gives
   game is one of -3, -2, -1, +1, +2, +3 and the games are independent);
 * the skunk and double-skunk rates each way.
 
-Same seed, same result, whatever the number of workers.
+Same seed, same result, whatever the number of workers or the backend (the Dask one too).
 """
 
 from __future__ import annotations
@@ -167,7 +167,8 @@ class DuelResult:
 
 def duel(a: str, b: str, games: int, seed: int | None = None, workers: int | None = None,
          progress: bool = False, record_games: int = 0,
-         chunk_size: int = DEFAULT_CHUNK) -> DuelResult:
+         chunk_size: int = DEFAULT_CHUNK, backend: str = "local",
+         scheduler: str | None = None) -> DuelResult:
     """Play ``a`` against ``b`` over ``games`` games, each dealing first in half of them.
 
     Parameters
@@ -180,9 +181,9 @@ def duel(a: str, b: str, games: int, seed: int | None = None, workers: int | Non
         by B when it is odd.
     seed
         The seed (``None``: fresh entropy, reported). Same seed, same result, whatever
-        ``workers``.
+        ``workers`` or ``backend``.
     workers
-        Threads (default: this machine's cores).
+        Threads (default: this machine's cores); with the Dask backend, chunks at once.
     progress
         A progress bar on stderr (or in Jupyter).
     record_games
@@ -190,6 +191,10 @@ def duel(a: str, b: str, games: int, seed: int | None = None, workers: int | Non
         ``result.simulation.records``.
     chunk_size
         Games per chunk (each chunk its own seed); part of what the seed means.
+    backend, scheduler
+        ``"local"`` (this machine's cores) or ``"dask"``, the chunks on the Dask cluster at
+        ``scheduler`` (``"tcp://host:8786"``, or ``"local"`` for a ``LocalCluster`` here), as
+        :func:`analyzer.simulate` runs them. Needs ``pip install 'analyzer[dask]'``.
 
     Raises
     ------
@@ -209,5 +214,6 @@ def duel(a: str, b: str, games: int, seed: int | None = None, workers: int | Non
         if not isinstance(name, str):
             raise PlayerError(f"player {name!r} is not a name")
     result = simulate(games, seed=seed, players=(a, b), workers=workers, progress=progress,
-                      record_games=record_games, chunk_size=chunk_size, first_dealer="alternate")
+                      record_games=record_games, chunk_size=chunk_size, first_dealer="alternate",
+                      backend=backend, scheduler=scheduler)
     return DuelResult.from_simulation(result)
