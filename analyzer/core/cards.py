@@ -24,6 +24,7 @@ import numpy as np
 from .errors import CardError
 
 __all__ = [
+    "CARD_TEXTS",
     "RANKS",
     "RANK_LABELS",
     "SUITS",
@@ -45,6 +46,8 @@ __all__ = [
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+#: The text of each card id, ``CARD_TEXTS[37] == "TD"`` (as :func:`format_card` writes it).
+CARD_TEXTS = tuple(r + s for r in RANKS for s in SUITS)
 #: Rank labels as published tables write them (Schell's, and the project's rank-only tables).
 RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}

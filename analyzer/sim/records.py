@@ -52,7 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import rules
-from ..core.cards import RANKS, SUITS, card_value, format_card, parse_cards
+from ..core.cards import CARD_TEXTS, RANKS, SUITS, card_value, format_card, parse_cards
 from ..core.choices import PERSON
 from ..core.files import atomic_write_all, provenance_file
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
@@ -81,6 +81,10 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
     """
     seats, sides = range(game.players), game.teams
     v1 = game == STANDARD
+    text = CARD_TEXTS  # the engine's ids, 0..51: their text by index (a game's many cards)
+    hand_at = [DEAL.hands + MAX_DEALT * p for p in seats]
+    thrown_at = [DEAL.discards + MAX_THROWN * p for p in seats]
+    pack_at, pack_end = DEAL.pack, DEAL.pack + game.crib_from_pack
     out = []
     for i, (header, deals) in enumerate(zip(rec_games.tolist(), rec_deals, strict=True)):
         n_deals = header[GAME_RECORD.deals]
@@ -98,22 +102,16 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
             record["truncated"] = True
         for row in deals[: min(n_deals, MAX_RECORDED_DEALS)].tolist():
             n_plays, n_show = row[DEAL.n_plays], row[DEAL.n_show]
-            plays = [row[DEAL.plays + PLAY.size * k: DEAL.plays + PLAY.size * (k + 1)]
-                     for k in range(n_plays)]
-            hands = [row[DEAL.hands + MAX_DEALT * p: DEAL.hands + MAX_DEALT * p + game.dealt]
-                     for p in seats]
-            thrown = [row[DEAL.discards + MAX_THROWN * p:
-                          DEAL.discards + MAX_THROWN * p + game.thrown] for p in seats]
-            pack = row[DEAL.pack: DEAL.pack + game.crib_from_pack]
+            laid = row[DEAL.plays: DEAL.plays + PLAY.size * n_plays]
             deal = {
                 "dealer": row[DEAL.dealer],
-                "hands": [[format_card(c) for c in hand] for hand in hands],
-                "discards": [[format_card(c) for c in cards] for cards in thrown],
-                **({} if v1 else {"pack": [format_card(c) for c in pack]}),
-                "starter": format_card(row[DEAL.starter]),
+                "hands": [[text[c] for c in row[at: at + game.dealt]] for at in hand_at],
+                "discards": [[text[c] for c in row[at: at + game.thrown]] for at in thrown_at],
+                **({} if v1 else {"pack": [text[c] for c in row[pack_at: pack_end]]}),
+                "starter": text[row[DEAL.starter]],
                 "heels": row[DEAL.heels],
-                "plays": [[p[PLAY.player], format_card(p[PLAY.card]), p[PLAY.points]]
-                          for p in plays],
+                "plays": [[laid[k + PLAY.player], text[laid[k + PLAY.card]],
+                           laid[k + PLAY.points]] for k in range(0, len(laid), PLAY.size)],
                 "show": row[DEAL.show: DEAL.show + n_show],
                 "scores": row[DEAL.scores: DEAL.scores + sides],
             }
