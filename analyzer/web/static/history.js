@@ -87,7 +87,7 @@ async function load() {
   for (const r of d.games) {
     const tr = document.createElement("tr");
     tr.dataset.id = r.id;
-    tr.append(cell(r.played_at.replace("T", " ").slice(5, 16), "l"), cell(r.variant, "l hide-narrow"),
+    tr.append(cell(r.played_at.replace("T", " ").slice(5, 16), "l"), cell(r.variant, "l"),
               cell(r.level || r.opponent, "l"), cell(r.result, "l"),
               cell(`${r.your_score}\u2013${r.computer_score}`));
     const review = document.createElement("td");
