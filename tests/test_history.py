@@ -250,6 +250,27 @@ def test_a_resumed_game_replaces_its_unfinished_row(tmp_path):
         add_game(finished, path, seed=5, resumed=True)
 
 
+def test_a_game_is_found_whichever_name_its_player_was_given(tmp_path):
+    # /play sent the same game with level=Club, then opponent=ev+greedy: the record differed by
+    # its "level" alone, was not found, and the game was counted twice
+    from analyzer.table.history import find_game
+
+    path = tmp_path / "h.sqlite3"
+    by_spec = {**WON, "level": None}
+    assert find_game(WON, path) is None
+    game = add_game(WON, path, seed=1)
+    assert find_game(WON, path) == find_game(by_spec, path) == game
+    other = add_game(STOPPED, path, seed=3)  # ev+lookahead is no level: named one way only
+    assert find_game(STOPPED, path) == other
+    # another player (at its level or by its spec), or another game of this one, is not found
+    assert find_game({**WON, "seats": ["you", "best"]}, path) is None
+    assert find_game({**WON, "seats": ["you", "best"], "level": "Expert"}, path) is None
+    assert find_game({**WON, "scores": [121, 81]}, path) is None
+    path.unlink()
+    add_game(by_spec, path, seed=1)  # and the other way round
+    assert find_game(WON, path) == find_game(by_spec, path) == 1
+
+
 def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
     # crib play stopped in its end-of-game review: the finished game's row has no totals, and
     # crib review of its file adds them (once), as crib play would have

@@ -139,6 +139,34 @@ def test_the_trainers_verdict_and_table_give_one_rank(site):
     assert mine == "4 \u2190"
 
 
+@pytest.mark.parametrize("role", ["pone", "dealer"])
+def test_the_trainers_table_signs_the_crib_as_it_enters_the_net(site, role):
+    # the crib was shown unsigned and subtracted as pone; the caption says what the net adds
+    import re
+
+    url, driver = site
+    driver.get(url + f"/trainer?seed=23&role={role}")
+    cards = wait_for(lambda: by(driver, "#deal-cards .card"))
+    k = int(re.match(r"Deal (\d+) of seed 23: you are the " + role,
+                     one(driver, "#deal-title").text).group(1))
+    for c in cards[:2]:
+        c.click()
+    one(driver, "#throw").click()
+    one(driver, "#rows tbody tr")
+    want = trainer.grade(23, k, " ".join(c.get_attribute("data-card") for c in cards[:2]))
+    sign = 1 if role == "dealer" else -1
+    for tr, r in zip(by(driver, "#rows tbody tr"), want["rows"], strict=True):
+        cells = [td.get_attribute("textContent").replace("\u2212", "-")
+                 for td in tr.find_elements("css selector", "td")]
+        hand, crib, peg, net = (float(x) for x in cells[3:])
+        assert cells[4] == f"{sign * r['crib_mean']:+.3f}"
+        assert hand + crib + peg == pytest.approx(net, abs=0.0015)  # the net is their sum
+    caption = by(driver, "#rows caption")
+    assert caption and caption[0].is_displayed()
+    assert "net = hand + crib + peg" in caption[0].text
+    assert "minus the opponent's as pone" in caption[0].text
+
+
 def test_rank_a_keep_and_check_it_against_keep(site):
     url, driver = site
     driver.get(url + "/keep")
@@ -520,6 +548,118 @@ def test_a_bad_play_address_starts_a_game_and_says_why(site):
     wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
     assert "no opponent 'grandmaster' here: best instead" in one(driver, "#notice").text
     assert "opponent=best" in driver.current_url
+
+
+def ask(driver) -> str | None:
+    return driver.execute_script("return document.body.dataset.ask")
+
+
+def made(driver) -> str | None:
+    return driver.execute_script("return document.body.dataset.moves")
+
+
+def catch_errors(driver) -> None:
+    """Keep the page's uncaught errors from now on (``window.caught``)."""
+    driver.execute_script("window.caught = []; window.addEventListener('error', "
+                          "(e) => window.caught.push(e.message));")
+
+
+def throw_two(driver) -> None:
+    for card in by(driver, "#hand .card.pick")[:2]:
+        card.click()
+    one(driver, "#throw").click()
+
+
+SAVED = "return localStorage.getItem('crib-play-game')"
+
+
+@pytest.mark.parametrize(("typed", "words"), [
+    ("12345678901234567890123", "is above 9223372036854775807, the largest seed"),
+    ("-3", "is below 0, the smallest seed")])
+def test_a_seed_out_of_range_in_new_game_is_refused_and_the_game_goes_on(site, typed, words):
+    # it went to the server: the API's raw words, the seed-5 table dead (a card clicked was a
+    # TypeError), the address and the remembered game already the refused one's
+    url, driver = site
+    driver.get(url + "/play?seed=5&level=Club")
+    wait_for(lambda: ask(driver) == "throw")
+    catch_errors(driver)
+    where, saved = driver.current_url, driver.execute_script(SAVED)
+    one(driver, "#setup summary").click()
+    box = one(driver, "#seed")
+    box.clear()
+    box.send_keys(typed)
+    one(driver, "#new").click()
+    said = browser.wait_for(lambda: [e.text for e in by(driver, "#seed-error") if e.text],
+                            timeout=10)
+    assert said == [f"The seed {typed} {words}: leave it blank for a random game."]
+    assert box.get_attribute("aria-invalid") == "true"
+    assert driver.current_url == where and driver.execute_script(SAVED) == saved
+    assert one(driver, "#status").text.startswith("Seed 5. ")
+    throw_two(driver)  # the game on the table goes on
+    browser.wait_for(lambda: made(driver) == "1", timeout=60)
+    assert driver.execute_script("return window.caught") == []
+    assert not by(driver, "#seed-error")[0].is_displayed()  # said, and gone with the next move
+    driver.get(url + "/play")  # opened bare: the seed-5 game, where it stands
+    wait_for(lambda: made(driver) == "1")
+    assert "seed=5&" in driver.current_url
+
+
+def test_an_address_with_a_seed_out_of_range_plays_a_random_seed_and_says_so(site):
+    # the page sent it: a table with no game, whose Hint, Why and Undo did nothing; -3 was
+    # "not a whole number"
+    url, driver = site
+    for seed, words in (("99999999999999999999999",
+                         "is above 9223372036854775807, the largest seed"),
+                        ("-3", "is below 0, the smallest seed")):
+        driver.get(url + f"/play?seed={seed}&level=Club")
+        browser.wait_for(lambda: ask(driver) == "throw", timeout=60)
+        assert f"the seed '{seed}' {words}: a random seed instead" in one(driver, "#notice").text
+        dealt = driver.execute_script("return new URLSearchParams(location.search).get('seed')")
+        assert dealt.isdigit() and int(dealt) < 2**63
+        status = one(driver, "#status").text
+        assert status.startswith(f"Seed {dealt}. ") and "Against Club (ev+greedy)." in status
+    assert not by(driver, "#other-error")[0].text
+    # a live table: a hint, a throw, undo; and the game is the one this browser remembers
+    one(driver, "#hint").click()
+    wait_for(lambda: by(driver, "#advice")[0].is_displayed())
+    throw_two(driver)
+    wait_for(lambda: made(driver) == "1")
+    one(driver, "#undo").click()
+    wait_for(lambda: one(driver, "#notice").text.startswith(("Taken back", "Undo: ")))
+    moves = made(driver)
+    driver.get(url + "/play")
+    wait_for(lambda: made(driver) == moves)
+    assert f"seed={dealt}&" in driver.current_url
+
+
+def test_a_level_is_read_in_any_case_and_never_sent_with_an_opponent(site):
+    # level=club was "no level 'club' here: best instead", and played best
+    url, driver = site
+    driver.get(url + "/play?seed=5&level=club")
+    browser.wait_for(lambda: ask(driver) == "throw", timeout=60)
+    assert "Against Club (ev+greedy)." in one(driver, "#status").text
+    assert not by(driver, "#notice")[0].is_displayed()
+    assert "level=Club&" in driver.current_url
+    driver.get(url + "/play?seed=5&level=wizard")
+    wait_for(lambda: ask(driver) == "throw")
+    assert ("no level 'wizard' here (Beginner, Casual, Club, Expert): Expert instead"
+            in one(driver, "#notice").text)
+    assert "Against Expert (best)." in one(driver, "#status").text
+    # an address with both (the API refuses them together): the level alone, said and sent
+    driver.get(url + "/play?seed=5&level=Club&opponent=best")
+    wait_for(lambda: ask(driver) == "throw")
+    assert "a level and an opponent both: the level alone" in one(driver, "#notice").text
+    throw_two(driver)
+    wait_for(lambda: made(driver) == "1")
+    one(driver, "#hint").click()
+    wait_for(lambda: by(driver, "#advice")[0].is_displayed())
+    sent = driver.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => new URL(e.name))"
+        ".filter((u) => u.pathname.startsWith('/api/')).map((u) => [u.pathname, "
+        "u.searchParams.get('level'), u.searchParams.get('opponent')])")
+    assert len(sent) >= 3 and all(level == "Club" and opponent is None
+                                  for _, level, opponent in sent), sent
+    assert "opponent=" not in driver.current_url
 
 
 def test_a_blank_seed_deals_a_random_game_and_shows_its_seed(site):

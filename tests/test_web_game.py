@@ -227,6 +227,61 @@ def test_advice_on_request():
     assert "advice" not in get(seed=3, first="you").json()
 
 
+#: Seed 103 against Club, six-card: your throw at 107 to 109, pone, late in the game. By P(win)
+#: the first keep (AC 6C 6S 9S) has fewer points than the next two.
+LATE_THROW = ("5C-KS JH AC 7D 9D 6C-8H 3H 3S 4D 5D 2D-TH 6D 6S 8D 8S TS-KH 3C 9S 2S 4H 3C-KH 7H "
+              "TS QC QD 4S-3C 4D 6H 4H 9C 8C-JH KD 5D 4S 6D JC-KD 3D 3H 7S 6D 7H-9C TS 2H 3H 4C")
+
+
+def test_the_keep_advice_near_the_end_is_by_p_win_as_the_review_values_it():
+    """The keeps advised late in a six-card game carry their objective, P(win), and each
+    keep's P(win): the values the review gives the same discard once it is made (both with
+    the terminal's samples), in its order; the points still add up (pone: the crib against)."""
+    from analyzer.core.choices import ADVISE_SAMPLES
+    from analyzer.table.objective import P_WIN
+
+    params = {"seed": 103, "level": "Club", "variant": "six-card"}
+    answer = get(**params, moves=LATE_THROW, advice="true").json()
+    assert answer["ask"] == "throw" and answer["state"]["scores"] == [107, 109]
+    assert answer["state"]["crib"] == "ai"
+    advice = answer["advice"]
+    assert [r["objective"] for r in advice] == [P_WIN] * 3
+    p_wins = [r["p_win"] for r in advice]
+    assert p_wins == sorted(p_wins, reverse=True) and all(0 < p < 1 for p in p_wins)
+    assert advice[0]["net"] < min(r["net"] for r in advice[1:])  # why P(win) must be said
+    for r in advice:
+        assert r["net"] == pytest.approx(r["hand"] - r["crib"] + r["peg"])
+    # the review of that discard, once made (the game played on past the deal's show)
+    moves = LATE_THROW + " " + "-".join(advice[0]["discard"])
+    while (later := get(**params, moves=moves).json())["ask"] == "lay":
+        moves += " " + later["state"]["legal"][0]
+    deal = max(e["number"] for e in answer["events"] if e["kind"] == "deal")
+    review = get("/api/game/review", **params, moves=moves).json()
+    row = next(d for d in review["decisions"] if d["kind"] == "discard" and d["deal"] == deal)
+    assert row["objective"] == P_WIN and row["done"].split() == advice[0]["keep"]
+    assert [frozenset(keep.split()) for keep, _ in row["alternatives"]] == \
+        [frozenset(r["keep"]) for r in advice]
+    assert [value for _, value in row["alternatives"]] == p_wins
+    from analyzer.cli import terminal
+
+    assert terminal.ADVICE_SAMPLES == ADVISE_SAMPLES  # the terminal's `?` values them alike
+
+
+@pytest.mark.parametrize(("variant", "first", "crib"), [("six-card", "you", "you"),
+                                                        ("five-card", "ai", "ai"),
+                                                        ("three-player", "ai", "ai")])
+def test_the_keep_advice_far_from_the_end_is_by_points(variant, first, crib):
+    """By points: no P(win); the net is the hand plus (your crib) or minus (another's) the
+    crib, plus the play, which is valued in six-card only."""
+    answer = get(variant=variant, level="Club", seed=5, first=first, advice="true").json()
+    assert answer["ask"] == "throw" and answer["state"]["crib"] == crib
+    sign = 1 if crib == "you" else -1
+    for r in answer["advice"]:
+        assert (r["objective"], r["p_win"]) == ("points", None)
+        assert r["net"] == pytest.approx(r["hand"] + sign * r["crib"] + r["peg"])
+        assert (r["peg"] != 0) == (variant == "six-card")
+
+
 @pytest.mark.parametrize(("variant", "seed"), [("four-player", 3), ("three-player", 8),
                                                ("five-card", 5)])
 def test_play_advice_on_request_in_the_other_forms(variant, seed):

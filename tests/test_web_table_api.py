@@ -152,6 +152,52 @@ def test_a_finished_game_goes_to_the_history_once(client, history):
                for r in page["stats"]["levels"])
 
 
+@pytest.mark.parametrize(("seed", "first", "again"), [
+    (19, {"level": "Club"}, [{"opponent": "ev+greedy"}, {"level": "club"}]),
+    (20, {"opponent": "ev+greedy"}, [{"level": "Club"}, {"level": "CLUB"}])])
+def test_a_game_in_the_history_is_not_added_again_under_another_name(client, history, seed,
+                                                                      first, again):
+    # Club is ev+greedy: the same game named the other way was added a second time
+    from analyzer.table.history import read_games
+
+    game = {"variant": "five-card", "seed": seed}
+    moves, _ = play(client, **game, **first)
+    added = client.post("/api/history/game", params={**game, **first,
+                                                     "moves": " ".join(moves)}).json()
+    assert added["added"]
+    for named in again:
+        r = client.post("/api/history/game", params={**game, **named, "moves": " ".join(moves)})
+        assert r.status_code == 200 and r.json() == {"id": added["id"], "added": False}, named
+    games = read_games(history)
+    assert (games["seed"] == seed).sum() == 1
+    row = games[games["id"] == added["id"]].iloc[0]
+    level = row["level"] if isinstance(row["level"], str) else None
+    assert (level, row["opponent"]) == (first.get("level"), "ev+greedy")
+
+
+def test_a_level_with_an_opponent_is_refused_and_adds_nothing(client, history):
+    # it was answered 200, the level played and the opponent dropped without a word
+    from analyzer.table.history import read_games
+
+    before = len(read_games(history))
+    both = {"level": "Club", "opponent": "best"}
+    for method, path in (("get", "/api/game"), ("get", "/api/game/record"),
+                         ("get", "/api/game/why"), ("get", "/api/game/review"),
+                         ("post", "/api/history/game")):
+        r = getattr(client, method)(path, params=both)
+        assert r.status_code == 422, (path, r.text)
+        assert r.json() == {"error": "a level or an opponent, not both: level 'Club' and "
+                            "opponent 'best'", "field": "level"}, path
+    assert len(read_games(history)) == before
+    # either alone plays (the level in any case), neither plays best; a blank one is none
+    games = [client.get("/api/game", params=p).json()["game"] for p in
+             ({"level": "club"}, {"opponent": "ev+greedy"}, {}, {"level": "Club", "opponent": ""},
+              {"level": "", "opponent": "ev+greedy"})]
+    assert [(g["level"], g["opponent"]) for g in games] == [
+        ("Club", "ev+greedy"), (None, "ev+greedy"), (None, "best"), ("Club", "ev+greedy"),
+        (None, "ev+greedy")]
+
+
 def test_a_game_of_the_history_is_reviewed_from_its_record(client, history):
     from analyzer.table.history import add_game, read_record
     from analyzer.table.review import review_game
@@ -202,16 +248,17 @@ def test_a_damaged_history_is_the_servers_fault_and_the_rest_goes_on(tmp_path):
     damaged = tmp_path / "history.sqlite3"
     damaged.write_bytes(b"not a database, " * 64)
     client = TestClient(create_app(history=damaged))
-    for method, path, params in (
-            ("get", "/api/history", {}),
-            ("get", "/api/history/review", {"id": 1}),
+    for method, path, params, doing in (  # a read says read (the sitting's was "written")
+            ("get", "/api/history", {}, "read"),
+            ("get", "/api/history/review", {"id": 1}, "read"),
             ("post", "/api/trainer/record", {"sitting": "t1", "seed": 3, "k": 0,
-                                             "throw": "3D 4D"}),
-            ("get", "/api/trainer/sitting", {"sitting": "t1"})):
+                                             "throw": "3D 4D"}, "written"),
+            ("get", "/api/trainer/sitting", {"sitting": "t1"}, "read")):
         r = getattr(client, method)(path, params=params)
         assert r.status_code == 503, (path, r.text)
         body = r.json()
-        assert "field" not in body and body["error"].startswith("the history cannot be ")
+        assert "field" not in body
+        assert body["error"].startswith(f"the history cannot be {doing}: {damaged} "), body
     assert client.get("/api/count", params={"hand": "5H 5C 5S JD", "starter": "5D"}
                       ).json()["total"] == 29
     assert damaged.read_bytes() == b"not a database, " * 64  # left as it was
@@ -224,3 +271,5 @@ def test_a_long_value_is_not_echoed_whole(client):
     assert r.json() == {"error": "variant: too long: at most 40 characters", "field": "variant"}
     r = client.get("/api/game", params={"seed": "9" * 5000})
     assert r.status_code == 422 and len(r.text) < 200, r.text
+    # in words: it was pydantic's "Unable to parse input string as an integer, exceeded ..."
+    assert r.json()["error"] == f"seed: {'9' * 27}... is out of range (too many digits)"

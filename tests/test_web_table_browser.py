@@ -195,6 +195,14 @@ def test_a_whole_game_at_each_level_and_in_each_form(site, variant, level, seed)
     end = by(driver, "#log li.end")[0].text
     assert end.startswith(("You win", "You and your partner win") if record["winner"] == 0
                           else ("The AI wins", "West wins", "East wins", "West and East win"))
+    if variant == "three-player":  # each loser named, with its score and skunk, as the terminal
+        from analyzer.web.game import SEAT_NAMES
+
+        words = ("", " (skunked)", " (double skunk)", " (triple skunk)")
+        names, w = SEAT_NAMES[3], record["winner"]
+        losers = ", ".join(f"{names[i]} {final[i]}{words[record['skunk'][i]]}"
+                           for i in range(3) if i != w)
+        assert end.endswith(f" with {final[w]}: {losers}."), end
     assert f"Against {level} ({spec})" in one(driver, "#status").text
 
 
@@ -376,6 +384,77 @@ def test_a_hint_in_the_four_player_play(site):
         assert f"P(win) {100 * r['p_win']:.1f}%" in row.text
 
 
+def _signed(x: float) -> str:
+    """A number as the page signs it (common.js's ``signed``, two places, a true minus)."""
+    return ("+" if x >= 0 else "") + f"{x:.2f}".replace("-", "\u2212")
+
+
+def _keep_hint(driver, url, query: str) -> tuple[str, list, dict]:
+    """The keep hint of the game at ``query`` (at a throw): its heading, its rows, and
+    /api/game's answer with the advice."""
+    from urllib.parse import parse_qs
+
+    from analyzer.web.game import game_answer
+
+    open_game(driver, url, query)
+    assert data(driver, "ask") == "throw"
+    one(driver, "#hint").click()
+    rows = wait_for(lambda: by(driver, "#advice li"))
+    given = {k: v[0] for k, v in parse_qs(query).items()}
+    want = game_answer(given["variant"], seed=int(given["seed"]), level=given["level"],
+                       first=given.get("first", "cut"), moves=given.get("moves", ""),
+                       advice=True)
+    return one(driver, "#advice").text.splitlines()[0], rows, want
+
+
+def test_the_keep_hint_near_the_end_says_p_win(site):
+    """Late in a six-card game (seed 103, Club, 107 to 109, you are pone) the keeps are ranked
+    by P(win), and the first keeps fewer points than the next two: the hint says the objective
+    and each keep's P(win), then its points, the crib signed as it enters the net (against
+    you), as /api/game's advice (test_web_game checks it against the review)."""
+    from test_web_game import LATE_THROW
+
+    url, driver = site
+    heading, rows, want = _keep_hint(driver, url, "seed=103&level=Club&variant=six-card&moves="
+                                     + LATE_THROW.replace(" ", "+"))
+    assert want["state"]["crib"] == "ai"
+    advice = want["advice"]
+    assert advice[0]["net"] < advice[1]["net"]
+    assert heading.startswith("The analyzer's best keeps, by P(win), near the end (")
+    assert "net = hand + crib + play" in heading
+    assert len(rows) == len(advice) == 3
+    for row, r in zip(rows, advice, strict=True):
+        assert [c.get_attribute("data-card") for c in row.find_elements(
+            "css selector", ".card")] == r["keep"] + r["discard"]
+        assert row.text.endswith(
+            f": P(win) {100 * r['p_win']:.1f}% ({r['net']:.2f} points: hand {r['hand']:.2f}, "
+            f"crib {_signed(-r['crib'])}, play {_signed(r['peg'])})".replace("-", "\u2212"))
+
+
+@pytest.mark.parametrize(("query", "crib"), [
+    ("seed=5&level=Club&variant=six-card&first=you", "you"),
+    ("seed=5&level=Club&variant=five-card&first=ai", "ai"),
+    ("seed=5&level=Club&variant=three-player&first=ai&moves=3H+7H+7S+9C+QS+2C+3S+5S+9D+QS+5S"
+     "+6H+9D+JC+KH+2C+2H+7H+7S+9C+AD+7S+8H+9H+QC+2D+3D+6D+7C+KS+AS+6H+9D+JC+KC+AC+2C+6C+6H+TH",
+     "you")])  # three-player late in the game (57, 97, 85), your crib
+def test_the_keep_hint_by_points_signs_the_crib(site, query, crib):
+    """By points, each keep's net and its parts: the crib plus when it is yours and minus when
+    it is another's (as it enters the net), the play in six-card only (the other forms do not
+    value it: no "play 0.00")."""
+    url, driver = site
+    heading, rows, want = _keep_hint(driver, url, query)
+    six = "six-card" in query
+    assert want["state"]["crib"] == crib
+    assert heading == ("The analyzer's best keeps, by points (expected points: net = hand + "
+                       f"crib{' + play' if six else ''}, the crib signed as it counts for you):")
+    sign = 1 if crib == "you" else -1
+    for row, r in zip(rows, want["advice"], strict=True):
+        tail = f": {r['net']:.2f} (hand {r['hand']:.2f}, crib {_signed(sign * r['crib'])}"
+        tail += f", play {_signed(r['peg'])})" if six else ")"
+        assert row.text.endswith(tail.replace("-", "\u2212"))
+        assert ("play" in row.text) == six
+
+
 # ------------------------------------------------------------------------ review and history
 
 
@@ -430,8 +509,21 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
     for row in stats.per_deal.itertuples():
         want = [f"{x:.2f}".replace("-", "\u2212") for x in (row.you, row.computer)]
         assert phases[(row.variant, row.phase)] == want
-    # the game from the history's list, reviewed again: the same decisions, and back
+    # the last games name their form, on a phone too (61-60 is a five-card score)
     game_id = int(games.loc[games["seed"] == 31, "id"].iloc[0])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        driver.get(url + "/history")
+        wait_for(lambda: data(driver, "loaded"))
+        cells = by(driver, f'#games tr[data-id="{game_id}"] td')
+        assert cells[1].is_displayed() and cells[1].text == "five-card"
+        assert by(driver, "#games th")[1].is_displayed()
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.get(url + "/history")
+    wait_for(lambda: data(driver, "loaded"))
+    # the game from the history's list, reviewed again: the same decisions, and back
     one(driver, f'#games tr[data-id="{game_id}"] a').click()
     wait_for(lambda: data(driver, "reviewed"))
     assert "game=" in driver.current_url

@@ -707,7 +707,7 @@ class TerminalPlayer:
 
     def play_advice(self, table: Table, seat: int) -> None:
         """Each card that fits valued (:func:`analyzer.table.tabletop.play_advice`), best
-        first; P(win) shown where the form has it (six-card, five-card, four-player), and a
+        first; P(win) shown where the form has it (every form: each has a win-odds table), and a
         card that reaches the target (first in the other forms) said to win the game."""
         if not table.legal(seat):
             self.say("  Advice: no card fits, say go.", style="cyan")

@@ -370,26 +370,50 @@ def add_game(record: dict, path=None, *, seed: int | None = None, review=None,
     return _write(path, timeout, f"INSERT INTO games ({names}) VALUES ({marks})", row, before)
 
 
+def _namings(record: dict) -> list[str]:
+    """The texts of ``record`` under each name its AI player goes by: as it is, and with the
+    other ``"level"`` the same player would have been recorded with (none, for the player
+    named by its spec; a level's name, for the spec of that level). The game, its seats'
+    players and every decision are the same in each. A record with no person (no level) or
+    whose AIs play different players has its one text."""
+    from .levels import LEVELS
+
+    texts = [_record_text(record)]
+    players = {name for name in record.get("seats") or [] if name != "you"}
+    if "level" not in record or len(players) != 1:
+        return texts
+    (player,) = players
+    for level in (None, *(level.name for level in LEVELS if level.player == player)):
+        text = _record_text({**record, "level": level})  # the key stays in its place
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
 def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
-    """The row id of a game in the history at ``path`` whose record is ``record`` exactly (the
-    same game, the same decisions), or None (and None for a missing file, which is not made).
-    Raises :class:`HistoryError`.
+    """The row id of a game in the history at ``path`` whose record is ``record`` (the same
+    game, the same decisions), or None (and None for a missing file, which is not made). The
+    AI's player may be named either way: a game played at a level is found as the same game
+    played against the level's player by its spec, and the other way round. Raises
+    :class:`HistoryError`.
 
     Examples
     --------
     >>> import tempfile
-    >>> record = {"seats": ["you", "best"], "winner": None, "scores": [0, 0], "skunk": 0,
-    ...           "unfinished": True, "deals": []}
+    >>> record = {"seats": ["you", "ev+greedy"], "level": None, "winner": None,
+    ...           "scores": [0, 0], "skunk": 0, "unfinished": True, "deals": []}
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = Path(folder) / "h.sqlite3"
     ...     before = find_game(record, path)
     ...     added = add_game(record, path)
-    ...     before, find_game(record, path) == added
-    (None, True)
+    ...     at_club = find_game({**record, "level": "Club"}, path)  # Club is ev+greedy
+    ...     before, find_game(record, path) == added, at_club == added
+    (None, True, True)
     """
-    text = _record_text(record)
-    row = _read_one(path, timeout, "SELECT id FROM games WHERE record = ? ORDER BY id LIMIT 1",
-                    (text,))
+    texts = _namings(record)
+    marks = ", ".join("?" * len(texts))
+    row = _read_one(path, timeout, f"SELECT id FROM games WHERE record IN ({marks}) ORDER BY id "
+                    "LIMIT 1", tuple(texts))
     return None if row is None else int(row[0])
 
 

@@ -97,9 +97,10 @@ Third = Annotated[int | None, Query(ge=0, le=120, description="three-player: the
 GameVariant = Annotated[str, Query(max_length=40, description="six-card, five-card, "
                                    "three-player or four-player")]
 Level = Annotated[str | None, Query(max_length=20, description="Beginner, Casual, Club or "
-                                   "Expert (in place of opponent)")]
+                                   "Expert, any case (in place of opponent: not both)")]
 Sitting = Annotated[str, Query(max_length=40, description="the trainer's sitting")]
-Opponent = Annotated[str, Query(max_length=60, description="the AI: best, ev+lookahead, ...")]
+Opponent = Annotated[str | None, Query(max_length=60, description="the AI: best, "
+                                       "ev+lookahead, ... (none and no level: best)")]
 First = Annotated[str, Query(max_length=10, description="who deals first: cut, you or ai")]
 Moves = Annotated[str, Query(max_length=game.MAX_MOVES * 6,
                              description="your moves: 5H-JC (a throw), 7D (a card), go, 12 "
@@ -140,6 +141,7 @@ def _validation_message(exc: RequestValidationError) -> tuple[str, str | None]:
              "less_than_equal": f"{given} is more than {limits.get('le')}",
              "greater_than_equal": f"{given} is less than {limits.get('ge')}",
              "int_parsing": f"{given!r} is not a whole number",
+             "int_parsing_size": f"{given} is out of range (too many digits)",
              "bool_parsing": f"{given!r} is not true or false",
              "string_too_long": f"too long: at most {limits.get('max_length')} characters"}
     message = words.get(kind, message)
@@ -263,7 +265,7 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
         return trainer.grade(seed, k, throw)
 
     @app.get("/api/game", summary="A game against the AI, replayed from your moves")
-    def game_state(variant: GameVariant = "six-card", opponent: Opponent = "best",
+    def game_state(variant: GameVariant = "six-card", opponent: Opponent = None,
                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
                    moves: Moves = "", since: Annotated[int, Query(ge=0, le=10_000)] = 0,
                    advice: bool = False, level: Level = None) -> dict:
@@ -272,7 +274,7 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
 
     @app.get("/api/game/record", summary="The game's record, JSON Lines, as a download",
              response_class=Response)
-    def game_record(variant: GameVariant = "six-card", opponent: Opponent = "best",
+    def game_record(variant: GameVariant = "six-card", opponent: Opponent = None,
                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
                     moves: Moves = "", level: Level = None) -> Response:
         body = game.game_record(variant, opponent, seed, first, muggins, moves, level)
@@ -281,19 +283,19 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/game/why", summary="The AIs' choices in the last deal shown, explained")
-    def game_why(variant: GameVariant = "six-card", opponent: Opponent = "best",
+    def game_why(variant: GameVariant = "six-card", opponent: Opponent = None,
                  seed: Seed = 0, first: First = "cut", muggins: bool = False,
                  moves: Moves = "", level: Level = None) -> dict:
         return game.game_why(variant, opponent, seed, first, muggins, moves, level)
 
     @app.get("/api/game/review", summary="The review of your decisions in the game")
-    def game_review(variant: GameVariant = "six-card", opponent: Opponent = "best",
+    def game_review(variant: GameVariant = "six-card", opponent: Opponent = None,
                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
                     moves: Moves = "", level: Level = None) -> dict:
         return game.game_review(variant, opponent, seed, first, muggins, moves, level)
 
     @app.post("/api/history/game", summary="Add a finished game to the history")
-    def history_game(variant: GameVariant = "six-card", opponent: Opponent = "best",
+    def history_game(variant: GameVariant = "six-card", opponent: Opponent = None,
                      seed: Seed = 0, first: First = "cut", muggins: bool = False,
                      moves: Moves = "", level: Level = None) -> dict:
         return kept.add_game(variant, opponent, seed, first, muggins, moves, level)

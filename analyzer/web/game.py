@@ -46,6 +46,8 @@ MAX_MOVES = 400
 #: The opponents the page offers (any player spec of :func:`analyzer.core.choices.parse_player` is
 #: taken).
 OPPONENTS = ("best", "ev+lookahead", "ev+greedy", "random+random")
+#: The AIs' player when neither an opponent nor a level is named: the strongest.
+DEFAULT_OPPONENT = "best"
 #: The seats' names by the number of players, seat 0 (the person) first: as ``crib play`` says
 #: them (``analyzer/cli/seating.py``, a face above this one).
 SEAT_NAMES = {2: ("you", "the AI"), 3: ("you", "West", "East"),
@@ -199,12 +201,17 @@ def _check(variant: str, opponent: str, seed: int, first: str) -> None:
         raise InputError("first", f"unknown first dealer {first!r}: cut, you or ai")
 
 
-def _opponent(opponent: str, level: str | None) -> tuple[str, str | None]:
-    """The AIs' player spec and the level's name: the level's player when a level is named."""
+def _opponent(opponent: str | None, level: str | None) -> tuple[str, str | None]:
+    """The AIs' player spec and the level's name: the level's player when a level is named
+    (in any case), the opponent's when it is, else ``best``; not both, as ``crib play`` takes
+    ``--level`` or ``--opponent``."""
     from ..table.levels import LevelError, find_level
 
-    if not level:
-        return opponent, None
+    if not level:  # none, or blank
+        return (DEFAULT_OPPONENT if opponent is None else opponent), None
+    if opponent:  # a blank one is none, as a blank level is
+        raise InputError("level", f"a level or an opponent, not both: level {level!r} and "
+                         f"opponent {opponent!r}")
     try:
         found = find_level(level)
     except LevelError as exc:
@@ -212,9 +219,10 @@ def _opponent(opponent: str, level: str | None) -> tuple[str, str | None]:
     return found.player, found.name
 
 
-def _replay(variant: str, opponent: str, seed: int, first: str, muggins: bool, moves: str,
+def _replay(variant: str, opponent: str | None, seed: int, first: str, muggins: bool, moves: str,
             level: str | None = None):
-    """The table replayed to the first decision without a move: (table, person, events, ask)."""
+    """The table replayed to the first decision without a move: (table, person, events, ask).
+    ``opponent`` and ``level`` as :func:`game_answer` takes them."""
     from ..core.choices import variant_game
     from ..table.tabletop import Table
 
@@ -249,7 +257,7 @@ def _pegs(events: list[dict], sides: int) -> list[list[int]]:
     return pegs
 
 
-def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+def game_answer(variant: str = "six-card", opponent: str | None = None, seed: int = 0,
                 first: str = "cut", muggins: bool = False, moves: str = "", since: int = 0,
                 advice: bool = False, level: str | None = None) -> dict:
     """The game replayed from its moves, stopped at the person's next decision.
@@ -259,7 +267,8 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
     variant
         ``"six-card"``, ``"five-card"``, ``"three-player"`` or ``"four-player"``.
     opponent
-        The AIs' player spec (``"best"``, ``"ev+lookahead"``, ...).
+        The AIs' player spec (``"best"``, ``"ev+lookahead"``, ...; None: ``"best"``, or the
+        level's player).
     seed
         The game's seed (:class:`analyzer.table.tabletop.Table`).
     first
@@ -274,8 +283,8 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         Add the analyzer's advice for the decision asked (keeps, or cards to lay, in every
         form: :func:`analyzer.table.tabletop.play_advice`).
     level
-        A level of :mod:`analyzer.table.levels` (``"Beginner"`` ...): the AIs play as its
-        player, in place of ``opponent``.
+        A level of :mod:`analyzer.table.levels` (``"Beginner"`` ..., any case): the AIs play
+        as its player, in place of ``opponent`` (an :class:`InputError` with both).
 
     Returns
     -------
@@ -284,10 +293,14 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         ``ask`` (:data:`ASKS`) with ``ask_detail`` (a count's cards), ``state`` (``hand``,
         ``legal``, ``count``, ``count_cards``, ``played``, ``scores`` [you, AI], ``starter``,
         ``dealer`` and ``crib`` as ``"you"``/``"ai"``, ``target``, ``skunk_lines``, ``winner``),
-        and with ``advice`` an ``advice`` list: for a throw the best keeps (``keep``,
-        ``discard``, ``net``, ``hand``, ``crib``, ``peg``), for a card each card that fits, best
-        first (``card``, ``now``, ``rest``, ``total``, ``p_win``, ``wins_now``: it reaches the
-        target; ``objective``).
+        and with ``advice`` an ``advice`` list: for a throw the best keeps under the objective
+        of the position (:func:`analyzer.table.tabletop.keep_advice`, as the terminal's ``?``
+        and the review rank them: ``keep``, ``discard``, ``net``, ``hand``, ``crib`` (the
+        crib's expected points, counted for you or against you as ``state["crib"]`` says:
+        ``net`` is ``hand`` plus or minus ``crib``, plus ``peg``, the play, 0 outside
+        six-card), ``p_win`` (under P(win) only, else None), ``objective``), for a card each
+        card that fits, best first (``card``, ``now``, ``rest``, ``total``, ``p_win``,
+        ``wins_now``: it reaches the target; ``objective``).
 
     Examples
     --------
@@ -318,9 +331,9 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
         "undo": {"moves": None if refused else person.decided[-1] - 1, "refused": refused},
     }
     out = {
-        "game": {"variant": game.name, "opponent": opponent if not table.level else
-                 table.seats[1], "level": table.level, "seed": int(seed), "first": first,
-                 "muggins": bool(muggins), "moves": person.moves},
+        "game": {"variant": game.name, "opponent": table.seats[1], "level": table.level,
+                 "seed": int(seed), "first": first, "muggins": bool(muggins),
+                 "moves": person.moves},
         "events": [_event(e) for e in events[max(0, int(since)):]],
         "n_events": len(events),
         "ask": ask.kind,
@@ -333,13 +346,17 @@ def game_answer(variant: str = "six-card", opponent: str = "best", seed: int = 0
 
 
 def _advice(table, ask: str) -> list[dict] | None:
+    from ..table.objective import P_WIN
     from ..table.tabletop import keep_advice, play_advice
 
-    if ask == "throw":
-        frame = keep_advice(table, 0)
+    if ask == "throw":  # the terminal's samples: its `?` and the review rank these keeps alike
+        frame = keep_advice(table, 0, samples=ADVISE_SAMPLES)
+        goal = frame.attrs["objective"]
         return [{"keep": r.keep.split(), "discard": r.discard.split(), "net": float(r.net),
                  "hand": float(r.hand_mean), "crib": float(r.crib_mean),
-                 "peg": float(r.peg_mean)} for r in frame.itertuples(index=False)]
+                 "peg": float(r.peg_mean),
+                 "p_win": float(r.p_win) if goal == P_WIN else None, "objective": goal}
+                for r in frame.itertuples(index=False)]
     if ask == "lay":
         frame = play_advice(table, 0, samples=_ADVICE_SAMPLES)
         has_p_win = "p_win" in frame
@@ -352,7 +369,7 @@ def _advice(table, ask: str) -> list[dict] | None:
     return None
 
 
-def replay_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+def replay_record(variant: str = "six-card", opponent: str | None = None, seed: int = 0,
                   first: str = "cut", muggins: bool = False, moves: str = "",
                   level: str | None = None) -> dict:
     """The record of the game (:meth:`analyzer.table.tabletop.Table.record`, ``"unfinished"``
@@ -361,7 +378,7 @@ def replay_record(variant: str = "six-card", opponent: str = "best", seed: int =
     return table.record()
 
 
-def game_record(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+def game_record(variant: str = "six-card", opponent: str | None = None, seed: int = 0,
                 first: str = "cut", muggins: bool = False, moves: str = "",
                 level: str | None = None) -> str:
     """The record of the game (:meth:`analyzer.table.tabletop.Table.record`, ``"unfinished"`` before
@@ -372,7 +389,7 @@ def game_record(variant: str = "six-card", opponent: str = "best", seed: int = 0
     return json.dumps(record, separators=(",", ":")) + "\n"
 
 
-def game_why(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+def game_why(variant: str = "six-card", opponent: str | None = None, seed: int = 0,
              first: str = "cut", muggins: bool = False, moves: str = "",
              level: str | None = None, samples: int = ADVISE_SAMPLES) -> dict:
     """The AIs' choices in the last deal whose show is over, each with its top alternatives, as
@@ -403,7 +420,7 @@ def game_why(variant: str = "six-card", opponent: str = "best", seed: int = 0,
     return {"deal": number, "rows": rows}
 
 
-def game_review(variant: str = "six-card", opponent: str = "best", seed: int = 0,
+def game_review(variant: str = "six-card", opponent: str | None = None, seed: int = 0,
                 first: str = "cut", muggins: bool = False, moves: str = "",
                 level: str | None = None, samples: int = ADVISE_SAMPLES) -> dict:
     """The review of your decisions in the game (:func:`analyzer.table.review.review_game`, its

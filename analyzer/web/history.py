@@ -13,7 +13,8 @@ honoured as the terminal honours it.
   row and its review's totals written as ``crib play`` writes them. The same game sent again
   (a reload at the end, another browser, a server started again) is not added twice: a game
   whose record is in the history already (:func:`analyzer.table.history.find_game`) is not
-  added.
+  added, whether its AI was named by a level or by the level's player (``Club`` or
+  ``ev+greedy``: the same player, the same game).
 * Any game of the history, the terminal's too, is reviewed from its record
   (:meth:`History.review`): ``/review?game=ID``, linked from ``/history``'s list of games.
 * Each answer of the trainer is added to its sitting (:meth:`History.add_trainer`), graded again
@@ -46,15 +47,17 @@ class History:
         self.path = path
         self._lock = threading.Lock()  # one finished game looked for and added at a time
 
-    def _error(self, exc) -> HistoryUnavailable:
-        return HistoryUnavailable(f"the history cannot be written: {exc}")
+    def _error(self, exc, doing: str = "written") -> HistoryUnavailable:
+        """The history's failure as the server's (``doing``: ``"read"`` or ``"written"``)."""
+        return HistoryUnavailable(f"the history cannot be {doing}: {exc}")
 
     # ------------------------------------------------------------------ games
 
-    def add_game(self, variant: str, opponent: str, seed: int, first: str, muggins: bool,
+    def add_game(self, variant: str, opponent: str | None, seed: int, first: str, muggins: bool,
                  moves: str, level: str | None = None) -> dict:
         """Add the finished game to the history with its review's totals: ``id`` (its row) and
-        ``added`` (False when this server had added it already)."""
+        ``added`` (False when the game was in the history already, its AI named either way:
+        :func:`analyzer.table.history.find_game`)."""
         from ..table.history import HistoryError, add_game, add_review, find_game
         from ..table.review import review_game
 
@@ -82,7 +85,7 @@ class History:
         try:
             record = read_record(game_id, self.path)
         except HistoryError as exc:
-            raise HistoryUnavailable(f"the history cannot be read: {exc}") from None
+            raise self._error(exc, "read") from None
         if record is None:
             raise InputError("id", f"there is no game {game_id} in the history")
         review = web_game.review_record(record)
@@ -114,7 +117,7 @@ class History:
         try:
             frame = read_trainer(self.path, sitting=sitting)
         except HistoryError as exc:
-            raise self._error(exc) from None
+            raise self._error(exc, "read") from None
         answers = [{"seed": int(r.seed), "k": int(r.k), "role": r.role,
                     "throw": r.throw.split(), "rank": int(r.rank), "lost": float(r.lost)}
                    for r in frame.itertuples(index=False)]
@@ -139,7 +142,7 @@ class History:
             games = read_games(self.path)
             answers = read_trainer(self.path)
         except HistoryError as exc:
-            raise HistoryUnavailable(f"the history cannot be read: {exc}") from None
+            raise self._error(exc, "read") from None
         stats = summarize(games).to_dict()
         last = games.tail(50).iloc[::-1]
         rows = [{k: _plain(v) for k, v in row.items()}

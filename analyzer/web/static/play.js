@@ -8,6 +8,7 @@
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["Beginner", "Casual", "Club", "Expert"];
+const STRONGEST = LEVELS[LEVELS.length - 1];  // the level of a level the page does not know
 const SAVED = "crib-play-game";       // localStorage: the last game's address
 let game = null;      // {variant, opponent, seed, first, muggins}; opponent may be a level
 let moves = [];       // your moves, as the API takes them
@@ -54,6 +55,17 @@ function updateUrl() {
 
 function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
 
+// A seed as the server takes it, a whole number from 0 to 2**63 - 1 (BigInt: past 2**53 a
+// Number is not exact): {seed} as the server reads it ("007" is 7), or {problem} in words.
+const MAX_SEED = 9223372036854775807n;
+function readSeed(text) {
+  if (!/^[+-]?\d+$/.test(text)) return { problem: "is not a whole number" };
+  const n = BigInt(text);
+  if (n < 0n) return { problem: "is below 0, the smallest seed" };
+  if (n > MAX_SEED) return { problem: `is above ${MAX_SEED}, the largest seed` };
+  return { seed: String(n) };
+}
+
 // The choices a menu offers (the values of its options).
 function offered(id) { return [...$(id).options].map((o) => o.value); }
 
@@ -77,17 +89,21 @@ function fromUrl() {
     }
   }
   const notes = [];
-  let seed = q.get("seed");
-  if (seed === null || !/^\d+$/.test(seed)) {
-    if (seed) notes.push(`the seed '${seed}' is not a whole number: a random seed instead`);
-    seed = randomSeed();
-  }
-  game = { seed, muggins: q.get("muggins") === "1" };
+  const seed = q.get("seed");
+  const read = seed ? readSeed(seed) : { seed: randomSeed() };  // none or blank: a random one
+  if (read.problem) notes.push(`the seed '${seed}' ${read.problem}: a random seed instead`);
+  game = { seed: read.seed || randomSeed(), muggins: q.get("muggins") === "1" };
   const level = q.get("level");
+  if (level !== null) {  // a level in any case, as the API and crib play --level take it
+    const found = LEVELS.find((l) => l.toLowerCase() === level.trim().toLowerCase());
+    game.opponent = found || STRONGEST;
+    if (!found) notes.push(`no level '${level}' here (${LEVELS.join(", ")}): ${STRONGEST} instead`);
+    if (q.get("opponent") !== null) notes.push(`a level and an opponent both: the level alone`);
+  }
   for (const key of ["opponent", "variant", "first"]) {
-    let asked = q.get(key);
-    let name = NAMES[key];
-    if (key === "opponent" && level !== null) { asked = level; name = "level"; }
+    if (key === "opponent" && level !== null) continue;
+    const asked = q.get(key);
+    const name = NAMES[key];
     if (asked === null || offered(key).includes(asked)) game[key] = asked || DEFAULTS[key];
     else {
       game[key] = DEFAULTS[key];
@@ -324,19 +340,25 @@ function overWords(s) {
   if (end) return endWords(end);  // with the skunks, as the log says it
   const w = s.winner_side;
   const score = s.scores[w];
-  const rest = s.scores.filter((_, i) => i !== w);
+  const rest = s.scores.map((x, i) => [x, i]).filter(([, i]) => i !== w);
   const lead = s.players === 4 ? (w === 0 ? "You and your partner win" : "West and East win") :
     (w === 0 ? "You win" : `${subject(w)} wins`);
-  return `${lead} ${score} to ${rest.join(" and ")}.`;
+  if (rest.length > 1) return `${lead} with ${score}: ${rest.map(([x, i]) => `${who(i)} ${x}`).join(", ")}.`;
+  return `${lead} ${score} to ${rest.map(([x]) => x).join(" and ")}.`;
 }
 
-// The end of the game as said: the winner, the scores and each loser's skunk.
+// The end of the game as said: the winner, the scores and each loser's skunk (with three
+// players, each loser named, as the terminal says it).
 function endWords(e) {
   const tiers = ["", " (skunked)", " (double skunk)", " (triple skunk)"];
-  const others = e.scores.map((x, i) => [x, i]).filter(([, i]) => i !== e.winner)
-    .map(([x, i]) => `${x}${tiers[e.skunk[i]] || ""}`);
   const lead = answer.state.players === 4 ? (e.winner === 0 ? "You and your partner win" : "West and East win") :
     (e.winner === 0 ? "You win" : `${subject(e.winner)} wins`);
+  const losers = e.scores.map((x, i) => [x, i]).filter(([, i]) => i !== e.winner);
+  if (losers.length > 1) {
+    const each = losers.map(([x, i]) => `${who(i)} ${x}${tiers[e.skunk[i]] || ""}`);
+    return `${lead} with ${e.scores[e.winner]}: ${each.join(", ")}.`;
+  }
+  const others = losers.map(([x, i]) => `${x}${tiers[e.skunk[i]] || ""}`);
   return `${lead} ${e.scores[e.winner]} to ${others.join(" and ")}.`;
 }
 
@@ -366,7 +388,7 @@ function renderBoard(s, pegs) {
 }
 
 function clickCard(c, el) {
-  if (busy || shows.length) return;
+  if (busy || !answer || shows.length) return;
   if (answer.ask === "lay") { move(c); return; }
   const n = answer.state.thrown;
   if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
@@ -549,12 +571,24 @@ async function hint() {
   if (result.data.ask === "count") box.textContent = "Count it yourself: that is muggins.";
   else if (!rows) box.textContent = "No advice for this decision.";
   else if (result.data.ask === "throw") {
-    box.append("The analyzer's best keeps (expected points: net, hand, crib, play):");
+    // Under the objective of the position, as the terminal's `?` says it: by P(win) near the
+    // end of a six-card game (each keep's chance to win, then its points), else by points. The
+    // crib is signed as it enters the net (the crib of another side counts against you), and
+    // the play only where it is valued (six-card).
+    const toWin = rows.length > 0 && rows[0].objective === "P(win)";
+    const six = result.data.game.variant === "six-card";
+    const own = result.data.state.crib === "you";
+    const net = `net = hand + crib${six ? " + play" : ""}, the crib signed as it counts for you`;
+    box.append(toWin ? `The analyzer's best keeps, by P(win), near the end (each keep's chance ` +
+                       `to win; and its expected points: ${net}):`
+                     : `The analyzer's best keeps, by points (expected points: ${net}):`);
     const ol = document.createElement("ol");
     for (const r of rows) {
+      const parts = `hand ${fmt(r.hand, 2)}, crib ${signed(own ? r.crib : -r.crib, 2)}` +
+                    (six ? `, play ${signed(r.peg, 2)}` : "");
       ol.append(li(["keep ", cardsEl(r.keep, "small"), ", throw ", cardsEl(r.discard, "small"),
-                    `: ${fmt(r.net, 2)} (hand ${fmt(r.hand, 2)}, crib ${fmt(r.crib, 2)}, ` +
-                    `play ${fmt(r.peg, 2)})`]));
+                    toWin ? `: P(win) ${winPercent(r.p_win)} (${fmt(r.net, 2)} points: ${parts})`
+                          : `: ${fmt(r.net, 2)} (${parts})`]));
     }
     box.append(ol);
   } else {
@@ -621,7 +655,7 @@ function undo() {
 // ---------------------------------------------------------------- the controls
 
 $("throw").addEventListener("click", () => {
-  if (chosen.length === answer.state.thrown) move(chosen.join("-"));
+  if (answer && chosen.length === answer.state.thrown) move(chosen.join("-"));
 });
 $("continue").addEventListener("click", nextShow);
 $("claim-box").addEventListener("submit", (ev) => {
@@ -642,16 +676,25 @@ $("hint").addEventListener("click", hint);
 $("why").addEventListener("click", why);
 $("undo").addEventListener("click", undo);
 
-// A new game: the seed given, or a random one (shown in the seed box), and the options chosen.
-function newGame(seed) {
-  if (!/^\d+$/.test(seed)) seed = randomSeed();
+// A new game: the seed typed, or a random one when it is blank (shown in the seed box), and
+// the options chosen. A seed the server cannot take (TYPED null: text the number box cannot
+// read), or muggins in three-player, is refused in words before anything changes: the game on
+// the table, its address and this browser's remembered game stay as they are.
+function newGame(typed) {
+  const read = typed === "" ? { seed: randomSeed() } : readSeed(typed || "");
+  $("seed-error").textContent = read.problem ?
+    `The seed ${typed ? typed + " " : ""}${read.problem}: leave it blank for a random game.` : "";
+  if (read.problem) $("seed").setAttribute("aria-invalid", "true");
+  else $("seed").removeAttribute("aria-invalid");
   const variant = $("variant").value;
   if ($("muggins").checked && variant === "three-player") {
     $("muggins-error").textContent = "Muggins is played by two sides: not in the three-player game.";
+  } else $("muggins-error").textContent = "";
+  if (read.problem || $("muggins-error").textContent) {
     $("setup").open = true;
     return;
   }
-  $("muggins-error").textContent = "";
+  const seed = read.seed;
   $("seed").value = seed;
   game = { seed, opponent: $("opponent").value, variant, first: $("first").value,
            muggins: $("muggins").checked };
@@ -664,7 +707,8 @@ function newGame(seed) {
   refresh();
 }
 
-$("new").addEventListener("click", () => newGame($("seed").value.trim()));
+$("new").addEventListener("click", () =>
+  newGame($("seed").validity.badInput ? null : $("seed").value.trim()));
 $("again").addEventListener("click", () => newGame(""));  // the same options, a new deal
 
 fromUrl();

@@ -122,7 +122,8 @@ async function answer() {
     const td = (x, cls) => { const t = document.createElement("td"); if (cls) t.className = cls;
                              if (x instanceof Node) t.append(x); else t.textContent = x; return t; };
     tr.append(td(String(r.rank) + (mine ? " \u2190" : ""), "hide-narrow"), td(cardsEl(r.keep, "small"), "l"),
-              td(cardsEl(r.discard, "small"), "l"), td(fmt(r.hand_mean)), td(fmt(r.crib_mean)),
+              td(cardsEl(r.discard, "small"), "l"), td(fmt(r.hand_mean)),
+              td(signed(d.role === "dealer" ? r.crib_mean : -r.crib_mean)),  // as in the net
               td(signed(r.peg_mean)), td(fmt(r.net)));
     body.append(tr);
   }
