@@ -356,11 +356,14 @@ def check_file(path: str | Path) -> int:
     return games
 
 
-def as_said_at_the_table(played, n_players: int, kept: int):
+def as_said_at_the_table(played, n_players: int, kept: int, last_go: bool = True,
+                         said_too: bool = False):
     """The engine's history with the goes the table leaves unsaid taken out: a seat's go said
     again at its later turns of a count, and the last to lay's go when another seat leads the
     next count (kept at the end of the history, where it says that the next count is asked
-    for: the seat API's replay)."""
+    for: the seat API's replay; ``last_go=False`` leaves it out there too, as a table says
+    it, for ``lay(goes="table")``). ``said_too``: also the seats that said go in the count
+    at the end."""
     out, said, last, count = [], set(), -1, 0
     left = [kept] * n_players
     for k, (seat, card) in enumerate(played):
@@ -368,7 +371,7 @@ def as_said_at_the_table(played, n_players: int, kept: int):
             if seat in said:
                 continue
             said.add(seat)
-            if seat != last or k == len(played) - 1 \
+            if seat != last or (last_go and k == len(played) - 1) \
                     or all(left[q] == 0 for q in range(n_players) if q != seat):
                 out.append((seat, None))
         else:
@@ -380,4 +383,4 @@ def as_said_at_the_table(played, n_players: int, kept: int):
                 said, count = set(), 0
         if all(q in said or left[q] == 0 for q in range(n_players)):
             said, count = set(), 0
-    return out
+    return (out, said) if said_too else out

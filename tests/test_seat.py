@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from replay_check import as_said_at_the_table
 
-from analyzer import Seat, format_cards, simulate
+from analyzer import Seat, format_cards, parse_cards, simulate
 from analyzer.core.rng import chunk_states
 from analyzer.play.seat import SeatError, discard, lay
 from analyzer.sim.records import decisions
@@ -64,6 +64,53 @@ def test_the_goes_as_said_at_the_table_give_the_same_answers(variant):
             assert lay(players[d["seat"]], **view) == d["answer"], (record["game"], d, view)
     # the games had goes to leave out (five-card's one count ends at its first go: none)
     assert (dropped > 0) == (variant != "five-card"), dropped
+
+
+def _outcome(ask, *args, **kwargs):
+    """What ``ask`` answers, or its refusal's message."""
+    try:
+        return ask(*args, **kwargs)
+    except SeatError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("variant", list(DETERMINISTIC))
+def test_a_program_that_asks_as_the_table_does_gets_the_engines_cards(variant):
+    """``lay(goes="table")``: the history as a table says it (goes once a count, none by the
+    last to lay, even at the end). At every card and go of recorded games, the engine's
+    answer; where the engine's order has a seat that said go in this count say go again, the
+    table asks it for the next count's lead: the engine's answer once that go is said (or the
+    same refusal, where another seat leads, as in three-player after the last to lay)."""
+    players = DETERMINISTIC[variant][0]
+    records = simulate(6, seed=61, players=players, variant=variant, record_games=6,
+                       workers=1).records
+    n, asked, leads = len(players), 0, 0
+    for record in records:
+        for d in decisions(record):
+            if d["kind"] != "lay":
+                continue
+            view = dict(d["view"])
+            view["played"] = as_said_at_the_table(view["played"], n, len(view["hand"]),
+                                                  last_go=False)
+            answer = _outcome(lay, players[d["seat"]], **view, goes="table")
+            asked += 1
+            if answer != d["answer"]:  # a go said again, in the engine's order
+                assert d["answer"] is None, (record["game"], d, view, answer)
+                again = {**d["view"], "played": [*d["view"]["played"], (d["seat"], None)]}
+                assert answer == _outcome(lay, players[d["seat"]], **again), (d, view)
+                leads += isinstance(answer, int)
+    # the games held such leads (not five-card: its one count ends at the first go)
+    assert asked > 0 and (leads > 0) == (variant != "five-card"), (asked, leads)
+    # the position where the engine's order answers go: seat 1 said go at 28, the dealer laid
+    # 2S for 30 and can lay no more; at the table seat 1 is asked only to lead the next count
+    six = ("6D JH 4H 7C", "1:JH 0:5S 1:7C 0:6H 1:go 0:2S")
+    if variant == "six-card":
+        kw = dict(seat=1, dealer=0, starter="5H", thrown="QC KD")
+        assert lay("ev+greedy", *six, **kw) is None
+        assert lay("ev+greedy", *six, **kw, goes="table") == lay(
+            "ev+greedy", six[0], six[1] + " 1:go", **kw) == parse_cards("4H")[0]
+        with pytest.raises(SeatError, match="goes: 'engine' or 'table'"):
+            lay("ev+greedy", *six, **kw, goes="tabel")
 
 
 def test_a_card_a_go_says_was_not_held_is_refused():

@@ -102,7 +102,8 @@ class _View:
 
 
 def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
-            ev_card: list[int], starter: int, thrown: np.ndarray, scores: np.ndarray) -> _View:
+            ev_card: list[int], starter: int, thrown: np.ndarray, scores: np.ndarray,
+            lead_after_go: bool = False) -> _View:
     """Replay the play's history from one seat's view, up to that seat's decision.
 
     ``hand`` the seat's kept cards in its own order; ``ev_seat``, ``ev_card`` the history, a
@@ -119,7 +120,9 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     said go, which starts the next count), so both give the same view. At the end of the
     history a turn is still the engine's: a seat that said go and is asked again says go (give
     its go again, ``"1:go"``, to ask for the next count's lead), and the last to lay is taken
-    to lay no more when another seat is asked.
+    to lay no more when another seat is asked. With ``lead_after_go`` (``lay(goes="table")``)
+    a seat that said go in this count and is asked again is asked for the next count's lead:
+    its go is taken as said, and the others' as above.
 
     A few events a decision, in Python: the choice itself is the player's compiled step, which
     :func:`lay` asks directly (a compiled replay calling it would compile the search again
@@ -163,7 +166,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
         choice = -1
         if left[p] > 0:
             at_end = e == len(ev_seat)
-            if at_end and p == seat:  # the seat's own decision, now
+            if at_end and p == seat and not (lead_after_go and p in said):
+                # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
                 return v
@@ -363,7 +367,8 @@ def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int, starter,
-        thrown, scores=None, variant: str = "six-card", rng=None, seed: int = 0) -> int | None:
+        thrown, scores=None, variant: str = "six-card", rng=None, seed: int = 0,
+        goes: str = "engine") -> int | None:
     """The card ``player`` lays in the play, from what its seat knows: a card id, or None for
     a go.
 
@@ -384,8 +389,9 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         and by the last to lay at the end of its cards that fit) give the same position. At
         the end of the history the turn is the engine's: when it is this seat's, a seat that
         said go in this count says go again (to ask it for the next count's lead, end with its
-        go said again); when it is another's, the seats up to this one are taken to say go
-        (at a count of 22 or more only), and the count restarts where the rules say.
+        go said again, or pass ``goes="table"``); when it is another's, the seats up to this
+        one are taken to say go (at a count of 22 or more only), and the count restarts where
+        the rules say.
     seat, dealer
         This seat's number and the dealer's (0 to players - 1).
     starter, thrown
@@ -399,6 +405,12 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     rng, seed
         The stream the player draws from (``random`` and ``best``): a writable ``uint64 (4,)``
         state advanced in place, or else a fresh stream from ``seed``.
+    goes
+        Who is asked at the end of ``played``: ``"engine"`` (the default) asks the seat at its
+        turn in the engine's order, which for a seat that said go in this count is another go;
+        ``"table"``, for a program that asks a seat only when it is to lay, as at the table,
+        asks such a seat for the next count's lead (``"1:go 0:2S"``: the dealer has laid all
+        that fits, and seat 1 leads).
 
     Raises
     ------
@@ -409,6 +421,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     """
     game = _game(variant)[0]
     pol = _policies(player)[1]
+    if goes not in ("engine", "table"):
+        raise SeatError(f"goes: 'engine' or 'table', got {goes!r}")
     n = game.players
     seat = _seat_number(seat, n, "seat")
     dealer = _seat_number(dealer, n, "dealer")
@@ -433,7 +447,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     t = _tables(game.name, player)
     st = _stream(rng, seed)
     v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
-                thrown_ids, _scores(scores, game.teams, game.target, game))
+                thrown_ids, _scores(scores, game.teams, game.target, game),
+                lead_after_go=goes == "table")
     # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
         plays = np.stack([ev_seat, ev_card], axis=1)[ev_card >= 0]  # the lays, as the engine's
@@ -587,7 +602,7 @@ class Seat:
                        rng=self.rng, position=(seat - dealer) % game.players)
 
     def lay(self, hand, played: Iterable = (), *, dealer: int, starter, thrown, seat: int = 0,
-            scores: Sequence[int] | None = None) -> int | None:
+            scores: Sequence[int] | None = None, goes: str = "engine") -> int | None:
         """The card to lay, or None for a go: :func:`lay` for this seat."""
         return lay(self.player, hand, played, seat=seat, dealer=dealer, starter=starter,
-                   thrown=thrown, scores=scores, variant=self.variant, rng=self.rng)
+                   thrown=thrown, scores=scores, variant=self.variant, rng=self.rng, goes=goes)
