@@ -660,6 +660,13 @@ def test_a_level_is_read_in_any_case_and_never_sent_with_an_opponent(site):
     assert len(sent) >= 3 and all(level == "Club" and opponent is None
                                   for _, level, opponent in sent), sent
     assert "opponent=" not in driver.current_url
+    # the form, the opponent and the first dealer in any case too, written back as offered
+    driver.get(url + "/play?seed=5&variant=Five-Card&opponent=EV%2BGreedy&first=You")
+    wait_for(lambda: ask(driver) == "throw")
+    assert not by(driver, "#notice")[0].is_displayed()
+    assert "variant=five-card" in driver.current_url and "first=you" in driver.current_url
+    assert "opponent=ev%2Bgreedy&" in driver.current_url
+    assert "Against ev+greedy." in one(driver, "#status").text
 
 
 def test_a_blank_seed_deals_a_random_game_and_shows_its_seed(site):

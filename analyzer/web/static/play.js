@@ -104,7 +104,9 @@ function fromUrl() {
     if (key === "opponent" && level !== null) continue;
     const asked = q.get(key);
     const name = NAMES[key];
-    if (asked === null || offered(key).includes(asked)) game[key] = asked || DEFAULTS[key];
+    const found = asked === null ? undefined :  // in any case, as the level
+      offered(key).find((o) => o.toLowerCase() === asked.trim().toLowerCase());
+    if (asked === null || found !== undefined) game[key] = found || DEFAULTS[key];
     else {
       game[key] = DEFAULTS[key];
       notes.push(`no ${name} '${asked}' here: ${DEFAULTS[key]} instead`);
