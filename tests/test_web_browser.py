@@ -589,14 +589,13 @@ def test_a_seed_out_of_range_in_new_game_is_refused_and_the_game_goes_on(site, t
     box.clear()
     box.send_keys(typed)
     one(driver, "#new").click()
-    said = browser.wait_for(lambda: [e.text for e in by(driver, "#seed-error") if e.text],
-                            timeout=10)
+    said = wait_for(lambda: [e.text for e in by(driver, "#seed-error") if e.text])
     assert said == [f"The seed {typed} {words}: leave it blank for a random game."]
     assert box.get_attribute("aria-invalid") == "true"
     assert driver.current_url == where and driver.execute_script(SAVED) == saved
     assert one(driver, "#status").text.startswith("Seed 5. ")
     throw_two(driver)  # the game on the table goes on
-    browser.wait_for(lambda: made(driver) == "1", timeout=60)
+    wait_for(lambda: made(driver) == "1")
     assert driver.execute_script("return window.caught") == []
     assert not by(driver, "#seed-error")[0].is_displayed()  # said, and gone with the next move
     driver.get(url + "/play")  # opened bare: the seed-5 game, where it stands
@@ -612,7 +611,7 @@ def test_an_address_with_a_seed_out_of_range_plays_a_random_seed_and_says_so(sit
                          "is above 9223372036854775807, the largest seed"),
                         ("-3", "is below 0, the smallest seed")):
         driver.get(url + f"/play?seed={seed}&level=Club")
-        browser.wait_for(lambda: ask(driver) == "throw", timeout=60)
+        wait_for(lambda: ask(driver) == "throw")
         assert f"the seed '{seed}' {words}: a random seed instead" in one(driver, "#notice").text
         dealt = driver.execute_script("return new URLSearchParams(location.search).get('seed')")
         assert dealt.isdigit() and int(dealt) < 2**63
@@ -636,7 +635,7 @@ def test_a_level_is_read_in_any_case_and_never_sent_with_an_opponent(site):
     # level=club was "no level 'club' here: best instead", and played best
     url, driver = site
     driver.get(url + "/play?seed=5&level=club")
-    browser.wait_for(lambda: ask(driver) == "throw", timeout=60)
+    wait_for(lambda: ask(driver) == "throw")
     assert "Against Club (ev+greedy)." in one(driver, "#status").text
     assert not by(driver, "#notice")[0].is_displayed()
     assert "level=Club&" in driver.current_url

@@ -88,17 +88,10 @@ def provenance_items(paths, command: str, **fields) -> list:
     ``paths``, its JSON provenance (:func:`analyzer.core.version.provenance`, with ``fields``
     and the file's name), so that a file and its provenance are written together or not at
     all."""
-    import json
-    from pathlib import Path
-
+    from ..core.files import provenance_item
     from ..core.version import provenance
 
-    items = []
-    for path in paths:
-        text = json.dumps({**provenance(command, **fields), "file": Path(path).name},
-                          indent=2) + "\n"
-        items.append((provenance_file(path), lambda tmp, t=text: tmp.write_text(t)))
-    return items
+    return [provenance_item(path, provenance(command, **fields)) for path in paths]
 
 
 def save_figure(fig, path: str, fmt: str, dpi: int, option: str, command: str,

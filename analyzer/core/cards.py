@@ -259,7 +259,7 @@ def format_card(card: int) -> str:
     card = int(card)
     if not 0 <= card < 52:
         raise CardError(f"card id {card} out of range 0..51")
-    return RANKS[card // 4] + SUITS[card % 4]
+    return CARD_TEXTS[card]
 
 
 def format_cards(cards: Iterable[int]) -> str:

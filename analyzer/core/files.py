@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["OutputError", "atomic_write", "atomic_write_all", "atomic_write_text",
-           "check_writable", "provenance_file"]
+           "check_writable", "provenance_file", "provenance_item"]
 
 
 class OutputError(ValueError):
@@ -31,6 +31,16 @@ def provenance_file(path: str | os.PathLike) -> Path:
     if path.suffix.lower() == ".json":
         return path.with_name(path.stem + ".provenance.json")
     return path.with_suffix(".json")
+
+
+def provenance_item(path: str | os.PathLike, meta: dict) -> tuple[Path, Callable[[Path], None]]:
+    """The ``(path, write)`` item of :func:`atomic_write_all` that writes ``meta`` (a
+    provenance, :func:`analyzer.core.version.provenance`) as JSON beside the file ``path``,
+    naming it, so that a file and its provenance are written together or not at all."""
+    import json
+
+    text = json.dumps({**meta, "file": Path(path).name}, indent=2) + "\n"
+    return provenance_file(path), lambda tmp: tmp.write_text(text)
 
 
 def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> None:

@@ -54,7 +54,7 @@ import numpy as np
 from ..core import rules
 from ..core.cards import CARD_TEXTS, RANKS, SUITS, card_value, format_card, parse_cards
 from ..core.choices import PERSON
-from ..core.files import atomic_write_all, provenance_file
+from ..core.files import atomic_write_all, provenance_item
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
 
@@ -127,8 +127,7 @@ def write_records(path: str | Path, records: list[dict], provenance: dict | None
     text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
     items = [(path, lambda tmp: tmp.write_text(text))]
     if provenance is not None:
-        meta = json.dumps({**provenance, "file": Path(path).name}, indent=2) + "\n"
-        items.append((provenance_file(path), lambda tmp: tmp.write_text(meta)))
+        items.append(provenance_item(path, provenance))
     atomic_write_all(items)
 
 

@@ -349,8 +349,8 @@ def _advice(table, ask: str) -> list[dict] | None:
     from ..table.objective import P_WIN
     from ..table.tabletop import keep_advice, play_advice
 
-    if ask == "throw":  # the terminal's samples: its `?` and the review rank these keeps alike
-        frame = keep_advice(table, 0, samples=ADVISE_SAMPLES)
+    if ask == "throw":  # as the terminal's `?` and the review rank these keeps
+        frame = keep_advice(table, 0)
         goal = frame.attrs["objective"]
         return [{"keep": r.keep.split(), "discard": r.discard.split(), "net": float(r.net),
                  "hand": float(r.hand_mean), "crib": float(r.crib_mean),
