@@ -313,7 +313,7 @@ def test_old_checkpoints_are_refused(tmp_path):
 
     simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path, chunk_size=2)
     manifest = json.loads((tmp_path / "run.json").read_text())
-    assert manifest["format"] == 3 and manifest["first_dealer"] == "cut"
+    assert manifest["format"] == 4 and manifest["first_dealer"] == "cut"
     (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 2}))
     with pytest.raises(RunError, match="checkpoint format 2"):
         simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path, chunk_size=2,

@@ -29,6 +29,7 @@ from ..core.choices import (
     MAX_GAMES,
     MAX_ITERATIONS,
     MAX_RECORD_GAMES,
+    MAX_RECORD_GAMES_TABLE,
     MAX_SEED,
     MAX_WORKERS,
     ODDS_TABLE_DEALS,
@@ -374,6 +375,11 @@ def _cmd_simulate(args) -> int:
         check_provenance([(record, "--record")], "crib simulate", taken=taken)
     n_record = 0 if args.record is None else (DEFAULT_RECORD_GAMES if args.record_games is None
                                                else args.record_games)
+    as_table = args.record is not None and Path(args.record).suffix.lower() == ".parquet"
+    if n_record > MAX_RECORD_GAMES and not as_table:
+        raise UsageError(f"crib simulate: --record-games {n_record:,}: at most "
+                         f"{MAX_RECORD_GAMES:,} as JSON Lines; record more as Parquet "
+                         f"(--record FILE.parquet, at most {MAX_RECORD_GAMES_TABLE:,})")
     if args.resume and args.out is None:
         raise UsageError("crib simulate: --resume needs --out DIR, the folder of the run")
     seed = args.seed  # None with --resume: simulate takes the run's own
@@ -398,10 +404,13 @@ def _cmd_simulate(args) -> int:
         from ..core.version import provenance
         from ..sim.records import write_records
 
-        write_records(args.record, result.records, provenance(
+        recorded = result.record_table() if as_table else result.records
+        n_recorded = len(result.record_arrays[0]) if result.record_arrays else 0
+        write_records(args.record, recorded, provenance(
             shlex.join(["crib", *args.argv]), variant=result.variant, seed=result.seed,
-            games=result.games, games_recorded=len(result.records),
-            players=list(result.players), complete=result.complete))
+            games=result.games, games_recorded=n_recorded,
+            players=list(result.players), complete=result.complete,
+            **({"format": "parquet", "rows": "one a deal"} if as_table else {})))
     if not result.complete:
         print(f"crib simulate: stopped at the time limit after {result.games:,} of "
               f"{result.games_requested:,} games"
@@ -414,7 +423,7 @@ def _cmd_simulate(args) -> int:
     if args.out is not None:
         print(f"wrote {args.out}/summary.csv, margins.csv, crib_outcomes.csv, provenance.json")
     if args.record is not None:
-        print(f"recorded {len(result.records)} games in {args.record} (its provenance in "
+        print(f"recorded {n_recorded:,} games in {args.record} (its provenance in "
               f"{provenance_file(args.record)})")
     return 0
 
@@ -620,16 +629,19 @@ def _resume_play(args, history) -> int:
 
 def _read_game(command: str, path: str, game: int) -> dict:
     """Game ``game`` of the records file ``path``, or a UsageError naming ``command``."""
-    from ..sim.records import RecordError, read_records
+    from ..sim.records import RecordError, count_games, read_records
+    from ..sim.recordtable import is_parquet
 
+    table = is_parquet(path)  # a Parquet file reads only the game's rows
     try:
-        records = read_records(path)
+        records = read_records(path, games=[game] if table else None)
+        n = count_games(path) if table else len(records)
     except RecordError as exc:
         raise UsageError(f"{command}: {exc}") from None
     games = {r.get("game"): r for r in records}
     if game not in games:
-        raise UsageError(f"{command}: no game {game} in {path} ({len(records)} game"
-                         f"{'s' * (len(records) != 1)} recorded)")
+        raise UsageError(f"{command}: no game {game} in {path} ({n:,} game"
+                         f"{'s' * (n != 1)} recorded)")
     return games[game]
 
 
@@ -1429,9 +1441,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run the chunks on a Dask cluster: tcp://host:8786, or 'local' for a "
                    "LocalCluster on this machine (needs pip install 'analyzer[dask]')")
     p.add_argument("--record", metavar="FILE",
-                   help="write game records (JSON Lines: format 1, or 2 for the other forms)")
-    p.add_argument("--record-games", type=_number(low=1, high=MAX_RECORD_GAMES, integer=True),
+                   help="write game records: JSON Lines (format 1, or 2 for the other forms), "
+                   "or a Parquet table of one row a deal when FILE ends in .parquet")
+    p.add_argument("--record-games", type=_number(low=1, high=MAX_RECORD_GAMES_TABLE,
+                                                  integer=True),
                    metavar="K", help=f"how many games --record keeps, 1 to {MAX_RECORD_GAMES:,} "
+                   f"as JSON Lines, {MAX_RECORD_GAMES_TABLE:,} as Parquet "
                    f"(default {DEFAULT_RECORD_GAMES})")
     _add_json(p)
     _add_quiet(p)
@@ -1527,8 +1542,8 @@ def build_parser() -> argparse.ArgumentParser:
         "each hand's and the crib's count as said at the table, and the scores after the "
         "deal.")
     p.add_argument("file", metavar="FILE",
-                   help="records written by crib simulate --record, or a game saved by crib "
-                   "play --save")
+                   help="records written by crib simulate --record (JSON Lines or Parquet), or "
+                   "a game saved by crib play --save")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
     p.set_defaults(func=_cmd_replay)
 

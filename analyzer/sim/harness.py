@@ -14,8 +14,9 @@ import math
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,9 @@ from ..core.version import git_commit, package_version
 from ..play.engine import (
     ACC,
     CRIB_STAT,
+    DEAL,
     FIRST_DEALER_MODES,
+    GAME_RECORD,
     MAX_DEALS_HIST,
     MAX_MARGIN,
     SKUNK_TIERS,
@@ -93,7 +96,8 @@ class SimulationResult:
         int64 CRIB_ACC_SHAPE: crib outcomes ``[role, rank1, rank2, suited, CRIB_STAT]``.
     records
         The recorded games (format v1 dicts for the six-card game, v2 for the other forms), the
-        first ``record_games`` by index.
+        first ``record_games`` by index; made the first time they are asked for.
+        :meth:`record_table` gives the same games as a table, one row a deal.
     variant
         The form of the game (:data:`analyzer.core.game.VARIANTS`).
     """
@@ -106,7 +110,9 @@ class SimulationResult:
     elapsed_seconds: float
     acc: np.ndarray
     crib_acc: np.ndarray
-    records: list[dict] = field(default_factory=list)
+    #: The engine's record arrays of the recorded games, ``(rec_games, rec_deals)`` (as
+    #: :func:`analyzer.sim.records.game_records` takes them), or None.
+    record_arrays: tuple[np.ndarray, np.ndarray] | None = None
     crib: str = "table"
     games_requested: int | None = None
     backend: str = "local"
@@ -117,6 +123,27 @@ class SimulationResult:
     def __post_init__(self):
         if self.played is None:
             self.played = self.games
+
+    @cached_property
+    def records(self) -> list[dict]:
+        """The recorded games as record dicts (:mod:`analyzer.sim.records`), in game order."""
+        if self.record_arrays is None:
+            return []
+        from .records import game_records
+
+        return game_records(*self.record_arrays, self._game)
+
+    def record_table(self):
+        """The recorded games as a ``pyarrow.Table``, one row a deal
+        (:mod:`analyzer.sim.recordtable` gives the columns; ``.to_pandas()`` makes it a
+        DataFrame): what ``crib simulate --record FILE.parquet`` writes. Built column by column,
+        for runs of many recorded games."""
+        from .records import record_format
+        from .recordtable import record_table
+
+        games, deals = self.record_arrays if self.record_arrays is not None else (
+            np.zeros((0, GAME_RECORD.size), np.int64), np.zeros((0, DEAL.size), np.int16))
+        return record_table(games, deals, self._game, record_format(self._game))
 
     @property
     def complete(self) -> bool:
@@ -438,7 +465,6 @@ def simulate(
     (200, 200)
     """
     from ..play.reads import crib_pairs
-    from .records import game_records
     from .runs import (
         BACKENDS,
         Checkpoint,
@@ -527,10 +553,8 @@ def simulate(
             bar.close()
     elapsed = time.perf_counter() - start
     done = int(sizes[total.chunks].sum())
-    rec_games, rec_deals = total.sorted_records()
-    records = game_records(rec_games, rec_deals, game)
     return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
-                            total.acc, total.crib_acc, records, crib, games, backend,
+                            total.acc, total.crib_acc, total.sorted_records(), crib, games, backend,
                             done - resumed, variant, first_dealer)
 
 

@@ -1,5 +1,7 @@
 """Game records (JSON Lines: format 1 for the six-card game, format 2 for the other forms), their
-replay counted out, and each decision of a record from its seat's view (:func:`decisions`).
+replay counted out, and each decision of a record from its seat's view (:func:`decisions`). A
+large run's records can be a Parquet table instead, one row a deal
+(:mod:`analyzer.sim.recordtable`); :func:`read_records` reads both into the same dicts.
 
 One game a line (format 1)::
 
@@ -57,9 +59,11 @@ from ..core.choices import PERSON
 from ..core.files import atomic_write_all, provenance_item
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY, POSITIONS
+from . import recordtable
+from .recordtable import is_parquet, read_record_table
 
 __all__ = ["FORMAT", "RecordError", "decisions", "format_game", "game_records", "read_records",
-           "record_form", "validate_record", "write_records"]
+           "record_form", "record_format", "validate_record", "write_records"]
 
 FORMAT = 1
 #: The records of the three- and four-player games (and, later, the five-card game).
@@ -70,14 +74,29 @@ class RecordError(ValueError):
     """A records file that cannot be read, or a game that is not in it."""
 
 
+def record_format(game: Game) -> int:
+    """The format of a game's records: 1 for the six-card game, 2 for the other forms."""
+    return FORMAT if game == STANDARD else FORMAT_FORMS
+
+
+def count_games(path: str | Path) -> int:
+    """How many games a Parquet records file holds, or :class:`RecordError`."""
+    try:
+        return recordtable.count_games(path)
+    except ValueError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
 def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD
                  ) -> list[dict]:
     """Turn the engine's record arrays into record dicts (game ``i`` is row ``i``): format 1 for
     the six-card game, format 2 (which names the variant, the cards the pack gave the crib, the
     scores and skunk tiers by side, and the points given before the first deal) for the others.
 
-    ``rec_games`` int64 (n, GAME_RECORD.size) and ``rec_deals`` int16 (n, MAX_RECORDED_DEALS,
-    DEAL.size), laid out as :mod:`analyzer.play.engine` writes them.
+    ``rec_games`` int64 (n, GAME_RECORD.size), laid out as :mod:`analyzer.play.engine` writes
+    them, and ``rec_deals`` int16 (deals, DEAL.size) the games' recorded deals one after another
+    (``min(deals, MAX_RECORDED_DEALS)`` rows a game, as
+    :meth:`analyzer.sim.runs.ChunkResult.sorted_records` gives them).
     """
     seats, sides = range(game.players), game.teams
     v1 = game == STANDARD
@@ -86,12 +105,15 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
     thrown_at = [DEAL.discards + MAX_THROWN * p for p in seats]
     pack_at, pack_end = DEAL.pack, DEAL.pack + game.crib_from_pack
     out = []
-    for i, (header, deals) in enumerate(zip(rec_games.tolist(), rec_deals, strict=True)):
+    at = 0
+    for i, header in enumerate(rec_games.tolist()):
         n_deals = header[GAME_RECORD.deals]
+        deals = rec_deals[at: at + min(n_deals, MAX_RECORDED_DEALS)]
+        at += len(deals)
         scores = header[GAME_RECORD.scores:GAME_RECORD.scores + sides]
         tiers = header[GAME_RECORD.skunk:GAME_RECORD.skunk + sides]
         first = header[GAME_RECORD.first_dealer]
-        record = {"format": FORMAT if v1 else FORMAT_FORMS, "game": i, "first_dealer": first,
+        record = {"format": record_format(game), "game": i, "first_dealer": first,
                   "winner": header[GAME_RECORD.winner], "scores": scores,
                   "skunk": max(tiers) if v1 else tiers, "deals": []}
         if not v1:
@@ -100,7 +122,7 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
             record = {"format": FORMAT_FORMS, "variant": game.name, **record, "start": start}
         if n_deals > MAX_RECORDED_DEALS:
             record["truncated"] = True
-        for row in deals[: min(n_deals, MAX_RECORDED_DEALS)].tolist():
+        for row in deals.tolist():
             n_plays, n_show = row[DEAL.n_plays], row[DEAL.n_show]
             laid = row[DEAL.plays: DEAL.plays + PLAY.size * n_plays]
             deal = {
@@ -117,28 +139,55 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
             }
             record["deals"].append(deal)
         out.append(record)
+    if at != len(rec_deals):
+        raise ValueError(f"{len(rec_deals)} deals given for games that recorded {at}")
     return out
 
 
-def write_records(path: str | Path, records: list[dict], provenance: dict | None = None) -> None:
-    """Write records as JSON Lines, atomically. With ``provenance`` (a dict: how the games were
-    played, :func:`analyzer.core.version.provenance`), also that as JSON beside the file
-    (:func:`analyzer.core.files.provenance_file`), both or neither."""
-    text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
-    items = [(path, lambda tmp: tmp.write_text(text))]
+def write_records(path: str | Path, records, provenance: dict | None = None) -> None:
+    """Write records atomically: a list of record dicts as JSON Lines, or the table of a run's
+    records (:meth:`analyzer.sim.harness.SimulationResult.record_table`, a ``pyarrow.Table``)
+    as Parquet, which a path ending in ``.parquet`` asks for. With ``provenance`` (a dict: how
+    the games were played, :func:`analyzer.core.version.provenance`), also that as JSON beside
+    the file (:func:`analyzer.core.files.provenance_file`), both or neither."""
+    parquet = Path(path).suffix.lower() == ".parquet"
+    if parquet == isinstance(records, list):
+        raise ValueError(f"{path}: Parquet records are a run's record table "
+                         "(SimulationResult.record_table()) written to a .parquet file; "
+                         "record dicts are written as JSON Lines")
+    if parquet:
+        import pyarrow.parquet as pq
+
+        items = [(path, lambda tmp: pq.write_table(records, tmp))]
+    else:
+        text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+        items = [(path, lambda tmp: tmp.write_text(text))]
     if provenance is not None:
         items.append(provenance_item(path, provenance))
     atomic_write_all(items)
 
 
-def read_records(path: str | Path, validate: bool = True) -> list[dict]:
-    """Read a JSON Lines records file (UTF-8), checking every game (:func:`validate_record`).
+def read_records(path: str | Path, validate: bool = True, games=None) -> list[dict]:
+    """Read a records file, checking every game (:func:`validate_record`): JSON Lines (UTF-8),
+    or the Parquet table of a run's records (:mod:`analyzer.sim.recordtable`: a ``.parquet``
+    file, or any file that begins as Parquet does). With ``games`` (game numbers), only those
+    games are kept (a Parquet file reads only their rows).
 
-    :class:`RecordError` names the file, the line and the first thing wrong: bytes that are not
-    UTF-8 text, a line that is not JSON, a record of another format, a game number seen twice, or
-    a game that contradicts its cards.
+    :class:`RecordError` names the file, the line (the game, in Parquet) and the first thing
+    wrong: bytes that are not UTF-8 text, a line that is not JSON, a record of another format, a
+    game number seen twice, or a game that contradicts its cards.
     """
     path = Path(path)
+    wanted = None if games is None else {int(g) for g in games}
+    if is_parquet(path) and path.is_file():
+        try:
+            found = read_record_table(path, games=wanted)
+        except ValueError as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        seen: set[int] = set()
+        for record in found if validate else ():
+            _check(record, f"{path}: game {record['game']}", seen)
+        return found
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -150,7 +199,7 @@ def read_records(path: str | Path, validate: bool = True) -> list[dict]:
         raise RecordError(f"{path}: not UTF-8 text{kind}: byte {exc.start} is "
                           f"{data[exc.start]:#04x}") from None
     records = []
-    seen: set[int] = set()
+    seen = set()
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -162,15 +211,22 @@ def read_records(path: str | Path, validate: bool = True) -> list[dict]:
         if not isinstance(record, dict) or "deals" not in record:
             raise RecordError(f"{path}:{n}: not a game record")
         if validate:
-            try:
-                validate_record(record)
-            except RecordError as exc:
-                raise RecordError(f"{path}:{n}: {exc}") from None
-            if record["game"] in seen:
-                raise RecordError(f"{path}:{n}: game {record['game']} is recorded twice")
-            seen.add(record["game"])
-        records.append(record)
+            _check(record, f"{path}:{n}", seen)
+        if wanted is None or record.get("game") in wanted:
+            records.append(record)
     return records
+
+
+def _check(record: dict, where: str, seen: set[int]) -> None:
+    """:func:`validate_record`, and a game number not in ``seen`` (then added to it): else
+    :class:`RecordError` after ``where``."""
+    try:
+        validate_record(record)
+    except RecordError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    if record["game"] in seen:
+        raise RecordError(f"{where}: game {record['game']} is recorded twice")
+    seen.add(record["game"])
 
 
 # --------------------------------------------------------------------------- validation

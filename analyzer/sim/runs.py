@@ -64,8 +64,10 @@ MANIFEST = "run.json"
 PARTS = "chunks"
 #: The layout of a checkpoint's parts; 2 since the records are laid out by
 #: analyzer.core.game.layout,
-#: 3 since the accumulators count first deals and wins by the loser's skunk tier (duels).
-CHECKPOINT_FORMAT = 3
+#: 3 since the accumulators count first deals and wins by the loser's skunk tier (duels),
+#: 4 since the recorded deals are saved one after another (format 3's parts are read too).
+CHECKPOINT_FORMAT = 4
+_READABLE_FORMATS = (3, CHECKPOINT_FORMAT)
 #: What must match for a run to be resumed.
 PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant",
              "first_dealer")
@@ -111,7 +113,13 @@ class RunPlan:
 
 @dataclass
 class ChunkResult:
-    """The counters of some finished chunks, summed, and the records of their recorded games."""
+    """The counters of some finished chunks, summed, and the records of their recorded games.
+
+    The records are compact: ``rec_games`` int64 (games, GAME_RECORD.size) the games' headers,
+    one row for each index of ``rec_index``, and ``rec_deals`` int16 (deals, DEAL.size) their
+    recorded deals one after another, ``min(deals, MAX_RECORDED_DEALS)`` rows a game in the same
+    order (not the engine's fixed room for 128 deals a game: a tenth of the memory or less).
+    """
 
     chunks: np.ndarray
     acc: np.ndarray
@@ -119,8 +127,9 @@ class ChunkResult:
     rec_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     rec_games: np.ndarray = field(
         default_factory=lambda: np.zeros((0, GAME_RECORD.size), np.int64))
-    rec_deals: np.ndarray = field(
-        default_factory=lambda: np.zeros((0, MAX_RECORDED_DEALS, DEAL.size), np.int16))
+    rec_deals: np.ndarray = field(default_factory=lambda: np.zeros((0, DEAL.size), np.int16))
+    #: Records of parts added, not yet joined to the arrays (joined once, when they are read).
+    _added: list = field(default_factory=list, repr=False)
 
     @classmethod
     def empty(cls) -> ChunkResult:
@@ -131,16 +140,34 @@ class ChunkResult:
         self.chunks = np.concatenate([self.chunks, other.chunks])
         self.acc = self.acc + other.acc
         self.crib_acc = self.crib_acc + other.crib_acc
-        if len(other.rec_index):
-            self.rec_index = np.concatenate([self.rec_index, other.rec_index])
-            self.rec_games = np.concatenate([self.rec_games, other.rec_games])
-            self.rec_deals = np.concatenate([self.rec_deals, other.rec_deals])
+        if len(other.rec_index):  # not copied a part: joined once, when they are read
+            other._join()
+            self._added.append((other.rec_index, other.rec_games, other.rec_deals))
+
+    def _join(self) -> None:
+        if self._added:
+            index, games, deals = zip(*self._added, strict=True)
+            self._added = []
+            self.rec_index = np.concatenate([self.rec_index, *index])
+            self.rec_games = np.concatenate([self.rec_games, *games])
+            self.rec_deals = np.concatenate([self.rec_deals, *deals])
 
     def sorted_records(self) -> tuple[np.ndarray, np.ndarray]:
+        """The headers and the deals of the recorded games in the order of their index."""
+        self._join()
         order = np.argsort(self.rec_index, kind="stable")
-        return self.rec_games[order], self.rec_deals[order]
+        if np.all(order[1:] > order[:-1]):  # in order already (a run's parts mostly are)
+            return self.rec_games, self.rec_deals
+        counts = recorded_deals(self.rec_games)
+        starts = np.cumsum(counts) - counts
+        n = counts[order]
+        # row k of the result: the k-th deal of the games in order, taken from where it lies
+        rows = np.repeat(starts[order] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+        return self.rec_games[order], self.rec_deals[rows]
 
     def save(self, path: Path) -> None:
+        self._join()
+
         def write(tmp: Path) -> None:
             with open(tmp, "wb") as f:
                 np.savez_compressed(f, chunks=self.chunks, acc=self.acc, crib_acc=self.crib_acc,
@@ -152,8 +179,27 @@ class ChunkResult:
     @classmethod
     def load(cls, path: Path) -> ChunkResult:
         with np.load(path) as z:
-            return cls(z["chunks"], z["acc"], z["crib_acc"], z["rec_index"], z["rec_games"],
+            part = cls(z["chunks"], z["acc"], z["crib_acc"], z["rec_index"], z["rec_games"],
                        z["rec_deals"])
+        if part.rec_deals.ndim == 3:  # saved before the records were compact (session 40)
+            part.rec_deals = _compact_deals(part.rec_games, part.rec_deals)
+        return part
+
+
+def recorded_deals(rec_games: np.ndarray) -> np.ndarray:
+    """How many deals of each game are recorded: its deals, at most MAX_RECORDED_DEALS."""
+    return np.minimum(rec_games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+
+
+def _compact_deals(rec_games: np.ndarray, rec_deals: np.ndarray, rows=None) -> np.ndarray:
+    """The engine's room for each game's deals, (slots, MAX_RECORDED_DEALS, DEAL.size), as the
+    recorded deals one after another (deals, DEAL.size): game ``k`` (row ``k`` of ``rec_games``)
+    in slot ``rows[k]`` (``k`` without ``rows``). Only the deals played are read, so the pages
+    of the room the engine never wrote are never touched."""
+    counts = recorded_deals(rec_games)
+    rows = np.arange(len(rec_games)) if rows is None else rows
+    deal = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return rec_deals[np.repeat(rows, counts), deal]
 
 
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
@@ -187,7 +233,7 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     on_threads(run, len(chunks), numba.get_num_threads())
     keep = rec_index - rec_lo
     return ChunkResult(chunks, acc.sum(axis=0), crib_acc.sum(axis=0), rec_index,
-                       rec_games[keep], rec_deals[keep])
+                       rec_games[keep], _compact_deals(rec_games[keep], rec_deals, keep))
 
 
 def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
@@ -202,6 +248,11 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
 
 
 # --------------------------------------------------------------------------- backends
+
+
+#: The most recorded games a local block plays (the engine's room for their deals, 128 a game:
+#: about 200 MB).
+RECORD_BLOCK_GAMES = 8192
 
 
 def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
@@ -227,6 +278,9 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             took = time.perf_counter() - start
             per_chunk = took / len(chunks) * workers
             block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers, 256))
+            if plan.chunk_firsts()[todo[min(i, len(todo) - 1)]] < plan.record_games:
+                # a block of recorded games: the engine's room for their deals is 24 KB a game
+                block = min(block, max(RECORD_BLOCK_GAMES // plan.chunk_size, workers))
             block -= block % workers
 
 
@@ -325,7 +379,7 @@ class Checkpoint:
             if not resume:
                 raise RunError(f"{self.folder} already holds a run: add --resume (resume=True "
                                "in Python) to continue it, or choose another folder")
-            if saved.get("format") != CHECKPOINT_FORMAT:
+            if saved.get("format") not in _READABLE_FORMATS:
                 raise RunError(f"cannot resume {self.folder}: its checkpoint format "
                                f"{saved.get('format')!r} is not this version's "
                                f"({CHECKPOINT_FORMAT}); start the run again in a new folder")
@@ -336,6 +390,10 @@ class Checkpoint:
                 what = ", ".join(f"{k} {saved.get(k)!r} there, {mine[k]!r} now" for k in differ)
                 raise RunError(f"cannot resume {self.folder}: a different run ({what}); "
                                "resume with the options the run was started with")
+            if saved["format"] != CHECKPOINT_FORMAT:  # its new parts are this format's
+                manifest = json.loads(self.manifest.read_text())
+                atomic_write_text(self.manifest, json.dumps(
+                    {**manifest, "format": CHECKPOINT_FORMAT}, indent=2) + "\n")
         elif resume:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
         else:  # made in a folder that exists, as the command line's --out: no chain of folders

@@ -1,0 +1,174 @@
+"""Game records as Parquet (one row a deal): the same games as the JSON Lines records, read back
+by ``crib replay`` and ``crib review``; the compact records of a run's parts and checkpoints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import simulate
+from analyzer.play.engine import ACC, CRIB_ACC_SHAPE, DEAL, GAME_RECORD, MAX_RECORDED_DEALS
+from analyzer.sim.records import RecordError, read_records, write_records
+from analyzer.sim.runs import ChunkResult
+
+CRIB = Path(sys.executable).parent / "crib"
+FORMS = ("six-card", "five-card", "three-player", "four-player")
+
+
+def run_cli(*args, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([str(CRIB), *args], capture_output=True, text=True, timeout=1800,
+                          cwd=cwd)
+
+
+@pytest.mark.parametrize("variant", FORMS)
+def test_the_parquet_records_are_the_json_lines_records_in_every_form(tmp_path, variant):
+    result = simulate(400, seed=17, workers=2, chunk_size=128, record_games=300,
+                      variant=variant)
+    write_records(tmp_path / "g.jsonl", result.records)
+    write_records(tmp_path / "g.parquet", result.record_table())
+    from_json = read_records(tmp_path / "g.jsonl")
+    from_table = read_records(tmp_path / "g.parquet")  # every game checked, as from JSON
+    assert len(from_table) == 300 and from_table == from_json
+    assert read_records(tmp_path / "g.parquet", games=[5, 299, 300]) == [from_json[5],
+                                                                         from_json[299]]
+    # what pandas reads: one row a deal, the game's own columns on each of its rows
+    df = pd.read_parquet(tmp_path / "g.parquet")
+    assert len(df) == sum(len(r["deals"]) for r in from_json)
+    assert df.groupby("game").size().tolist() == [len(r["deals"]) for r in from_json]
+    seats = range(result._game.players)
+    for r, (_, rows) in zip(from_json, df.groupby("game"), strict=True):
+        assert rows["deal"].tolist() == list(range(len(r["deals"])))
+        assert set(rows["winner"]) == {r["winner"]}
+        last = r["deals"][-1]
+        assert [rows[f"score_{t}"].iloc[-1] for t in range(len(last["scores"]))] == \
+            last["scores"] == r["scores"]
+        first = r["deals"][0]
+        assert [rows[f"hand_{p}"].iloc[0].split() for p in seats] == first["hands"]
+        assert list(rows["play_points"].iloc[0]) == [p[2] for p in first["plays"]]
+
+
+def test_a_whole_run_recorded_as_a_table_agrees_with_its_counters():
+    result = simulate(3000, seed=5, players=("ev+greedy", "hand+lookahead"), record_games=3000)
+    df = result.record_table().to_pandas()
+    assert len(df) == result.acc[ACC.deals]
+    ends = df.groupby("game").last()
+    assert int((ends.winner == 0).sum()) == result.acc[ACC.side_wins]
+    assert int((ends.winner == ends.first_dealer).sum()) == result.acc[ACC.first_dealer_wins]
+    assert int((ends[["skunk_0", "skunk_1"]].max(axis=1) >= 1).sum()) == result.acc[ACC.skunks]
+    margins = np.bincount(ends[["final_0", "final_1"]].max(axis=1)
+                          - ends[["final_0", "final_1"]].min(axis=1))
+    assert margins.tolist() == result.acc[ACC.margin: ACC.margin + len(margins)].tolist()
+    # the heels: the starter is a jack in 4 deals of 52, whatever the hands (27,000 deals: the
+    # standard error 0.0016)
+    assert (df.heels == 2).mean() == pytest.approx(4 / 52, abs=0.01)
+
+
+def test_parts_out_of_order_give_the_records_in_game_order():
+    rng = np.random.default_rng(3)
+
+    def part(index):
+        games = np.zeros((len(index), GAME_RECORD.size), np.int64)
+        games[:, GAME_RECORD.deals] = rng.integers(1, 12, len(index))
+        games[0, GAME_RECORD.deals] = MAX_RECORDED_DEALS + 5  # a game longer than its record
+        games[:, GAME_RECORD.winner] = index  # each header names its game
+        n = np.minimum(games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+        deals = np.zeros((int(n.sum()), DEAL.size), np.int16)
+        deals[:, DEAL.dealer] = np.repeat(index, n)  # each deal names its game
+        deals[:, DEAL.heels] = np.concatenate([np.arange(k) for k in n])
+        return ChunkResult(np.array([index[0]]), np.zeros(ACC.size, np.int64),
+                           np.zeros(CRIB_ACC_SHAPE, np.int64), np.array(index),
+                           games, deals)
+
+    total = ChunkResult.empty()
+    for index in ([6, 7, 8], [0, 1, 2], [3, 4, 5]):
+        total.add(part(index))
+    games, deals = total.sorted_records()
+    assert games[:, GAME_RECORD.winner].tolist() == list(range(9))
+    n = np.minimum(games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+    assert deals[:, DEAL.dealer].tolist() == np.repeat(np.arange(9), n).tolist()
+    assert deals[:, DEAL.heels].tolist() == np.concatenate([np.arange(k) for k in n]).tolist()
+
+
+def test_a_checkpoint_of_format_3_resumes_with_its_records(tmp_path):
+    """Format 3's parts kept each game's room for 128 deals; they are read as they are, and
+    the run's plan is marked format 4 for the parts it adds."""
+    args = dict(seed=8, players=("ev+greedy", "ev+lookahead"), chunk_size=500, record_games=900)
+    straight = simulate(1_500, **args)
+    simulate(1_500, **args, checkpoint=tmp_path, max_chunks=2)
+    for path in (tmp_path / "chunks").glob("part-*.npz"):
+        with np.load(path) as z:
+            saved = dict(z)
+        n = np.minimum(saved["rec_games"][:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+        room = np.zeros((len(n), MAX_RECORDED_DEALS, DEAL.size), np.int16)
+        room[np.arange(MAX_RECORDED_DEALS) < n[:, None]] = saved["rec_deals"]
+        np.savez_compressed(path, **{**saved, "rec_deals": room})
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 3}))
+    resumed = simulate(1_500, **args, checkpoint=tmp_path, resume=True)
+    assert resumed.played == 500 and resumed.records == straight.records
+    assert json.loads((tmp_path / "run.json").read_text())["format"] == 4
+
+
+def test_record_dicts_are_not_written_as_parquet(tmp_path):
+    result = simulate(20, seed=1, record_games=5)
+    with pytest.raises(ValueError, match="JSON Lines"):
+        write_records(tmp_path / "g.parquet", result.records)
+    with pytest.raises(ValueError, match="JSON Lines"):
+        write_records(tmp_path / "g.jsonl", result.record_table())
+    assert not list(tmp_path.iterdir())
+
+
+def test_crib_simulate_records_parquet_and_replay_and_review_read_it(tmp_path):
+    common = ["simulate", "--games", "300", "--seed", "3", "--record-games", "300", "--quiet"]
+    done = run_cli(*common, "--record", "g.parquet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "recorded 300 games in g.parquet (its provenance in g.json)" in done.stdout
+    meta = json.loads((tmp_path / "g.json").read_text())
+    assert meta["games_recorded"] == 300 and meta["format"] == "parquet"
+    assert meta["file"] == "g.parquet"
+    taken = run_cli(*common, "--record", "g.jsonl", cwd=tmp_path)
+    assert taken.returncode == 2 and "g.json" in taken.stderr  # the Parquet file's provenance
+    (tmp_path / "j").mkdir()
+    assert run_cli(*common, "--record", "g.jsonl", cwd=tmp_path / "j").returncode == 0
+    table = run_cli("replay", "g.parquet", "--game", "211", cwd=tmp_path)
+    lines = run_cli("replay", "j/g.jsonl", "--game", "211", cwd=tmp_path)
+    assert table.returncode == 0 and table.stdout == lines.stdout
+    assert table.stdout.startswith("game 211: ")
+    review = run_cli("review", "g.parquet", "--game", "4", "--seat", "1", "--samples", "200",
+                     cwd=tmp_path)
+    assert review.returncode == 0 and review.stdout.startswith("review of game 4 (six-card)")
+    missing = run_cli("replay", "g.parquet", "--game", "300", cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.strip().endswith("no game 300 in g.parquet (300 games recorded)")
+
+
+def test_what_cannot_be_a_parquet_record_is_one_line(tmp_path):
+    (tmp_path / "short.parquet").write_text("PAR1")
+    pd.DataFrame({"game": [0], "deal": [0]}).to_parquet(tmp_path / "other.parquet")
+    result = simulate(30, seed=2, record_games=30)
+    table = result.record_table()
+    # a score changed: the record contradicts its cards
+    i = table.column_names.index("score_0")
+    scores = table.column("score_0").to_numpy().copy()
+    scores[3] += 1
+    write_records(tmp_path / "bad.parquet", table.set_column(i, "score_0", [scores]))
+    cases = {"short.parquet": "not a Parquet file",
+             "other.parquet": "not game records written by crib simulate",
+             "bad.parquet": "game 0"}
+    for name, why in cases.items():
+        with pytest.raises(RecordError, match=why):
+            read_records(tmp_path / name)
+        done = run_cli("replay", name, "--game", "0", cwd=tmp_path)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+        assert why in done.stderr and "Traceback" not in done.stderr
+    # a JSON Lines file over the limit is refused before any game is played, pointing to Parquet
+    over = run_cli("simulate", "--games", "10", "--record", "x.jsonl", "--record-games",
+                   "100001", cwd=tmp_path)
+    assert over.returncode == 2 and "record more as Parquet" in over.stderr
+    assert not (tmp_path / "x.jsonl").exists()
