@@ -295,6 +295,10 @@ def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
     assert again.returncode == 0 and again.stderr == "" and again.stdout == run.stdout
     assert fill_review(STOPPED, REVIEWS[0], path) is None  # unfinished: nothing to fill
     assert read_games(path).set_index("id")["review_discard_lost"].isna()[stopped]
+    # the same game saved with its AI named by its spec (no level) is found as find_game finds it
+    other = add_game({**record, "level": "Club"}, path, seed=6)
+    assert fill_review({**record, "level": None}, REVIEWS[0], path) == other
+    assert read_games(path).set_index("id").loc[other, "review_discard_lost"] == 1.25
 
 
 def test_an_older_database_is_upgraded_in_place(tmp_path):

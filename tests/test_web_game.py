@@ -292,8 +292,7 @@ def test_play_advice_on_request_in_the_other_forms(variant, seed):
 
     from analyzer import advise_play
     from analyzer.core.cards import card_value
-    from analyzer.core.choices import variant_game
-    from analyzer.web.game import _ADVICE_SAMPLES
+    from analyzer.core.choices import ADVISE_SAMPLES, variant_game
 
     game = variant_game(variant)
     moves: list[str] = []
@@ -325,7 +324,7 @@ def test_play_advice_on_request_in_the_other_forms(variant, seed):
     mine = next(e for e in events if e["kind"] == "discard" and e["seat"] == 0)
     before = next(e for e in events if e["kind"] == "starter")["scores"]
     direct = advise_play(mine["kept"], history, dealer=dealer, seat=0, starter=s["starter"],
-                         thrown=mine["thrown"], score=before, samples=_ADVICE_SAMPLES,
+                         thrown=mine["thrown"], score=before, samples=ADVISE_SAMPLES,
                          variant=variant).set_index("card")
     for r in advice:
         want = direct.loc[r["card"]]

@@ -470,12 +470,15 @@ def add_review(game_id: int, review, path=None, *, timeout: float = LOCK_TIMEOUT
 
 def fill_review(record: dict, review, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
     """Add the review's totals to the history's row of the finished game ``record`` (found by
-    its record, as :func:`find_game` finds it) when that row has none (its review was stopped
-    at the end of the game); the row's id, or None when there is no such row or it has its
-    totals already (and for a missing file, which is not made). Raises :class:`HistoryError`."""
-    row = _read_one(path, timeout, "SELECT id FROM games WHERE record = ? AND result != "
-                    "'unfinished' AND review_discard_lost IS NULL ORDER BY id LIMIT 1",
-                    (_record_text(record),))
+    its record, under either name of its AI player, as :func:`find_game` finds it) when that
+    row has none (its review was stopped at the end of the game); the row's id, or None when
+    there is no such row or it has its totals already (and for a missing file, which is not
+    made). Raises :class:`HistoryError`."""
+    texts = _namings(record)
+    marks = ", ".join("?" * len(texts))
+    row = _read_one(path, timeout, f"SELECT id FROM games WHERE record IN ({marks}) AND result "
+                    "!= 'unfinished' AND review_discard_lost IS NULL ORDER BY id LIMIT 1",
+                    tuple(texts))
     if row is None:
         return None
     add_review(int(row[0]), review, path, timeout=timeout)

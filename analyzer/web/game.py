@@ -53,7 +53,6 @@ DEFAULT_OPPONENT = "best"
 SEAT_NAMES = {2: ("you", "the AI"), 3: ("you", "West", "East"),
               4: ("you", "West", "your partner", "East")}
 _FIRST = {"cut": "cut", "you": 0, "ai": 1}
-_ADVICE_SAMPLES = 1000  # as the terminal's hints
 
 
 class _Ask(Exception):  # noqa: N818 - a signal, not an error
@@ -357,8 +356,8 @@ def _advice(table, ask: str) -> list[dict] | None:
                  "peg": float(r.peg_mean),
                  "p_win": float(r.p_win) if goal == P_WIN else None, "objective": goal}
                 for r in frame.itertuples(index=False)]
-    if ask == "lay":
-        frame = play_advice(table, 0, samples=_ADVICE_SAMPLES)
+    if ask == "lay":  # the samples of the terminal's `?` and the review: their values
+        frame = play_advice(table, 0)
         has_p_win = "p_win" in frame
         return [{"card": str(r.card), "now": int(r.now), "rest": float(r.rest),
                  "total": float(r.total),
