@@ -182,6 +182,24 @@ def test_a_first_compile_is_said_on_one_stderr_line_and_a_second_run_says_nothin
     assert second.stdout == first.stdout
 
 
+def test_a_first_replay_says_it_compiles_the_scoring_not_the_analyzer(tmp_path):
+    """``crib replay`` checks a record's counts with the scoring kernels, a second or two from
+    an empty cache: its line says so, not the three minutes of the whole analyzer."""
+    from analyzer import simulate
+    from analyzer.sim.records import write_records
+
+    write_records(tmp_path / "g.jsonl", simulate(2, seed=1, record_games=2).records)
+    report = tmp_path / "report.json"
+    env = dict(_env(NUMBA_CACHE_DIR=str(tmp_path / "cache")), **{REPORT_ENV: str(report)})
+    done = subprocess.run([str(CRIB), "replay", str(tmp_path / "g.jsonl"), "--game", "1"],
+                          capture_output=True, text=True, timeout=HANG_GUARD, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [notice_line("replay")]
+    assert "compiling the scoring" in done.stderr and "up to 5 s" in done.stderr
+    kernels = json.loads(report.read_text())["kernels"]
+    assert kernels and all(not k["kernel"].startswith(("play.", "sim.")) for k in kernels)
+
+
 def test_commands_without_kernels_still_do_not_import_numba():
     code = ("import sys, io, contextlib\nfrom analyzer.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
