@@ -88,8 +88,8 @@ def test_parts_out_of_order_give_the_records_in_game_order():
     total = ChunkResult.empty()
     for index in ([6, 7, 8], [0, 1, 2], [3, 4, 5]):
         total.add(part(index))
-    games, deals = total.sorted_records()
-    assert games[:, GAME_RECORD.winner].tolist() == list(range(9))
+    index, games, deals = total.sorted_records()
+    assert index.tolist() == games[:, GAME_RECORD.winner].tolist() == list(range(9))
     n = np.minimum(games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
     assert deals[:, DEAL.dealer].tolist() == np.repeat(np.arange(9), n).tolist()
     assert deals[:, DEAL.heels].tolist() == np.concatenate([np.arange(k) for k in n]).tolist()
@@ -115,13 +115,39 @@ def test_a_checkpoint_of_format_3_resumes_with_its_records(tmp_path):
     assert json.loads((tmp_path / "run.json").read_text())["format"] == 4
 
 
-def test_record_dicts_are_not_written_as_parquet(tmp_path):
+def test_recorded_games_keep_their_numbers_in_the_run():
+    """A run's recorded games need not be its first (a Dask run stopped by its time limit
+    finishes later chunks first): each keeps its own number, in the dicts and the table."""
+    result = simulate(40, seed=3, chunk_size=10, record_games=40)
+    index, games, deals = result.record_arrays
+    n = np.minimum(games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+    later = index >= 20  # as if only the chunks of games 20 to 39 had been played
+    rows = np.repeat(later, n)
+    from analyzer.sim.records import game_records
+    from analyzer.sim.recordtable import record_table
+
+    records = game_records(games[later], deals[rows], index=index[later])
+    assert [r["game"] for r in records] == list(range(20, 40))
+    assert records == [r for r in result.records if r["game"] >= 20]
+    table = record_table(games[later], deals[rows], result._game, 1, index=index[later])
+    assert sorted(set(table.column("game").to_pylist())) == list(range(20, 40))
+
+
+def test_what_write_records_takes(tmp_path):
+    import pyarrow as pa
+
     result = simulate(20, seed=1, record_games=5)
-    with pytest.raises(ValueError, match="JSON Lines"):
+    with pytest.raises(ValueError, match="record table"):
         write_records(tmp_path / "g.parquet", result.records)
-    with pytest.raises(ValueError, match="JSON Lines"):
+    with pytest.raises(ValueError, match="record table"):
+        write_records(tmp_path / "g.parquet", pa.table({"a": [1]}))  # no records' metadata
+    with pytest.raises(ValueError, match="written as Parquet"):
         write_records(tmp_path / "g.jsonl", result.record_table())
+    with pytest.raises(ValueError, match="record dicts"):
+        write_records(tmp_path / "g.jsonl", result.record_table().to_pandas())
     assert not list(tmp_path.iterdir())
+    write_records(tmp_path / "g.jsonl", tuple(result.records))  # any iterable of dicts
+    assert read_records(tmp_path / "g.jsonl") == result.records
 
 
 def test_crib_simulate_records_parquet_and_replay_and_review_read_it(tmp_path):
@@ -148,6 +174,12 @@ def test_crib_simulate_records_parquet_and_replay_and_review_read_it(tmp_path):
     assert missing.stderr.strip().endswith("no game 300 in g.parquet (300 games recorded)")
 
 
+def pa_string():
+    import pyarrow as pa
+
+    return pa.string()
+
+
 def test_what_cannot_be_a_parquet_record_is_one_line(tmp_path):
     (tmp_path / "short.parquet").write_text("PAR1")
     pd.DataFrame({"game": [0], "deal": [0]}).to_parquet(tmp_path / "other.parquet")
@@ -160,13 +192,51 @@ def test_what_cannot_be_a_parquet_record_is_one_line(tmp_path):
     write_records(tmp_path / "bad.parquet", table.set_column(i, "score_0", [scores]))
     cases = {"short.parquet": "not a Parquet file",
              "other.parquet": "not game records written by crib simulate",
-             "bad.parquet": "game 0"}
+             "bad.parquet": "game 0 deal 4: scores"}
+
+    def changed(name, column, row, value, kind=None):
+        """The table with one value of one column changed (or the column's type)."""
+        import pyarrow as pa
+
+        values = table.column(column).to_pylist()
+        values[row] = value
+        if kind is not None:
+            values = [str(v) for v in values]
+        array = pa.array(values, kind or table.schema.field(column).type)
+        write_records(tmp_path / name, table.set_column(
+            table.column_names.index(column), column, array))
+
+    n0 = table.column("game_deals")[0].as_py()  # game 0's deals: rows 0 to n0 - 1
+    changed("winner.parquet", "winner", 2, 1 - table.column("winner")[2].as_py())
+    changed("final.parquet", "final_0", n0 - 1, table.column("final_0")[0].as_py() + 5)
+    changed("deals.parquet", "game_deals", 0, n0 + 3)
+    changed("deal.parquet", "deal", 3, 42)
+    changed("null.parquet", "hand_0", 1, None)
+    import pyarrow as pa
+
+    write_records(tmp_path / "fewer.parquet",  # game 0's last deal left out
+                  pa.concat_tables([table.slice(0, n0 - 1), table.slice(n0)]))
+    changed("strings.parquet", "game", 0, "0", kind=pa_string())
+    cases |= {"winner.parquet": "game 0 deal 3: its winner is not its game's",
+              "final.parquet": f"game 0 deal {n0}: its final_0 is not its game's",
+              "deals.parquet": "game 0 deal 2: its game_deals is not its game's",
+              "fewer.parquet": f"game 0: {n0 - 1} deals, not its {n0}",
+              "deal.parquet": "game 0: column deal holds 42 where 3 comes next",
+              "null.parquet": "column 'hand_0' has an empty value",
+              "strings.parquet": "column 'game' holds string, not int64"}
     for name, why in cases.items():
         with pytest.raises(RecordError, match=why):
             read_records(tmp_path / name)
         done = run_cli("replay", name, "--game", "0", cwd=tmp_path)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
         assert why in done.stderr and "Traceback" not in done.stderr
+    # a record over another output's provenance is refused, as a provenance over a record is
+    done = run_cli("simulate", "--games", "10", "--record", "g.parquet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    over = run_cli("simulate", "--games", "10", "--record", "g.json", cwd=tmp_path)
+    assert over.returncode == 2
+    assert over.stderr.strip().endswith("--record g.json: is the provenance of g.parquet: "
+                                        "choose another name")
     # a JSON Lines file over the limit is refused before any game is played, pointing to Parquet
     over = run_cli("simulate", "--games", "10", "--record", "x.jsonl", "--record-games",
                    "100001", cwd=tmp_path)

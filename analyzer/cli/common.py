@@ -55,6 +55,10 @@ def check_provenance(outputs, command: str, taken=()) -> None:
 
     others = {Path(p).resolve() for p, _ in outputs} | {Path(p).resolve() for p in taken}
     for path, option in outputs:
+        owner = _provenance_owner(path)
+        if owner is not None:
+            raise UsageError(f"{command}: {option} {path}: is the provenance of {owner}: "
+                             "choose another name")
         side = provenance_file(path)
         if side.resolve() in others:
             raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
@@ -66,21 +70,26 @@ def check_provenance(outputs, command: str, taken=()) -> None:
         except OutputError as exc:
             raise UsageError(f"{command}: {option} {path}: its provenance file {side}: {exc}"
                              ) from None
-        if side.is_file() and not _provenance_of(side, Path(path).name):
+        owner = _provenance_owner(side) if side.is_file() else Path(path).name
+        if owner != Path(path).name:
+            what = "something else" if owner is None else f"the provenance of {owner}"
             raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
-                             f"which holds something else: move it or choose another name")
+                             f"which holds {what}: move it or choose another name")
 
 
-def _provenance_of(side, name: str) -> bool:
-    """Whether the file ``side`` is the provenance a command wrote for a file named ``name``."""
+def _provenance_owner(path) -> str | None:
+    """The name of the file whose provenance a command wrote in ``path``, or None when
+    ``path`` is not such a file (or not there)."""
     import json
 
     try:
-        with open(side, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             meta = json.loads(f.read(1 << 20))
     except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and meta.get("file") == name and "package_version" in meta
+        return None
+    if isinstance(meta, dict) and isinstance(meta.get("file"), str) and "package_version" in meta:
+        return meta["file"]
+    return None
 
 
 def provenance_items(paths, command: str, **fields) -> list:

@@ -405,7 +405,7 @@ def _cmd_simulate(args) -> int:
         from ..sim.records import write_records
 
         recorded = result.record_table() if as_table else result.records
-        n_recorded = len(result.record_arrays[0]) if result.record_arrays else 0
+        n_recorded = len(result.record_arrays[0]) if result.record_arrays else 0  # games
         write_records(args.record, recorded, provenance(
             shlex.join(["crib", *args.argv]), variant=result.variant, seed=result.seed,
             games=result.games, games_recorded=n_recorded,
@@ -1558,7 +1558,7 @@ def build_parser() -> argparse.ArgumentParser:
         "worst decision. --explain: every seat's choices (the computer's too) with their top "
         "alternatives.")
     p.add_argument("file", metavar="FILE", help="records written by crib play --save (or crib "
-                   "simulate --record)")
+                   "simulate --record, JSON Lines or Parquet)")
     p.add_argument("--game", type=_seed, default=0, metavar="N", help="which game (default 0)")
     p.add_argument("--seat", type=_number(low=0, high=3, integer=True), default=None,
                    metavar="S", help="the seat to review, 0 or 1 (0 to 2 in three-player, 0 to "

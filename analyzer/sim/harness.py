@@ -110,9 +110,9 @@ class SimulationResult:
     elapsed_seconds: float
     acc: np.ndarray
     crib_acc: np.ndarray
-    #: The engine's record arrays of the recorded games, ``(rec_games, rec_deals)`` (as
-    #: :func:`analyzer.sim.records.game_records` takes them), or None.
-    record_arrays: tuple[np.ndarray, np.ndarray] | None = None
+    #: The recorded games as the engine's arrays, ``(index, rec_games, rec_deals)``: each game's
+    #: index in the run, then as :func:`analyzer.sim.records.game_records` takes them; or None.
+    record_arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     crib: str = "table"
     games_requested: int | None = None
     backend: str = "local"
@@ -131,7 +131,8 @@ class SimulationResult:
             return []
         from .records import game_records
 
-        return game_records(*self.record_arrays, self._game)
+        index, games, deals = self.record_arrays
+        return game_records(games, deals, self._game, index=index)
 
     def record_table(self):
         """The recorded games as a ``pyarrow.Table``, one row a deal
@@ -141,9 +142,10 @@ class SimulationResult:
         from .records import record_format
         from .recordtable import record_table
 
-        games, deals = self.record_arrays if self.record_arrays is not None else (
-            np.zeros((0, GAME_RECORD.size), np.int64), np.zeros((0, DEAL.size), np.int16))
-        return record_table(games, deals, self._game, record_format(self._game))
+        index, games, deals = self.record_arrays if self.record_arrays is not None else (
+            np.zeros(0, np.int64), np.zeros((0, GAME_RECORD.size), np.int64),
+            np.zeros((0, DEAL.size), np.int16))
+        return record_table(games, deals, self._game, record_format(self._game), index=index)
 
     @property
     def complete(self) -> bool:

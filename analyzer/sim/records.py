@@ -87,9 +87,10 @@ def count_games(path: str | Path) -> int:
         raise RecordError(f"{path}: {exc}") from None
 
 
-def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD
-                 ) -> list[dict]:
-    """Turn the engine's record arrays into record dicts (game ``i`` is row ``i``): format 1 for
+def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STANDARD,
+                 index=None) -> list[dict]:
+    """Turn the engine's record arrays into record dicts (game ``index[i]`` is row ``i``; game
+    ``i`` without ``index``, the games' numbers in the run): format 1 for
     the six-card game, format 2 (which names the variant, the cards the pack gave the crib, the
     scores and skunk tiers by side, and the points given before the first deal) for the others.
 
@@ -106,7 +107,8 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
     pack_at, pack_end = DEAL.pack, DEAL.pack + game.crib_from_pack
     out = []
     at = 0
-    for i, header in enumerate(rec_games.tolist()):
+    numbers = range(len(rec_games)) if index is None else np.asarray(index).tolist()
+    for i, header in zip(numbers, rec_games.tolist(), strict=True):
         n_deals = header[GAME_RECORD.deals]
         deals = rec_deals[at: at + min(n_deals, MAX_RECORDED_DEALS)]
         at += len(deals)
@@ -150,16 +152,20 @@ def write_records(path: str | Path, records, provenance: dict | None = None) -> 
     as Parquet, which a path ending in ``.parquet`` asks for. With ``provenance`` (a dict: how
     the games were played, :func:`analyzer.core.version.provenance`), also that as JSON beside
     the file (:func:`analyzer.core.files.provenance_file`), both or neither."""
-    parquet = Path(path).suffix.lower() == ".parquet"
-    if parquet == isinstance(records, list):
-        raise ValueError(f"{path}: Parquet records are a run's record table "
-                         "(SimulationResult.record_table()) written to a .parquet file; "
-                         "record dicts are written as JSON Lines")
-    if parquet:
+    table = hasattr(records, "schema")  # a pyarrow.Table
+    if Path(path).suffix.lower() == ".parquet":
+        if not table or (records.schema.metadata or {}).get(recordtable.META_KEY) is None:
+            raise ValueError(f"{path}: Parquet records are a run's record table "
+                             "(SimulationResult.record_table()); record dicts are written as "
+                             "JSON Lines")
         import pyarrow.parquet as pq
 
         items = [(path, lambda tmp: pq.write_table(records, tmp))]
     else:
+        records = [] if table else list(records)
+        if table or not all(isinstance(r, dict) for r in records):
+            raise ValueError(f"{path}: JSON Lines records are record dicts (a record table is "
+                             "written as Parquet, to a .parquet file)")
         text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
         items = [(path, lambda tmp: tmp.write_text(text))]
     if provenance is not None:
@@ -186,7 +192,7 @@ def read_records(path: str | Path, validate: bool = True, games=None) -> list[di
             raise RecordError(f"{path}: {exc}") from None
         seen: set[int] = set()
         for record in found if validate else ():
-            _check(record, f"{path}: game {record['game']}", seen)
+            _check(record, str(path), seen)  # its messages name the game
         return found
     try:
         data = path.read_bytes()

@@ -63,10 +63,12 @@ def is_parquet(path: str | Path) -> bool:
         return False
 
 
-def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: int):
+def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: int,
+                 index=None):
     """The records of the engine's arrays as a ``pyarrow.Table``, one row a deal (the module's
-    columns), game ``i`` being row ``i`` of ``rec_games``; ``fmt`` the record format the table
-    stands for (:func:`analyzer.sim.records.record_format`), kept in its metadata.
+    columns), game ``index[i]`` being row ``i`` of ``rec_games`` (game ``i`` without ``index``:
+    the games' numbers in the run); ``fmt`` the record format the table stands for
+    (:func:`analyzer.sim.records.record_format`), kept in its metadata.
 
     ``rec_games`` int64 (n, GAME_RECORD.size) and ``rec_deals`` int16 (deals, DEAL.size), the
     games' recorded deals one after another, as :func:`analyzer.sim.records.game_records` takes
@@ -80,8 +82,9 @@ def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: 
         raise ValueError(f"{len(rec_deals)} deals given for games that recorded "
                          f"{int(counts.sum())}")
     rows = len(rec_deals)
-    index = np.repeat(np.arange(len(rec_games)), counts)
-    head = rec_games[index]
+    row_game = np.repeat(np.arange(len(rec_games)), counts)  # each row's game, by row of games
+    numbers = np.arange(len(rec_games)) if index is None else np.asarray(index, np.int64)
+    head = rec_games[row_game]
     deals = rec_deals
     texts = pa.array(CARD_TEXTS, pa.string())
 
@@ -108,7 +111,7 @@ def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: 
 
     seats, sides = range(game.players), range(game.teams)
     columns = {
-        "game": pa.array(index.astype(np.int32)),
+        "game": pa.array(numbers[row_game]),
         "deal": pa.array((np.arange(rows) - np.repeat(np.cumsum(counts) - counts, counts))
                          .astype(np.int16)),
         "first_dealer": pa.array(head[:, GAME_RECORD.first_dealer].astype(np.int8)),
@@ -147,29 +150,44 @@ def read_record_table(path: str | Path, games=None) -> list[dict]:
 
     Raises ``ValueError`` for a file that is not such a table.
     """
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     try:
-        meta_raw = pq.read_schema(path).metadata or {}
+        schema = pq.read_schema(path)
     except (OSError, ValueError) as exc:
         raise ValueError(f"not a Parquet file ({exc})") from None
     try:
-        meta = json.loads(meta_raw[META_KEY])
+        meta = json.loads((schema.metadata or {})[META_KEY])
         game = VARIANTS[meta["variant"]]
         fmt = int(meta["format"])
     except (KeyError, TypeError, ValueError):
         raise ValueError("a Parquet file, but not game records written by crib simulate "
                          "(no form in its metadata)") from None
+    for field in _schema(game, fmt):  # the types read below are the ones written
+        if field.name not in schema.names:
+            raise ValueError(f"no column {field.name!r}: not game records of {game.name}")
+        kind = schema.field(field.name).type
+        if not kind.equals(field.type):
+            raise ValueError(f"column {field.name!r} holds {kind}, not {field.type}: not game "
+                             "records as crib simulate writes them")
     filters = None if games is None else [("game", "in", [int(g) for g in games])]
     try:
-        columns = pq.read_table(path, filters=filters).to_pydict()
+        table = pq.read_table(path, filters=filters)
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"cannot read its table ({exc})") from None
-    expected = _columns(game)
-    missing = [c for c in expected if c not in columns]
-    if missing:
-        raise ValueError(f"no column {missing[0]!r}: not game records of {game.name}")
-    return _dicts(columns, game, fmt)
+    for name in _columns(game):
+        column = table.column(name)
+        if column.null_count or (hasattr(column.type, "value_type")
+                                 and pc.list_flatten(column).null_count):
+            raise ValueError(f"column {name!r} has an empty value (null)")
+    return _dicts(table.to_pydict(), game, fmt)
+
+
+def _schema(game: Game, fmt: int):
+    """The columns :func:`record_table` writes for ``game``, with their types."""
+    return record_table(np.zeros((0, GAME_RECORD.size), np.int64),
+                        np.zeros((0, DEAL.size), np.int16), game, fmt).schema
 
 
 def count_games(path: str | Path) -> int:
@@ -195,26 +213,50 @@ def _columns(game: Game) -> list[str]:
 
 
 def _dicts(c: dict, game: Game, fmt: int) -> list[dict]:
-    """Rows (deals) grouped into games' record dicts, as ``game_records`` makes them."""
+    """Rows (deals) grouped into games' record dicts, as ``game_records`` makes them; a game's
+    own columns must be the same on each of its rows, its deals numbered 0, 1, ... in order
+    and as many as it had (128 of a longer game), or ValueError."""
     seats, sides = range(game.players), range(game.teams)
     v1 = game == STANDARD  # format 1: the six-card game's, without the forms' keys
+    own = ["game", "first_dealer", "winner", "game_deals", *(f"final_{t}" for t in sides),
+           *(f"skunk_{t}" for t in sides)]
     out: list[dict] = []
-    record = None
+    first = -1  # the row of the game's first deal
+
+    def ended(record) -> None:
+        n, played = len(record["deals"]), c["game_deals"][first]
+        if n != min(played, MAX_RECORDED_DEALS):
+            raise ValueError(f"game {record['game']}: {n} deals, not its {played}")
+
     for r in range(len(c["game"])):
-        if record is None or c["game"][r] != record["game"] or c["deal"][r] == 0:
-            first = c["first_dealer"][r]
-            scores = [c[f"final_{t}"][r] for t in sides]
+        if first < 0 or c["game"][r] != c["game"][first] or c["deal"][r] == 0:
+            if out:
+                ended(out[-1])
+            first = r
+            dealer0 = c["first_dealer"][r]
             tiers = [c[f"skunk_{t}"][r] for t in sides]
-            record = {"format": fmt, "game": c["game"][r], "first_dealer": first,
-                      "winner": c["winner"][r], "scores": scores,
+            record = {"format": fmt, "game": c["game"][r], "first_dealer": dealer0,
+                      "winner": c["winner"][r], "scores": [c[f"final_{t}"][r] for t in sides],
                       "skunk": max(tiers) if v1 else tiers, "deals": []}
             if not v1:
                 start = [0] * game.teams
-                start[(first + 1) % game.teams] = game.start_points
+                start[(dealer0 + 1) % game.teams] = game.start_points
                 record = {"format": fmt, "variant": game.name, **record, "start": start}
             if c["game_deals"][r] > MAX_RECORDED_DEALS:
                 record["truncated"] = True
             out.append(record)
+        record = out[-1]
+        n = len(record["deals"])
+        if c["deal"][r] != n:
+            raise ValueError(f"game {record['game']}: column deal holds {c['deal'][r]} where "
+                             f"{n} comes next (deals count from 0)")
+        at = f"game {record['game']} deal {n + 1}"  # as the checks and the replay say a deal
+        differ = [name for name in own if c[name][r] != c[name][first]]
+        if differ:
+            raise ValueError(f"{at}: its {differ[0]} is not its game's")
+        laid = (c["play_seat"][r], c["play_card"][r], c["play_points"][r])
+        if len({len(x) for x in laid}) != 1:
+            raise ValueError(f"{at}: its play_seat, play_card and play_points are not as long")
         record["deals"].append({
             "dealer": c["dealer"][r],
             "hands": [c[f"hand_{p}"][r].split() for p in seats],
@@ -222,9 +264,10 @@ def _dicts(c: dict, game: Game, fmt: int) -> list[dict]:
             **({} if v1 else {"pack": c["pack"][r].split() if game.crib_from_pack else []}),
             "starter": c["starter"][r],
             "heels": c["heels"][r],
-            "plays": [list(p) for p in zip(c["play_seat"][r], c["play_card"][r],
-                                           c["play_points"][r], strict=True)],
+            "plays": [list(p) for p in zip(*laid, strict=True)],
             "show": c["show"][r],
             "scores": [c[f"score_{t}"][r] for t in sides],
         })
+    if out:
+        ended(out[-1])
     return out

@@ -152,18 +152,19 @@ class ChunkResult:
             self.rec_games = np.concatenate([self.rec_games, *games])
             self.rec_deals = np.concatenate([self.rec_deals, *deals])
 
-    def sorted_records(self) -> tuple[np.ndarray, np.ndarray]:
-        """The headers and the deals of the recorded games in the order of their index."""
+    def sorted_records(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The recorded games in the order of their index: their indices in the run, headers
+        and deals."""
         self._join()
         order = np.argsort(self.rec_index, kind="stable")
         if np.all(order[1:] > order[:-1]):  # in order already (a run's parts mostly are)
-            return self.rec_games, self.rec_deals
+            return self.rec_index, self.rec_games, self.rec_deals
         counts = recorded_deals(self.rec_games)
         starts = np.cumsum(counts) - counts
         n = counts[order]
         # row k of the result: the k-th deal of the games in order, taken from where it lies
         rows = np.repeat(starts[order] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
-        return self.rec_games[order], self.rec_deals[rows]
+        return self.rec_index[order], self.rec_games[order], self.rec_deals[rows]
 
     def save(self, path: Path) -> None:
         self._join()
