@@ -635,14 +635,14 @@ def _read_game(command: str, path: str, game: int) -> dict:
     table = is_parquet(path)  # a Parquet file reads only the game's rows
     try:
         records = read_records(path, games=[game] if table else None)
+        games = {r.get("game"): r for r in records}
+        if game in games:
+            return games[game]
         n = count_games(path) if table else len(records)
     except RecordError as exc:
         raise UsageError(f"{command}: {exc}") from None
-    games = {r.get("game"): r for r in records}
-    if game not in games:
-        raise UsageError(f"{command}: no game {game} in {path} ({n:,} game"
-                         f"{'s' * (n != 1)} recorded)")
-    return games[game]
+    raise UsageError(f"{command}: no game {game} in {path} ({n:,} game{'s' * (n != 1)} "
+                     "recorded)")
 
 
 def _cmd_replay(args) -> int:

@@ -106,12 +106,12 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
     thrown_at = [DEAL.discards + MAX_THROWN * p for p in seats]
     pack_at, pack_end = DEAL.pack, DEAL.pack + game.crib_from_pack
     out = []
-    at = 0
+    done = 0  # the deals of the games before
     numbers = range(len(rec_games)) if index is None else np.asarray(index).tolist()
     for i, header in zip(numbers, rec_games.tolist(), strict=True):
         n_deals = header[GAME_RECORD.deals]
-        deals = rec_deals[at: at + min(n_deals, MAX_RECORDED_DEALS)]
-        at += len(deals)
+        deals = rec_deals[done: done + min(n_deals, MAX_RECORDED_DEALS)]
+        done += len(deals)
         scores = header[GAME_RECORD.scores:GAME_RECORD.scores + sides]
         tiers = header[GAME_RECORD.skunk:GAME_RECORD.skunk + sides]
         first = header[GAME_RECORD.first_dealer]
@@ -141,8 +141,8 @@ def game_records(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game = STAN
             }
             record["deals"].append(deal)
         out.append(record)
-    if at != len(rec_deals):
-        raise ValueError(f"{len(rec_deals)} deals given for games that recorded {at}")
+    if done != len(rec_deals):
+        raise ValueError(f"{len(rec_deals)} deals given for games that recorded {done}")
     return out
 
 

@@ -43,11 +43,23 @@ from ..core.cards import CARD_TEXTS
 from ..core.game import MAX_DEALT, MAX_THROWN, STANDARD, VARIANTS, Game
 from ..play.engine import DEAL, GAME_RECORD, MAX_RECORDED_DEALS, PLAY
 
-__all__ = ["count_games", "is_parquet", "read_record_table", "record_table"]
+__all__ = ["count_games", "deal_numbers", "is_parquet", "read_record_table", "record_table",
+           "recorded_deals"]
 
 #: The key of the file's metadata that names the form and the record format.
 META_KEY = b"analyzer"
 _PARQUET_MAGIC = b"PAR1"
+
+
+def recorded_deals(rec_games: np.ndarray) -> np.ndarray:
+    """How many deals of each game are recorded: its deals, at most MAX_RECORDED_DEALS."""
+    return np.minimum(rec_games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+
+
+def deal_numbers(counts: np.ndarray) -> np.ndarray:
+    """Each recorded deal's number in its game, from 0, for games of ``counts`` deals one
+    after another: ``[0, 1, 2, 0, 1]`` for ``[3, 2]``."""
+    return np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def is_parquet(path: str | Path) -> bool:
@@ -77,7 +89,7 @@ def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: 
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    counts = np.minimum(rec_games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
+    counts = recorded_deals(rec_games)
     if int(counts.sum()) != len(rec_deals):
         raise ValueError(f"{len(rec_deals)} deals given for games that recorded "
                          f"{int(counts.sum())}")
@@ -112,8 +124,7 @@ def record_table(rec_games: np.ndarray, rec_deals: np.ndarray, game: Game, fmt: 
     seats, sides = range(game.players), range(game.teams)
     columns = {
         "game": pa.array(numbers[row_game]),
-        "deal": pa.array((np.arange(rows) - np.repeat(np.cumsum(counts) - counts, counts))
-                         .astype(np.int16)),
+        "deal": pa.array(deal_numbers(counts).astype(np.int16)),
         "first_dealer": pa.array(head[:, GAME_RECORD.first_dealer].astype(np.int8)),
         "winner": pa.array(head[:, GAME_RECORD.winner].astype(np.int8)),
     }
@@ -164,7 +175,8 @@ def read_record_table(path: str | Path, games=None) -> list[dict]:
     except (KeyError, TypeError, ValueError):
         raise ValueError("a Parquet file, but not game records written by crib simulate "
                          "(no form in its metadata)") from None
-    for field in _schema(game, fmt):  # the types read below are the ones written
+    written = _schema(game, fmt)
+    for field in written:  # the types read below are the ones written
         if field.name not in schema.names:
             raise ValueError(f"no column {field.name!r}: not game records of {game.name}")
         kind = schema.field(field.name).type
@@ -176,7 +188,7 @@ def read_record_table(path: str | Path, games=None) -> list[dict]:
         table = pq.read_table(path, filters=filters)
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"cannot read its table ({exc})") from None
-    for name in _columns(game):
+    for name in written.names:
         column = table.column(name)
         if column.null_count or (hasattr(column.type, "value_type")
                                  and pc.list_flatten(column).null_count):
@@ -200,16 +212,6 @@ def count_games(path: str | Path) -> int:
         return int(np.count_nonzero(deal == 0))
     except (OSError, ValueError, KeyError) as exc:
         raise ValueError(f"cannot read its table ({exc})") from None
-
-
-def _columns(game: Game) -> list[str]:
-    seats, sides = range(game.players), range(game.teams)
-    return (["game", "deal", "first_dealer", "winner"] + [f"final_{t}" for t in sides]
-            + [f"skunk_{t}" for t in sides] + ["game_deals", "dealer"]
-            + [f"hand_{p}" for p in seats] + [f"discard_{p}" for p in seats]
-            + (["pack"] if game.crib_from_pack else [])
-            + ["starter", "heels", "play_seat", "play_card", "play_points", "show"]
-            + [f"score_{t}" for t in sides])
 
 
 def _dicts(c: dict, game: Game, fmt: int) -> list[dict]:

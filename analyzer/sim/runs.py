@@ -56,6 +56,7 @@ from ..play.engine import (
     _run_chunk,
 )
 from ..play.reads import NO_CARD_VALUES, crib_pairs, score_tables
+from .recordtable import deal_numbers, recorded_deals
 
 __all__ = ["BACKENDS", "Checkpoint", "ChunkResult", "RunError", "RunPlan", "run_plan"]
 
@@ -187,11 +188,6 @@ class ChunkResult:
         return part
 
 
-def recorded_deals(rec_games: np.ndarray) -> np.ndarray:
-    """How many deals of each game are recorded: its deals, at most MAX_RECORDED_DEALS."""
-    return np.minimum(rec_games[:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
-
-
 def _compact_deals(rec_games: np.ndarray, rec_deals: np.ndarray, rows=None) -> np.ndarray:
     """The engine's room for each game's deals, (slots, MAX_RECORDED_DEALS, DEAL.size), as the
     recorded deals one after another (deals, DEAL.size): game ``k`` (row ``k`` of ``rec_games``)
@@ -199,8 +195,7 @@ def _compact_deals(rec_games: np.ndarray, rec_deals: np.ndarray, rows=None) -> n
     of the room the engine never wrote are never touched."""
     counts = recorded_deals(rec_games)
     rows = np.arange(len(rec_games)) if rows is None else rows
-    deal = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return rec_deals[np.repeat(rows, counts), deal]
+    return rec_deals[np.repeat(rows, counts), deal_numbers(counts)]
 
 
 def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.ndarray],
