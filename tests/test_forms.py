@@ -243,6 +243,24 @@ def test_a_person_s_game_may_name_its_seats_and_stop_unfinished():
             validate_record(bad)
 
 
+def test_the_five_card_game_lurches_a_loser_under_31_and_skunks_no_deeper():
+    # docs/rules.md: the game to 61 has the old books' one line, the "lurch": a loser who has not
+    # reached 31 (under half of 61) loses a double game; there is no double or triple skunk
+    five = VARIANTS["five-card"]
+    assert five.skunk_lines[0] == 31 and five.skunk_tiers == 1
+    assert VARIANTS["six-card"].skunk_tiers == 3
+    result = simulate(2_000, seed=6, players="random+random", variant="five-card",
+                      record_games=2_000)
+    losers = [min(r["scores"]) for r in result.records]
+    said = [max(r["skunk"]) for r in result.records]
+    assert said == [1 if score < 31 else 0 for score in losers]
+    # both sides of the line are there, and losers between 31 and 45 (skunked by a line of 46)
+    assert sum(s < 31 for s in losers) > 20 and sum(31 <= s < 46 for s in losers) > 200
+    d = result.to_dict()
+    assert d["skunk_rate"] == sum(s < 31 for s in losers) / 2_000
+    assert d["double_skunk_rate"] == d["triple_skunk_rate"] == 0
+
+
 def test_a_three_player_skunk_rate_counts_both_losers_and_its_interval_holds(tmp_path):
     """Two losers a game: a rate of skunked losers a game may pass 1; its interval is the
     losers' share's, times 2, as wide as the spread of the skunked losers of each game makes

@@ -325,7 +325,7 @@ def test_tables_compare_plot_writes_a_png(tmp_path, schell):
 
 @pytest.mark.parametrize("variant, roles, line", [("three-player", 3, "91"),
                                                   ("four-player", 4, "91"),
-                                                  ("five-card", 2, "46")])
+                                                  ("five-card", 2, "31")])
 def test_game_report_draws_every_form(variant, roles, line):
     from analyzer import plots, simulate
 

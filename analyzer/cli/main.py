@@ -465,8 +465,9 @@ def _print_simulation(d: dict) -> None:
         print("seat wins          " + "   ".join(f"{i}: {rate:.2%}"
                                                for i, rate in enumerate(d["side_win_rates"])))
     lines = game.skunk_lines
-    print(f"skunked (<{lines[0]})      {d['skunk_rate']:7.2%}   double (<{lines[1]}) "
-          f"{d['double_skunk_rate']:.2%}   triple (<{lines[2]}) {d['triple_skunk_rate']:.3%}"
+    deeper = [f"double (<{lines[1]}) {d['double_skunk_rate']:.2%}",
+              f"triple (<{lines[2]}) {d['triple_skunk_rate']:.3%}"][:game.skunk_tiers - 1]
+    print("   ".join([f"skunked (<{lines[0]})      {d['skunk_rate']:7.2%}", *deeper])
           + ("   (a game with two losers can skunk both)" if game.teams > 2 else ""))
     print(f"deals per game     {d['mean_deals']:7.2f}")
     print("points per deal    pegging   hand   crib  heels  total")

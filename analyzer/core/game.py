@@ -86,7 +86,8 @@ class Game:
     target
         The first to reach this wins at once.
     skunk_lines
-        The loser's score under each line is a skunk, a double, a triple skunk.
+        The loser's score under each line is a skunk, a double, a triple skunk; a line of 0 is
+        a tier the form does not have (no score is under it).
     start_points
         Points pegged by the first dealer's opponent (the pone) before the first deal.
     one_count
@@ -129,6 +130,12 @@ class Game:
                              f"the target {self.target}")
 
     @property
+    def skunk_tiers(self) -> int:
+        """How many skunk tiers the form has: its lines above 0 (3 in the games to 121, 1 in
+        five-card's to 61)."""
+        return sum(line > 0 for line in self.skunk_lines)
+
+    @property
     def thrown(self) -> int:
         """Cards each player throws to the crib."""
         return self.dealt - self.kept
@@ -163,14 +170,13 @@ class Game:
 #: The standard game: two players, six cards dealt, four kept, to 121.
 STANDARD = Game("six-card")
 
-#: Every form in docs/rules.md, by the name the ``--variant`` option takes. The five-card game's
-#: skunk lines are the standard lines scaled to its 61 points (91, 61 and 31 of 121 are about
-#: three quarters, a half and a quarter): 46, 31 and 16; the 31 is the old "lurch", a loser not
-#: past the halfway mark.
+#: Every form in docs/rules.md, by the name the ``--variant`` option takes. The five-card game to
+#: 61 has one skunk line, the old "lurch": a loser under 31, not past the halfway mark, loses a
+#: double game (Hoyle; Dawson), and no deeper tier.
 VARIANTS = {
     "six-card": STANDARD,
     "three-player": Game("three-player", players=3, dealt=5, kept=4, crib_from_pack=1),
     "four-player": Game("four-player", players=4, dealt=5, kept=4, partnerships=True),
-    "five-card": Game("five-card", dealt=5, kept=3, target=61, skunk_lines=(46, 31, 16),
+    "five-card": Game("five-card", dealt=5, kept=3, target=61, skunk_lines=(31, 0, 0),
                       start_points=3, one_count=True),
 }

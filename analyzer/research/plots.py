@@ -479,12 +479,14 @@ def _draw_first_dealer(ax, results, labels) -> None:
 def _draw_skunks(ax, results, labels) -> None:
     k = len(results)
     width = 0.8 / k
-    x = np.arange(len(_SKUNKS))
+    # the tiers each form has: five-card's game to 61 has one (game.Game.skunk_tiers)
+    tiers = [_game(r).skunk_tiers for r in results]
+    x = np.arange(max(tiers))
     for i, (r, label) in enumerate(zip(results, labels, strict=True)):
-        rows = [_figure(r, name) for name in _SKUNKS]
+        rows = [_figure(r, name) for name in _SKUNKS[:tiers[i]]]
         v = np.array([row[0] for row in rows])
         err = _errorbar(*np.array(rows).T)
-        pos = x + (i - (k - 1) / 2) * width
+        pos = x[:tiers[i]] + (i - (k - 1) / 2) * width
         ax.bar(pos, v, width, color=_colour(i), yerr=err, capsize=3, label=label)
         for p, value, top in zip(pos, v, v + err[1], strict=True):
             ax.annotate(f"{value:.2%}", (p, top), xytext=(0, 2), textcoords="offset points",
@@ -493,9 +495,9 @@ def _draw_skunks(ax, results, labels) -> None:
     if len(lines) == 1:
         line = lines.pop()
         ax.set_xticks(x, [f"skunk\n(loser under {line[0]})", f"double skunk\n(under {line[1]})",
-                          f"triple skunk\n(under {line[2]})"])
+                          f"triple skunk\n(under {line[2]})"][:len(x)])
     else:
-        ax.set_xticks(x, ["skunk", "double skunk", "triple skunk"])
+        ax.set_xticks(x, ["skunk", "double skunk", "triple skunk"][:len(x)])
     ax.set_xlabel("how deep: the loser's final score")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)

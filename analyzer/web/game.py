@@ -322,7 +322,7 @@ def game_answer(variant: str = "six-card", opponent: str | None = None, seed: in
         "dealer": (who[min(dealer, 1)] if dealer is not None else None),  # of this deal
         "crib": (who[min(table.side(dealer), 1)] if dealer is not None else None),
         "target": game.target,
-        "skunk_lines": list(game.skunk_lines),
+        "skunk_lines": list(game.skunk_lines[:game.skunk_tiers]),  # five-card: [31]
         "winner": (who[min(table.winner, 1)] if table.winner is not None else None),
         "players": game.players, "names": list(SEAT_NAMES[game.players]), "sides": game.teams,
         "dealer_seat": dealer, "winner_side": table.winner, "thrown": game.thrown,
