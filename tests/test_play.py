@@ -20,7 +20,7 @@ import sys
 import pexpect
 import pytest
 
-from analyzer import score_hand
+from analyzer import score_hand, simulate
 from analyzer.core.cards import card_value, parse_card, parse_cards
 from analyzer.sim.records import read_records, validate_record
 from analyzer.table.history import HISTORY_ENV, read_games
@@ -359,6 +359,30 @@ def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
     assert "Saved the unfinished game to piped.jsonl\n" in run.stdout
     (record,) = read_records(tmp_path / "piped.jsonl")
     assert record["unfinished"] is True and record["deals"] == []
+
+
+def test_save_replaces_an_earlier_game_and_refuses_a_file_of_anything_else(tmp_path):
+    first = _play_piped(tmp_path, "quit\n", "--seed", "5", "--save", "g.jsonl", "--no-history")
+    again = _play_piped(tmp_path, "quit\n", "--seed", "6", "--save", "g.jsonl", "--no-history")
+    assert first.returncode == again.returncode == 0, again.stderr
+    (record,) = read_records(tmp_path / "g.jsonl")
+    assert record["table"]["seed"] == 6  # the earlier game saved there is replaced, as said
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    runs = tmp_path / "run.jsonl"
+    records = simulate(4, seed=1, record_games=4).records  # games, but none with a "table"
+    runs.write_text("".join(json.dumps(r) + "\n" for r in records))
+    before = runs.read_bytes()
+    for name in ("notes.txt", "run.jsonl"):
+        run = _play_piped(tmp_path, "quit\n", "--seed", "5", "--save", name, "--no-history")
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr == (f"crib play: --save {name}: the file is there and is not a game "
+                              "saved by crib play: it is not replaced (give another name)\n")
+    resumed = _play_piped(tmp_path, "", "--resume", "g.jsonl", "--save", "notes.txt",
+                          opponent=None)
+    assert resumed.returncode == 2 and "--save notes.txt: the file is there" in resumed.stderr
+    assert notes.read_text() == "my notes\n" and runs.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl", "notes.txt", "run.jsonl"]
 
 
 def test_the_default_save_file_is_named_and_written_here(tmp_path):

@@ -563,6 +563,7 @@ def _cmd_play(args) -> int:
         _check_players([args.opponent], "crib play")
     if args.save is not None:
         check_output(args.save, "--save", "crib play")
+        _check_save_replaces_a_game(args.save)
     from .terminal import play_in_terminal
 
     return play_in_terminal(variant=args.variant,
@@ -571,6 +572,26 @@ def _cmd_play(args) -> int:
                             first=args.first, save=args.save,
                             level=None if level is None else level.name, history=history,
                             auto_go=args.auto_go)
+
+
+def _check_save_replaces_a_game(path: str) -> None:
+    """Refuse ``--save FILE`` over a file that holds anything but games played with ``crib
+    play``: the game's record replaces the file, which is right for an earlier game saved
+    there, not for a file of anything else (notes, a run's records)."""
+    from pathlib import Path
+
+    from ..sim.records import RecordError, read_records
+
+    file = Path(path)
+    if not file.is_file() or file.stat().st_size == 0:
+        return
+    try:
+        games = read_records(file)
+    except (RecordError, OSError):
+        games = []
+    if not games or any("table" not in game for game in games):
+        raise UsageError(f"crib play: --save {path}: the file is there and is not a game saved by "
+                         "crib play: it is not replaced (give another name)")
 
 
 def _history_path(given: str | None):
@@ -621,6 +642,8 @@ def _resume_play(args, history) -> int:
     record = read_resumable(args.resume)
     save = args.resume if args.save is None else args.save
     check_output(save, "--save" if args.save is not None else "--resume", "crib play")
+    if args.save is not None:
+        _check_save_replaces_a_game(args.save)
     return play_in_terminal(hints=args.hints, save=save, resume=record,
                             resume_path=args.resume, history=history, auto_go=args.auto_go)
 
