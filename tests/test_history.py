@@ -299,6 +299,21 @@ def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
     other = add_game({**record, "level": "Club"}, path, seed=6)
     assert fill_review({**record, "level": None}, REVIEWS[0], path) == other
     assert read_games(path).set_index("id").loc[other, "review_discard_lost"] == 1.25
+    # a history given as crib play --history gave it: crib review --history, which crib play's
+    # stopped review names, as it does not name the history found without it
+    from analyzer.cli.terminal import _history_option
+
+    named = tmp_path / "named history.sqlite3"
+    game = add_game(record, named, seed=6)
+    env = {k: v for k, v in os.environ.items() if k != HISTORY_ENV}
+    assert _history_option(named) == f" --history '{named}'" and _history_option(None) == ""
+    run = run_crib("review", str(tmp_path / "g.jsonl"), "--history", str(named), env=env)
+    assert run.returncode == 0 and run.stderr == f"crib review: added to game {game} of your " \
+                                                 "history, whose review was stopped\n"
+    assert read_games(named).loc[0, "review_discard_lost"] >= 0
+    bad = run_crib("review", str(tmp_path / "g.jsonl"), "--history", str(tmp_path / "no/h"))
+    assert bad.returncode == 2 and bad.stderr == f"crib review: --history {tmp_path / 'no/h'}: " \
+                                                 f"no folder {tmp_path / 'no'}\n"
 
 
 def test_an_older_database_is_upgraded_in_place(tmp_path):

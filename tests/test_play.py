@@ -339,6 +339,19 @@ def test_a_resume_replaces_its_own_row_not_another_game_of_the_seed(tmp_path):
     assert list(after["deals"]) == [1, 0]
 
 
+def test_a_resumed_game_says_updated_only_where_the_history_had_its_row(tmp_path):
+    h, fresh = str(tmp_path / "h.sqlite3"), str(tmp_path / "fresh.sqlite3")
+    first = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl", "--history", h)
+    assert "Added to your history" in first.stdout, first.stderr
+    again = _play_piped(tmp_path, "quit\ny\n", "--resume", "g.jsonl", "--history", h,
+                        opponent=None)
+    assert "Updated in your history" in again.stdout, again.stderr
+    elsewhere = _play_piped(tmp_path, "quit\ny\n", "--resume", "g.jsonl", "--history", fresh,
+                            opponent=None)
+    assert "Added to your history" in elsewhere.stdout, elsewhere.stderr
+    assert len(read_games(h)) == len(read_games(fresh)) == 1
+
+
 def _play_piped(tmp_path, text: str, *args, opponent=OPPONENT) -> subprocess.CompletedProcess:
     against = [] if opponent is None else ["--opponent", opponent]
     return subprocess.run([sys.executable, "-m", "analyzer", "play", *against, *args],

@@ -687,6 +687,9 @@ def _cmd_replay(args) -> int:
 def _cmd_review(args) -> int:
     from ..table.review import format_review, review_game
 
+    history, named = _history_path(args.history)
+    if named is not None and not history.parent.is_dir():
+        raise UsageError(f"crib review: {named} {history}: no folder {history.parent}")
     record = _read_game("crib review", args.file, args.game)
     try:
         review = review_game(record, seat=args.seat, samples=args.samples, seed=args.seed,
@@ -701,17 +704,17 @@ def _cmd_review(args) -> int:
     else:
         print(format_review(review))
     if (args.samples, args.seed, args.seat, args.explain) == (ADVISE_SAMPLES, 0, None, False):
-        _fill_history_review(record, review)  # the review crib play stores, had it finished
+        _fill_history_review(record, review, history)  # what crib play stores, had it finished
     return 0
 
 
-def _fill_history_review(record: dict, review) -> None:
+def _fill_history_review(record: dict, review, history) -> None:
     """A finished game of the history whose review was stopped at its end gets this one's
     totals (crib play says so when it stops); a history that cannot be read is no matter here."""
     from ..table.history import HistoryError, fill_review
 
     try:
-        filled = fill_review(record, review)
+        filled = fill_review(record, review, history)
     except HistoryError:
         return
     if filled is not None:
@@ -1595,6 +1598,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="value the other seats' decisions too, and print every decision with "
                    "its top 3 alternatives and their values")
+    _add_history(p, "the history whose game, if crib play's review of it was stopped, gets "
+                 "this review")
     _add_json(p)
     p.set_defaults(func=_cmd_review)
 

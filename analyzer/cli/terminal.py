@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import signal
 import sys
 import textwrap
@@ -830,6 +831,17 @@ def read_resumable(path: str) -> dict:
     return record
 
 
+def _history_option(history) -> str:
+    """`` --history PATH`` for a command told to use the history ``history``, when it is not
+    the one it finds by itself (``$ANALYZER_HISTORY``, else the user data folder's); else
+    nothing."""
+    from ..table.history import default_path
+
+    if history is None or Path(history).resolve() == default_path().resolve():
+        return ""
+    return f" --history {shlex.quote(str(history))}"
+
+
 def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: int | None = None,
                      hints: bool = False, muggins: bool = False, first: str = "cut",
                      save: str | None = None, console=None, read=None,
@@ -851,7 +863,7 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     from rich.console import Console
 
     from ..sim.records import write_records
-    from ..table.history import HistoryError, add_game, add_review
+    from ..table.history import HistoryError, add_game, add_review, find_game
     from ..table.session import ResumeError, Session
     from .common import UsageError
 
@@ -926,11 +938,14 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
     game_id = None
     if history is not None:
         try:
+            # a resumed game replaces its unfinished row, when the history has it (a game
+            # played with --no-history, or with another history, has none there)
+            replaced = resume is not None and find_game(resume, history) is not None
             game_id = add_game(record, history, seed=seed, resumed=resume)
         except HistoryError as exc:
             _not_in_history("the game", exc)
         else:
-            done = "Added to" if resume is None else "Updated in"  # its row replaced
+            done = "Updated in" if replaced else "Added to"
             player.say(f"{done} your history (crib stats sums it up).")
     if status > _EXIT_INTERRUPTED:  # ended from outside: no review to wait for
         return status
@@ -939,7 +954,8 @@ def play_in_terminal(variant: str = "six-card", opponent: str = "best", seed: in
             review = end_of_game_review(record, player)
         except KeyboardInterrupt:
             player.say()
-            player.say(f"Review stopped: crib review {path} reviews the game"
+            player.say(f"Review stopped: crib review {path}{_history_option(history)} "
+                       "reviews the game"
                        + (" and adds the review to your history." if game_id is not None
                           else "."), wrap=False)
             return _EXIT_INTERRUPTED
