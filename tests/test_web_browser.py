@@ -548,6 +548,14 @@ def test_a_bad_play_address_starts_a_game_and_says_why(site):
     wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
     assert "no opponent 'grandmaster' here: best instead" in one(driver, "#notice").text
     assert "opponent=best" in driver.current_url
+    # muggins read as the API reads a yes or no (true was dropped, without a word)
+    driver.get(url + "/play?seed=3&muggins=True")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert by(driver, "#muggins")[0].is_selected() and "muggins=1" in driver.current_url
+    driver.get(url + "/play?seed=3&muggins=maybe")
+    wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
+    assert "muggins 'maybe' is not yes or no: the game without it" in one(driver, "#notice").text
+    assert not by(driver, "#muggins")[0].is_selected() and "muggins" not in driver.current_url
 
 
 def ask(driver) -> str | None:

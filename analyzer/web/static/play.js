@@ -92,7 +92,13 @@ function fromUrl() {
   const seed = q.get("seed");
   const read = seed ? readSeed(seed) : { seed: randomSeed() };  // none or blank: a random one
   if (read.problem) notes.push(`the seed '${seed}' ${read.problem}: a random seed instead`);
-  game = { seed: read.seed || randomSeed(), muggins: q.get("muggins") === "1" };
+  // muggins as the API reads a yes or no (1, true, on, yes; 0, false, off, no), in any case
+  const muggins = (q.get("muggins") ?? "0").trim().toLowerCase();
+  const yes = ["1", "true", "on", "yes"].includes(muggins);
+  if (!yes && !["0", "false", "off", "no", ""].includes(muggins)) {
+    notes.push(`muggins '${q.get("muggins")}' is not yes or no: the game without it`);
+  }
+  game = { seed: read.seed || randomSeed(), muggins: yes };
   const level = q.get("level");
   if (level !== null) {  // a level in any case, as the API and crib play --level take it
     const found = LEVELS.find((l) => l.toLowerCase() === level.trim().toLowerCase());
