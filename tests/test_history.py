@@ -136,6 +136,11 @@ def test_a_rows_points_by_phase_are_the_deals(tmp_path):
                                                                           "double")
     assert (lost["your_hand"], lost["your_crib"], lost["muggins_given"]) == (7, 4, 2)
     assert game_row({**STOPPED, "undos": 3})["undos"] == 3
+    # a muggins game stopped before its first show gave nothing away: 0, not null (no muggins)
+    muggins = {**STOPPED, "deals": [], "table": {"seed": 12, "first": "cut", "muggins": True}}
+    assert game_row(muggins)["muggins_given"] == 0
+    assert game_row({**muggins, "table": {**muggins["table"], "muggins": False}})[
+        "muggins_given"] is None
     with pytest.raises(ValueError, match="one seat named 'you'"):
         game_row({**WON, "seats": ["best", "ev+greedy"]})
 

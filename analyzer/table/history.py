@@ -314,7 +314,11 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     result = "unfinished" if winner is None else "won" if winner == me else "lost"
     skunk = record.get("skunk", 0)
     tiers = skunk if isinstance(skunk, list) else [0 if winner == p else skunk for p in (0, 1)]
-    muggins = any("claims" in deal for deal in record["deals"])
+    # played with muggins: as the game was set up (a game stopped before its first show has no
+    # claims yet, and gave 0 away), else as its deals' claims say (a record without its setup)
+    muggins = (record.get("table") or {}).get("muggins")
+    if muggins is None:
+        muggins = any("claims" in deal for deal in record["deals"])
     row = {
         "played_at": played_at or datetime.now().astimezone().isoformat(timespec="seconds"),
         "variant": game.name,
