@@ -535,6 +535,10 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
     assert "No game to review here" in one(driver, "#summary").text
     assert by(driver, "#rows .review-row") == []
     assert one(driver, "#back").get_attribute("href").endswith("/history")
+    # a game that is no number, said in the address's words (the API's parameter is its id)
+    driver.get(url + "/review?game=abc")
+    said = wait_for(lambda: [e.text for e in by(driver, "#other-error") if e.text])
+    assert said == ["game: 'abc' is not a whole number"]
 
 
 def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):

@@ -81,6 +81,10 @@ async function load() {
   const result = fromHistory ? await api("/api/history/review", { id: q.get("game") })
     : await api("/api/game/review", Object.fromEntries(q.entries()));
   stop();
+  if (fromHistory && !result.ok && result.data && result.data.field === "id") {
+    // the API's parameter is the address's game: say it in the address's words
+    result.data.error = "game" + result.data.error.slice(2);
+  }
   showError(result, $("other-error"));
   if (!result.ok) { $("summary").textContent = ""; return; }
   const d = result.data;
