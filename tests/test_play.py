@@ -117,6 +117,19 @@ class FirstCards:
         raise AssertionError
 
 
+def test_a_digit_past_the_positions_names_the_card_of_that_rank_to_type():
+    from analyzer.cli.terminal import TerminalPlayer
+
+    held = list(parse_cards("8S 2C KD"))
+    with pytest.raises(ValueError, match=r"^no card at position 8: positions are 1 to 3; your "
+                                         r"8S: type the card$"):
+        TerminalPlayer._pick(None, "8", held)
+    with pytest.raises(ValueError, match=r"^no card at position 7: positions are 1 to 3 \(or "
+                                         r"name a card, as 8S\)$"):
+        TerminalPlayer._pick(None, "7", held)
+    assert TerminalPlayer._pick(None, "2 K", held) == [held[1], held[2]]  # a position, a rank
+
+
 def test_a_whole_seeded_game_through_a_terminal_with_wrong_input_and_goes(tmp_path):
     save = tmp_path / "game.jsonl"
     child = spawn("--seed", "31", "--first", "me", "--opponent", OPPONENT, "--save", "game.jsonl",

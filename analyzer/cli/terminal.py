@@ -565,9 +565,12 @@ class TerminalPlayer:
             elif token.isdigit():
                 k = int(token)
                 if not 1 <= k <= len(cards):
+                    # the rank it may mean: a digit is a position, the cards of its rank named
+                    same = [c for c in cards if format_card(c)[0] == token]
+                    named = (f"; your {format_cards(same)}: type the card" if same else
+                             f" (or name a card, as {format_card(cards[0])})")
                     raise ValueError(f"no card at position {k}: positions are 1 to "
-                                     f"{len(cards)} (or name a card, as "
-                                     f"{format_card(cards[0])})")
+                                     f"{len(cards)}{named}")
                 card = cards[k - 1]
             else:
                 try:
