@@ -227,8 +227,14 @@ def test_the_show_is_counted_out_on_the_cards_and_the_game_waits(site):
     assert by(driver, "#show-cards .card")[-1].get_attribute("class").count("starter")
     items = count_hand(cards, starter, crib=show["crib"])
     steps = say_count_steps(items)
+    # the board takes the show's points when its count has been said to its end, not before
+    before = next(e["scores"] for e in reversed(events[:events.index(show)]) if "scores" in e)
+    shown = [front for front, _ in board(driver)]
+    if driver.execute_script("return document.querySelector('#show').dataset.done") == "0":
+        assert shown == list(before)
     wait_for(lambda: driver.execute_script("return document.querySelector('#show').dataset.done")
              == "1")
+    assert [front for front, _ in board(driver)] == list(show["scores"]) != list(before)
     said = [li.get_attribute("data-cards") for li in by(driver, "#show-steps li")]
     words = [driver.execute_script("return arguments[0].firstChild.textContent", li)
              for li in by(driver, "#show-steps li")]

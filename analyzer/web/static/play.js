@@ -18,6 +18,7 @@ let busy = false;
 let seen = 0;         // the events already shown (the shows stepped through)
 let shows = [];       // the shows to count out, in turn
 let stepTimer = null;
+let counted = null;   // the show whose count has been said to its end (its points on the board)
 let recorded = false; // this finished game is in the history
 let refocus = false;  // a move was just made: focus the next question's first card
 
@@ -239,8 +240,10 @@ function pegsUpTo(upto) {
 function render() {
   const s = answer.state;
   const showing = shows.length ? shows[0] : null;
-  // while a show is counted out, the board stands where that count leaves it
-  renderBoard(s, showing ? pegsUpTo(answer.events.indexOf(showing) + 1) : s.pegs);
+  // while a show is counted out, the board stands where it was before that count, and takes
+  // its points when the count has been said to its end
+  const after = showing && showing === counted ? 1 : 0;
+  renderBoard(s, showing ? pegsUpTo(answer.events.indexOf(showing) + after) : s.pegs);
   $("starter").textContent = "";
   const starter = showing ? showing.starter : s.starter;
   if (starter) $("starter").append(card(starter, "small starter"));
@@ -444,6 +447,8 @@ function renderShow() {
       for (const el of box.querySelectorAll(".card")) el.classList.remove("hl");
       $("show-total").textContent = `"${e.said}": ${e.points}.`;
       $("show-claim").textContent = claimWords(e);
+      counted = e;
+      renderBoard(answer.state, pegsUpTo(answer.events.indexOf(e) + 1));
       $("show").dataset.done = "1";
       return;
     }
