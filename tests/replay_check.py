@@ -359,8 +359,8 @@ def check_file(path: str | Path) -> int:
 def as_said_at_the_table(played, n_players: int, kept: int, last_go: bool = True,
                          said_too: bool = False):
     """The engine's history with the goes the table leaves unsaid taken out: a seat's go said
-    again at its later turns of a count, and the last to lay's go when another seat leads the
-    next count (kept at the end of the history, where it says that the next count is asked
+    again at its later turns of a count, and the last to lay's go, whoever leads the next
+    count (kept at the end of the history, where it says that the next count is asked
     for: the seat API's replay; ``last_go=False`` leaves it out there too, as a table says
     it, for ``lay(goes="table")``). ``said_too``: also the seats that said go in the count
     at the end."""
@@ -371,8 +371,9 @@ def as_said_at_the_table(played, n_players: int, kept: int, last_go: bool = True
             if seat in said:
                 continue
             said.add(seat)
-            if seat != last or (last_go and k == len(played) - 1) \
-                    or all(left[q] == 0 for q in range(n_players) if q != seat):
+            # the last to lay says no go, even when it leads the next count itself (the
+            # others out of cards)
+            if seat != last or (last_go and k == len(played) - 1):
                 out.append((seat, None))
         else:
             out.append((seat, card))

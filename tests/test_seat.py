@@ -111,6 +111,16 @@ def test_a_program_that_asks_as_the_table_does_gets_the_engines_cards(variant):
             "ev+greedy", six[0], six[1] + " 1:go", **kw) == parse_cards("4H")[0]
         with pytest.raises(SeatError, match="goes: 'engine' or 'table'"):
             lay("ev+greedy", *six, **kw, goes="tabel")
+        # the last to lay, none of its cards fitting and the other seat out of cards: at the
+        # table it pegs the go and leads again (asked for its go, it looped for ever), and a
+        # table's history goes on with that lead, its go unsaid
+        last = ("KS TS QS JC", "1:3C 0:KS 1:TD 0:go 1:5D 0:TS 1:4D 0:QS")
+        kw = dict(seat=0, dealer=0, starter="2C", thrown="7H 8H")
+        assert lay("ev+greedy", *last, **kw) is None
+        assert lay("ev+greedy", *last, **kw, goes="table") == lay(
+            "ev+greedy", last[0], last[1] + " 0:go", **kw) == parse_cards("JC")[0]
+        with pytest.raises(SeatError, match="the play is over"):
+            lay("ev+greedy", last[0], last[1] + " 0:JC", **kw)
 
 
 def test_a_card_a_go_says_was_not_held_is_refused():

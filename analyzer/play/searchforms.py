@@ -813,17 +813,23 @@ def _played_pairs(text: str) -> list[tuple[int, str]]:
     return items
 
 
-def _go_unsaid(p: int, said: set[int], last: int, passes: int, players: int, entry) -> bool:
+def _go_unsaid(p: int, said: set[int], last: int, passes: int, players: int, entry,
+               count: int = 0) -> bool:
     """Whether seat ``p``'s turn may be a go that a history written as the table says goes
     (once a count, none by the last to lay) leaves out, where the engine says it: ``p`` said
     go in this count already, or laid last with every other seat passed since; and the next
-    entry (``(seat, card id or -1)``, None at the end of the history) is another seat's, or a
-    card of ``p``'s after its go (the next count's). The caller takes the go as said only if
-    no card ``p`` may hold fits the count. The seat API's replay
-    (:func:`analyzer.play.seat._replay`) and :func:`_replay_seats` both read goes so."""
+    entry (``(seat, card id or -1)``, None at the end of the history) is another seat's, a
+    card of ``p``'s after its go (the next count's), or a card of the last to lay that does
+    not fit the ``count`` (the next count's, which it leads when the others are out of cards
+    or gone). The caller takes the go as said only if no card ``p`` may hold fits the count.
+    The seat API's replay (:func:`analyzer.play.seat._replay`) and :func:`_replay_seats` both
+    read goes so."""
     if not (p in said or (p == last and passes == players - 1)):
         return False
-    return entry is None or entry[0] != p or (p in said and entry[1] >= 0)
+    if entry is None or entry[0] != p:
+        return True
+    card = entry[1]
+    return card >= 0 and (p in said or count + min(card // 4 + 1, 10) > 31)
 
 
 def _history(played) -> list[tuple[int, int]]:
@@ -879,7 +885,8 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
             at_end = e == len(history)
             if at_end and p == seat:
                 return laid, count, ranks, floor, pegged
-            implied = _go_unsaid(p, said, last, passes, n, None if at_end else history[e]) \
+            implied = _go_unsaid(p, said, last, passes, n, None if at_end else history[e],
+                                 count) \
                 and not (any(c not in laid[p] and count + value(c) <= 31 for c in mine)
                          if p == seat else count + 10 <= 31)  # a card fits: no go
             if not implied and at_end:

@@ -121,8 +121,9 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
     history a turn is still the engine's: a seat that said go and is asked again says go (give
     its go again, ``"1:go"``, to ask for the next count's lead), and the last to lay is taken
     to lay no more when another seat is asked. With ``lead_after_go`` (``lay(goes="table")``)
-    a seat that said go in this count and is asked again is asked for the next count's lead:
-    its go is taken as said, and the others' as above.
+    a seat that said go in this count and is asked again, or that laid last, every other seat
+    passed since and none of its cards fitting, is asked for the next count's lead: its go is
+    taken as said (the last to lay pegs it), and the others' as above.
 
     A few events a decision, in Python: the choice itself is the player's compiled step, which
     :func:`lay` asks directly (a compiled replay calling it would compile the search again
@@ -166,14 +167,20 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
         choice = -1
         if left[p] > 0:
             at_end = e == len(ev_seat)
-            if at_end and p == seat and not (lead_after_go and p in said):
+            fits = p == seat and any(not laid[p, i] and count + card_value(own[i])
+                                     <= rules.MAX_COUNT for i in range(n_cards))
+            # lead_after_go: the seat's go is taken as said when it said go in this count, or
+            # laid last with every other seat passed since (out of cards, or gone) and no card
+            # of its own fits: at the table it pegs the go and leads the next count
+            gone = p in said or (p == last and passes == n_players - 1 and not fits)
+            if at_end and p == seat and not (lead_after_go and gone):
                 # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
                 return v
             # a go the table leaves unsaid (the docstring)
             entry = None if at_end else (ev_seat[e], ev_card[e])
-            implied = _go_unsaid(p, said, last, passes, n_players, entry) and not (
+            implied = _go_unsaid(p, said, last, passes, n_players, entry, count) and not (
                 any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
                     for i in range(n_cards)) if p == seat
                 else count + 10 <= rules.MAX_COUNT)  # a card fits: no go
@@ -410,7 +417,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         turn in the engine's order, which for a seat that said go in this count is another go;
         ``"table"``, for a program that asks a seat only when it is to lay, as at the table,
         asks such a seat for the next count's lead (``"1:go 0:2S"``: the dealer has laid all
-        that fits, and seat 1 leads).
+        that fits, and seat 1 leads), and so the last to lay when none of its cards fits and
+        every other seat has passed since (out of cards, or gone): it pegs the go and leads.
 
     Raises
     ------
