@@ -70,6 +70,29 @@ def test_keep_to_win_refuses_an_odds_table_of_another_shape(odds):
         keep_to_win(HAND, True, (100, 100), samples=8, odds=odds)
 
 
+@pytest.mark.parametrize(("fill", "said"), [(7.0, "7.0"), (np.nan, "nan"), (-0.5, "-0.5")])
+def test_an_odds_table_of_what_is_no_probability_is_refused(fill, said):
+    # it was read as it was: a P(win) of -6.0, or NaN with a keep named to win
+    odds = np.full((122, 122), 0.5)
+    odds[3, 4] = fill
+    message = rf"^odds: every entry a probability from 0 to 1; odds\[3, 4\] is {said}$"
+    with pytest.raises(ValueError, match=message):
+        keep_to_win(HAND, True, (100, 100), samples=8, odds=odds)
+    with pytest.raises(ValueError, match=message):
+        advise_play("5H 6D JC QS", dealer=False, starter="2C", score=(100, 100), samples=8,
+                    odds=odds)
+    five = np.full((62, 62), 0.5)
+    five[3, 4] = fill
+    with pytest.raises(ValueError, match=message):
+        keep_to_win("5H 5S 6D JC KH", True, (50, 50), samples=8, odds=five, variant="five-card")
+    three = np.full((3, 122, 122, 122), 1 / 3)
+    three[0, 3, 4, 5] = fill
+    with pytest.raises(ValueError, match=rf"^odds: every entry a probability from 0 to 1; "
+                                         rf"odds\[0, 3, 4, 5\] is {said}$"):
+        keep_to_win("5H 5S 6D JC KH", True, (100, 100, 100), samples=8, odds=three,
+                    variant="three-player")
+
+
 def test_keep_many_names_the_shape_of_one_hand_given_alone():
     with pytest.raises(ValueError, match=r"shape \(n, 6\), got \(6,\)"):
         keep_many(parse_cards(HAND), True)

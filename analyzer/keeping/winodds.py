@@ -41,6 +41,7 @@ from .crib import shipped_file
 
 __all__ = [
     "ODDS_COLUMNS",
+    "check_probabilities",
     "ODDS_FILE",
     "ODDS_VARIANTS",
     "TARGET",
@@ -90,6 +91,23 @@ def odds_file(variant: str = "six-card") -> str:
     odds_game(variant)
     return ODDS_FILE if variant == "six-card" else f"win_odds_{variant}.csv"
 
+
+
+def check_probabilities(table: np.ndarray, what: str = "odds") -> None:
+    """Refuse a win-odds table given by a caller with an entry that is not a probability (NaN,
+    or outside 0..1): the players read it unchecked, and a P(win) of -6 or NaN is no answer.
+
+    >>> check_probabilities(np.full((2, 2), 0.5))
+    >>> check_probabilities(np.array([[0.5, 7.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: odds: every entry a probability from 0 to 1; odds[0, 1] is 7.0
+    """
+    bad = ~((table >= 0) & (table <= 1))
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{what}: every entry a probability from 0 to 1; {what}"
+                         f"[{', '.join(map(str, where))}] is {float(table[where])}")
 
 
 def read_odds_table(path: str | os.PathLike | Traversable | None = None,

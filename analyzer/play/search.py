@@ -58,6 +58,7 @@ from ..core.jit import njit
 from ..core.rng import _randint, _uniform
 from ..core.scoring import _rank, _score_one, _value
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from ..keeping.winodds import check_probabilities
 from .players import _choose_play, _choose_play_inline, _keep_value, _unseen_counts
 from .playread import _plays_weight, _read_masks
 from .playstep import _lay
@@ -1183,6 +1184,7 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
             table = np.ascontiguousarray(odds, np.float64)
         if table.shape != (TARGET + 1, TARGET + 1):
             raise ValueError(f"odds must have shape (122, 122), got {table.shape}")
+        check_probabilities(table)
     else:
         me_score = opp_score = 0
         table = np.zeros((1, 1))

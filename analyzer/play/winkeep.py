@@ -51,6 +51,7 @@ from ..core.jit import njit
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank, _score_one, _sort4_index
 from ..keeping.discard import _DISCARD_TABLE, _KEEP_TABLE
+from ..keeping.winodds import check_probabilities
 from .deal import _his_heels
 from .players import _choose_discard, _keep_values
 from .search import _greedy_rollout, _rollout
@@ -410,6 +411,7 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
     if odds.shape != (_TARGET + 1, _TARGET + 1):  # the kernels read it unchecked
         raise ValueError(f"odds: a ({_TARGET + 1}, {_TARGET + 1}) table for six-card, got shape "
                          f"{odds.shape}")
+    check_probabilities(odds)
 
     def run(b):
         _keep_win_samples(six, bool(dealer), me, opp, states[b], ppol, values, table, hands,

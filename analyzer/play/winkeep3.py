@@ -45,6 +45,7 @@ from ..core.choices import FORM_POSITIONS, PEGGING_POLICIES
 from ..core.errors import ArgumentError
 from ..core.game import GAME
 from ..core.jit import njit
+from ..keeping.winodds import check_probabilities
 from .deal import _his_heels, _play_with, _show
 from .winkeepforms import _deal_sample, _ev_keep, _sample_scratch, _set_way
 
@@ -141,6 +142,7 @@ def odds3_rows(odds=None) -> np.ndarray:
     if odds.shape != (3, size, size, size):
         raise ValueError(f"odds: a (3, {size}, {size}, {size}) table for three-player, got "
                          f"shape {odds.shape}")
+    check_probabilities(odds)
     return odds.reshape(3 * size * size, size)
 
 

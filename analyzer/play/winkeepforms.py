@@ -48,6 +48,7 @@ from ..core.game import GAME
 from ..core.jit import njit
 from ..core.rng import _shuffle_prefix
 from ..core.scoring import _rank
+from ..keeping.winodds import check_probabilities
 from .deal import PLAY, _his_heels, _play_ints, _play_with, _show
 from .players import _KEEP_THREE_OF_FIVE, _THROW_TWO_OF_FIVE, _choose_keep3, _choose_throw
 
@@ -448,6 +449,7 @@ def win_samples_forms(cards, dealer: bool, score, samples: int, seed: int, crib:
     if odds.shape != (game.target + 1, game.target + 1):
         raise ValueError(f"odds: a ({game.target + 1}, {game.target + 1}) table for "
                          f"{game.name}, got shape {odds.shape}")
+    check_probabilities(odds)
     mode = points.attrs["crib_mode"]
     pairs = crib_pairs(mode, game.name)
     cards_table = card_value_table(mode, game.name) if game.thrown == 1 else NO_CARD_VALUES
