@@ -349,7 +349,9 @@ def keep_to_win(cards, dealer: bool, score, samples: int = DEFAULT_SAMPLES, seed
         The :func:`analyzer.keep` frame with ``p_win`` (the probability of winning with that
         keep) and ``p_win_se`` (its standard error), sorted by ``p_win`` descending.
         ``df.attrs`` holds ``points_keep`` (the best ``net``), ``rival_keep`` (the best
-        ``p_win`` of the other keeps, a keep that wins in exactly the same samples left out),
+        ``p_win`` of the other keeps, a keep that wins in exactly the same samples left out
+        unless every keep does, as when the game is won whatever is kept: then the next by
+        ``net``, its gain 0),
         ``gain`` and ``gain_se`` (the rival's ``p_win`` minus the
         points keep's, on the same samples, and its standard error), ``win_keep`` (the keep
         chosen: the rival when its gain is positive and at least
