@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from replay_check import as_said_at_the_table
 
-from analyzer import Seat, format_cards, parse_cards, simulate
+from analyzer import Seat, advise_play, format_cards, parse_cards, simulate
 from analyzer.core.rng import chunk_states
 from analyzer.play.seat import SeatError, discard, lay
 from analyzer.sim.records import decisions
@@ -205,6 +205,14 @@ def test_bad_arguments_are_refused_in_one_line():
         lay("ev+greedy", "JC QS KH 2C", [], seat=2, **view)
     with pytest.raises(SeatError, match="played: the play so far"):
         lay("ev+greedy", "JC QS KH 2C", None, seat=0, **view)
+    # cards alone, no seats: "QS" was read as seat "Q" laying "S"
+    with pytest.raises(SeatError, match=r"^played\[0\]: a \(seat, card\) pair, card None for "
+                                        r"a go \(or the whole play as text, '1:7C 2:go'\), "
+                                        r"got 'QS'$"):
+        lay("ev+greedy", "JC KH 2C 3S", ["QS", "9D"], seat=0, **view)
+    with pytest.raises(ValueError, match=r"^played\[0\]: a \(seat, card\) pair.*, got 'QS'$"):
+        advise_play("JC KH 2C 3S", ["QS", "9D"], seat=0, dealer=1, starter="5H",
+                    thrown="3D", variant="three-player")
     with pytest.raises(SeatError, match="all-zero"):  # xoshiro's state that never moves
         discard("random+random", "5H 5S 6D JC QS KH", own_crib=True,
                 rng=np.zeros(4, np.uint64))

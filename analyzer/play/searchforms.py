@@ -841,10 +841,12 @@ def _history(played) -> list[tuple[int, int]]:
     out = []
     for k, event in enumerate(items):
         try:
+            if isinstance(event, str):  # "QS" would unpack as seat "Q", card "S"
+                raise TypeError
             who, card = event
         except (TypeError, ValueError):
-            raise ValueError(f"played[{k}]: a (seat, card) pair, card None or 'go' for a go, "
-                             f"got {event!r}") from None
+            raise ValueError(f"played[{k}]: a (seat, card) pair, card None or 'go' for a go "
+                             f"(or the whole play as text, '1:7C 2:go'), got {event!r}") from None
         if isinstance(who, bool) or not isinstance(who, int | np.integer):
             raise ValueError(f"played[{k}]: the seat must be a whole number, got {who!r}")
         if card is None or (isinstance(card, str) and card.strip().lower() == "go"):

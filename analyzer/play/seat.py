@@ -358,10 +358,12 @@ def _history(played, n_players: int) -> tuple[np.ndarray, np.ndarray]:
     seats, cards = [], []
     for k, event in enumerate(played):
         try:
+            if isinstance(event, str):  # "QS" would unpack as seat "Q", card "S"
+                raise TypeError
             who, card = event
         except (TypeError, ValueError):
-            raise SeatError(f"played[{k}]: a (seat, card) pair, card None for a go, got "
-                            f"{event!r}") from None
+            raise SeatError(f"played[{k}]: a (seat, card) pair, card None for a go (or the "
+                            f"whole play as text, '1:7C 2:go'), got {event!r}") from None
         seats.append(_seat_number(who, n_players, f"played[{k}]"))
         if card is None or (isinstance(card, str) and card.strip().lower() == "go"):
             cards.append(-1)
