@@ -80,6 +80,15 @@ def test_a_folder_where_a_run_writes_a_file_is_refused_before_the_run(tmp_path):
                 "run2/run.json", "--quiet")
     assert done.returncode == 2 and "is one of the run's own files" in done.stderr
     assert not (tmp_path / "run2").exists()
+    # the records, or their provenance, where the run folder goes: a traceback after the run,
+    # the records left without their provenance
+    for record, out, said in (("y.jsonl", "y.jsonl", "is the run folder --out y.jsonl"),
+                              ("x.jsonl", "x.json", "its provenance x.json would be the run "
+                                                    "folder --out x.json")):
+        done = crib("simulate", "--games", "10", "--seed", "1", "--out", out, "--record",
+                    record, "--quiet")
+        assert done.returncode == 2 and done.stderr == (f"crib simulate: --record {record}: "
+                                                        f"{said}: name them apart\n")
     (tmp_path / "t" / "crib_values_rank.json").mkdir(parents=True)
     done = crib("tables", "crib", "--out", "t", "--deals", "100", "--max-iterations", "1")
     assert done.returncode == 2
