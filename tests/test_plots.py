@@ -342,5 +342,13 @@ def test_game_report_draws_every_form(variant, roles, line):
 def test_census_figure_of_the_five_card_game():
     from analyzer import plots
 
-    title = plots.show_distribution(variant="five-card").axes[0].get_title()
+    ax = plots.show_distribution(variant="five-card").axes[0]
+    title = ax.get_title()
     assert "1,082,900 (three cards, starter)" in title and "five-card" in title
+    # three cards and the starter make 0 to 15 or 20 (four fives: 8 for fifteens, 12 for the
+    # double pair royal), so beside the scores no hand or crib makes, the hand never makes
+    # 16 to 18, 21 to 24, 28 or 29; a crib of four cards makes them all
+    said = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert said == ["impossible: 19, 25, 26, 27",
+                    "hand (mean 2.592 points; also never 16-18, 21-24, 28-29)",
+                    "crib (mean 4.735 points)"]

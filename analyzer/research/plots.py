@@ -63,6 +63,17 @@ def _colour(i: int) -> str:
 # --------------------------------------------------------------------------- the show census
 
 
+def _spans(values: list[int]) -> str:
+    """``[16, 17, 18, 21, 22]`` as ``"16-18, 21-22"``."""
+    spans: list[list[int]] = []
+    for v in values:
+        if spans and v == spans[-1][1] + 1:
+            spans[-1][1] = v
+        else:
+            spans.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
 def show_distribution(hand=None, crib=None, log: bool = False,
                       variant: str = "six-card") -> Figure:
     """The exact show-score distribution of hands and cribs, side by side.
@@ -106,12 +117,15 @@ def show_distribution(hand=None, crib=None, log: bool = False,
     fig = Figure(figsize=(11, 5.2), layout="constrained")
     ax = fig.subplots()
     width = 0.4
+    impossible = [int(s) for s in scores if all(c[s] == 0 for c in counts.values())]
     for i, (name, c) in enumerate(counts.items()):
         share = c / c.sum()
         mean = float((scores * c).sum() / c.sum())
+        # the scores only this one never makes (five-card's hands of three: 16 to 18, 21 up)
+        own = [int(s) for s in scores if c[s] == 0 and s not in impossible]
+        never = f"; also never {_spans(own)}" if own else ""
         ax.bar(scores + (i - 0.5) * width, share, width, color=_colour(i),
-               label=f"{name} (mean {mean:.3f} points)")
-    impossible = [int(s) for s in scores if all(c[s] == 0 for c in counts.values())]
+               label=f"{name} (mean {mean:.3f} points{never})")
     for k, s in enumerate(impossible):
         ax.axvspan(s - 0.5, s + 0.5, color="0.85", zorder=0,
                    label="impossible: " + ", ".join(map(str, impossible)) if k == 0 else None)
@@ -130,7 +144,7 @@ def show_distribution(hand=None, crib=None, log: bool = False,
     ax.set_ylabel("share of cases" + (" (log scale)" if log else ""))
     ax.set_xticks(scores)
     ax.set_xlim(-0.7, scores[-1] + 0.7)
-    ax.legend()
+    ax.legend(loc="upper right")  # over the high scores, which few cases make
     return fig
 
 
