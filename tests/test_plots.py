@@ -158,6 +158,26 @@ def test_discard_chart_ranks_the_fifteen_discards(dealer):
     assert any("minimum to maximum" in t for t in legend_labels(legend))
 
 
+@pytest.mark.parametrize(("variant", "dealer", "words"), [
+    ("five-card", False, ("Which three to keep", "the 10 ways to keep three", 47,
+                          "the two thrown (the opponent's)")),
+    ("three-player", False, ("Which four to keep", "the 5 ways to keep four", 47,
+                             "the card thrown (the dealer's)")),
+    ("four-player", True, ("Which four to keep", "the 5 ways to keep four", 47,
+                           "the card thrown (your side's)")),
+])
+def test_discard_chart_says_the_forms_keeps(variant, dealer, words):
+    # it said which four of fifteen, over 46 starters, the two thrown, in every form
+    title, ways, starters, crib = words
+    df = keep("5H 5S 6D JC QS", dealer=dealer, variant=variant)
+    fig = plots.discard_chart(df)
+    net_ax, hand_ax = main_axes(fig)
+    assert fig.get_suptitle().startswith(title) and f"in {variant}" in fig.get_suptitle()
+    assert net_ax.get_ylabel() == f"{ways}, best first" and len(net_ax.get_yticklabels()) == len(df)
+    assert f"over the {starters} possible starters" in hand_ax.get_title()
+    assert f"crib: expected value of {crib}" in legend_labels(fig.legends[0])
+
+
 # --------------------------------------------------------------------------- simulation results
 
 

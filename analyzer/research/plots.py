@@ -15,6 +15,7 @@ Units on the axes: ``points`` (scores and expectations), ``share of cases`` (the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from ..core.cards import RANK_LABELS, rank_label_index
-from ..core.choices import check_frame
+from ..core.choices import check_frame, variant_game
 
 __all__ = [
     "IMPOSSIBLE_SCORES",
@@ -351,9 +352,10 @@ def discard_chart(df, title: str | None = None) -> Figure:
     -------
     matplotlib.figure.Figure
         Two panels sharing the rows, best discard at the top: the net expectation (a bar, with
-        the hand's mean marked, so the gap is the crib term), and the kept hand over the 46
-        starters (mean, mean ± standard deviation, minimum to maximum) beside the crib's
-        expectation.
+        the hand's mean marked, so the gap is the crib term), and the kept hand over the
+        unseen starters (46, or 47 in the forms dealt five: mean, mean ± standard deviation,
+        minimum to maximum) beside the crib's expectation; its words are the form's (which
+        three to keep in five-card, the card thrown in three- and four-player).
 
     Examples
     --------
@@ -371,7 +373,11 @@ def discard_chart(df, title: str | None = None) -> Figure:
                          f"df[df['hand'] == {df['hand'].iloc[0]!r}])")
     n = len(df)
     role = df.attrs.get("role", "")
-    dealer = role == "dealer"
+    dealer = role in ("dealer", "partner")  # the crib is your side's
+    game = variant_game(df.attrs.get("variant", "six-card"))
+    words = {3: "three", 4: "four"}
+    kept = words.get(game.kept, str(game.kept))
+    thrown = "the two thrown" if game.thrown == 2 else "the card thrown"
     y = np.arange(n)
     fig = Figure(figsize=(12.5, 0.36 * n + 2.2), layout="constrained")
     ax_net, ax_hand = fig.subplots(1, 2, sharey=True, width_ratios=(1, 1.25))
@@ -391,7 +397,7 @@ def discard_chart(df, title: str | None = None) -> Figure:
     ax_net.set_xlabel("expected points")
     ax_net.set_yticks(y, [f"keep {k}, throw {d}" for k, d in zip(df["keep"], df["discard"],
                                                                    strict=True)])
-    ax_net.set_ylabel("the 15 ways to keep four, best first")
+    ax_net.set_ylabel(f"the {math.comb(game.dealt, game.kept)} ways to keep {kept}, best first")
     ax_net.invert_yaxis()
     low, high = min(0.0, float(net.min())), float(max(net.max(), df["hand_mean"].max()))
     ax_net.set_xlim(low - 0.12 * (high - low) * (low < 0), high + 0.15 * (high - low))
@@ -402,10 +408,13 @@ def discard_chart(df, title: str | None = None) -> Figure:
     ax_hand.hlines(y, mean - std, mean + std, color="#1f77b4", lw=5, alpha=0.6,
                    label="hand: mean \u00b1 standard deviation")
     ax_hand.scatter(mean, y, color="#1f77b4", zorder=3, s=18, label="hand: mean")
-    whose = "yours" if dealer else "the opponent's"
+    whose = ("your side's" if game.partnerships else "yours") if dealer else (
+        "the other side's" if game.partnerships else "the dealer's" if game.players > 2
+        else "the opponent's")
     ax_hand.scatter(df["crib_mean"], y, marker="D", color="#9467bd", s=22, zorder=3,
-                    label=f"crib: expected value of the two thrown ({whose})")
-    ax_hand.set_title("the kept hand over the 46 possible starters, and the crib")
+                    label=f"crib: expected value of {thrown} ({whose})")
+    ax_hand.set_title(f"the kept hand over the {52 - game.dealt} possible starters, and the "
+                      "crib")
     ax_hand.set_xlabel("points")
     ax_hand.grid(axis="x", color="0.9")
     ax_hand.set_axisbelow(True)
@@ -413,7 +422,9 @@ def discard_chart(df, title: str | None = None) -> Figure:
     fig.legend(loc="outside lower center", ncol=3, fontsize=9)
     hand = df.attrs.get("hand", "")
     mode = df.attrs.get("crib_mode")
-    default = f"Which four to keep: {hand} as {role}" if hand else "Which four to keep"
+    form = "" if game.name == "six-card" else f" in {game.name}"
+    default = (f"Which {kept} to keep: {hand} as {role}{form}" if hand
+               else f"Which {kept} to keep{form}")
     fig.suptitle((title or default) + (f"  (crib: {mode})" if mode else ""), fontsize=13)
     return fig
 
