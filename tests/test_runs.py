@@ -222,3 +222,18 @@ def test_cli_resume_refusals_and_time_limit(tmp_path):
                           (["--time-limit", "soon"], "--time-limit")):
         bad = run_cli("simulate", "--games", "10", "--quiet", *args)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+
+
+def test_near_a_time_limit_each_block_is_one_chunk_a_thread(monkeypatch):
+    # the blocks were about 1.5 s whatever the limit: a run of --time-limit 1 stopped at 2.4 s.
+    # With no time left each block is one chunk a thread (the least), however fast the chunks
+    # run; without a limit they grow (not asserted: that depends on the machine's speed)
+    from analyzer.sim import runs
+
+    plan = runs.RunPlan(64 * 16, 1, ("ev+greedy", "ev+greedy"), 16, "table", 0, "six-card",
+                        "cut")
+    monkeypatch.setattr(runs, "run_plan", lambda plan, chunks, *rest: list(chunks))
+    todo = np.arange(plan.n_chunks)
+    blocks = list(runs.local_backend(plan, todo, 2, None, None, None, time_left=lambda: 0.0))
+    assert [len(b) for b in blocks] == [2] * 32
+    assert np.array_equal(np.concatenate(blocks), todo)

@@ -535,9 +535,12 @@ def simulate(
     def out_of_time() -> bool:
         return time_limit is not None and time.perf_counter() - start >= time_limit
 
+    def time_left() -> float | None:
+        return None if time_limit is None else time_limit - (time.perf_counter() - start)
+
     bar = _progress_bar(games, progress, initial=resumed)
     if backend == "local":
-        parts = local_backend(plan, todo, workers, policies, values, table)
+        parts = local_backend(plan, todo, workers, policies, values, table, time_left=time_left)
     else:
         parts = dask_backend(plan, todo, scheduler, workers, out_of_time)
     try:

@@ -262,8 +262,11 @@ RECORD_BLOCK_GAMES = 8192
 
 
 def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
-                  target_seconds: float = 1.5) -> Iterator[ChunkResult]:
-    """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long.
+                  target_seconds: float = 1.5,
+                  time_left: Callable[[], float | None] | None = None) -> Iterator[ChunkResult]:
+    """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long,
+    or as long as ``time_left()`` says a time limit leaves (None: no limit), so that a run
+    stops near its limit: after one chunk a thread at least.
 
     The threads take a block's chunks one at a time as they finish
     (:func:`analyzer.core.choices.on_threads`), not an equal share each fixed in advance, so a
@@ -283,7 +286,9 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             i += len(chunks)
             took = time.perf_counter() - start
             per_chunk = took / len(chunks) * workers
-            block = int(np.clip(target_seconds * workers / max(per_chunk, 1e-6), workers, 256))
+            left = None if time_left is None else time_left()
+            target = target_seconds if left is None else min(target_seconds, max(left, 0.0))
+            block = int(np.clip(target * workers / max(per_chunk, 1e-6), workers, 256))
             if plan.chunk_firsts()[todo[min(i, len(todo) - 1)]] < plan.record_games:
                 # a block of recorded games: the engine's room for their deals is 24 KB a game
                 block = min(block, max(RECORD_BLOCK_GAMES // plan.chunk_size, workers))
