@@ -8,6 +8,7 @@ paths, figure formats, rank tables) are in :mod:`analyzer.cli.common`.
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 from .common import (
@@ -64,10 +65,11 @@ def _tables_crib(args) -> int:
     paths = result.save(out, command=shlex.join(["crib", *args.argv]),
                         overwrite_shipped=args.force)
     state = "converged" if result.converged else "NOT converged"
+    well = ("no entry rests on 1,000+ cribs yet" if math.isnan(result.gaps[1])
+            else f"{result.gaps[1]:.4f} over entries with 1,000+ cribs")
     print(f"{state} after {result.iterations} iterations of {args.deals:,} deals "
           f"(largest change {result.deltas[-1]:.4f}, tolerance {args.tol}); self-consistency gap "
-          f"{result.gaps[1]:.4f} over entries with 1,000+ cribs, {result.gaps[0]:.4f} over all; "
-          f"{result.elapsed_seconds:.1f} s")
+          f"{well}, {result.gaps[0]:.4f} over all; {result.elapsed_seconds:.1f} s")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 
@@ -111,6 +113,10 @@ def _tables_pegging(args) -> int:
           f"{means['dealer']:+.3f}, pone {means['pone']:+.3f}; patterns never kept: dealer "
           f"{int((df.loc[df.role == 'dealer', 'n'] == 0).sum()):,}, pone "
           f"{int((df.loc[df.role == 'pone', 'n'] == 0).sum()):,} (valued at the role's mean)")
+    raw = [role for role, k in zip(("dealer", "pone"), result.k, strict=True) if k == 0]
+    if raw:
+        print(f"not shrunk ({' and '.join(raw)}): too few deals to estimate the shrinkage, "
+              f"fewer than two patterns kept in 1,000 deals or more; the values are raw means")
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -178,7 +178,7 @@ class CribTableResult:
     converged: bool = False
     elapsed_seconds: float = 0.0
     #: The self-consistency gap max |T(v) - v| at the last iteration: over all entries, and over
-    #: entries resting on at least 1,000 cribs.
+    #: entries resting on at least 1,000 cribs (NaN when none does).
     gaps: tuple[float, float] = (math.nan, math.nan)
     variant: str = "six-card"
 
@@ -273,7 +273,8 @@ class CribTableResult:
             "max_change_per_iteration": self.deltas,
             "converged": self.converged,
             "self_consistency_gap": {"all_entries": self.gaps[0],
-                                     "entries_with_1000_cribs_or_more": self.gaps[1]},
+                                     "entries_with_1000_cribs_or_more":
+                                         None if math.isnan(self.gaps[1]) else self.gaps[1]},
             "elapsed_seconds": self.elapsed_seconds,
             "git_commit": git_commit(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -387,7 +388,9 @@ def build_crib_table(deals: int = CRIB_TABLE_DEALS, seed: int = 0, tol: float = 
         step = (measured - values) / (len(deltas) + 1)
         delta = float(np.abs(step).max())
         deltas.append(delta)
-        gaps = (float(gap.max()), float(gap[n >= 1000].max()) if (n >= 1000).any() else 0.0)
+        # NaN when no entry rests on 1,000 cribs (a small build): no gap there to measure
+        gaps = (float(gap.max()), float(gap[n >= 1000].max()) if (n >= 1000).any()
+                else math.nan)
         values = values + step
         if progress is not None:
             progress(len(deltas), delta)
