@@ -372,3 +372,21 @@ def test_census_figure_of_the_five_card_game():
     assert said == ["impossible: 19, 25, 26, 27",
                     "hand (mean 2.592 points; also never 16-18, 21-24, 28-29)",
                     "crib (mean 4.735 points)"]
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf", "eps", "svgz"])
+def test_a_figure_file_is_the_same_bytes_each_time(tmp_path, fmt):
+    # same seed, same result: SVG drew random element ids, and SVG, PDF and PostScript carried
+    # the date (PostScript its temporary file's name too; SVGZ its gzip header's time)
+    import gzip
+
+    from analyzer.cli.common import save_figure
+
+    fig = plots.show_distribution()
+    for name in ("a", "b"):
+        save_figure(fig, str(tmp_path / f"{name}.{fmt}"), fmt, 60, "--out", "crib plot")
+    first, second = ((tmp_path / f"{n}.{fmt}").read_bytes() for n in "ab")
+    assert first == second
+    text = gzip.decompress(first) if fmt == "svgz" else first
+    for dated in (b"<dc:date>", b"CreationDate (D:", b"%%Title", b".tmp"):
+        assert dated not in text

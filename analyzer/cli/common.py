@@ -4,6 +4,8 @@ output files (:mod:`analyzer.cli.main` builds the parser, :mod:`analyzer.cli.tab
 
 from __future__ import annotations
 
+import os
+
 from ..core.files import OutputError, check_writable, provenance_file
 
 
@@ -109,13 +111,42 @@ def save_figure(fig, path: str, fmt: str, dpi: int, option: str, command: str,
     default ``command``; ``fields``: what the figure was drawn from), both or neither."""
     from ..core.files import atomic_write_all
 
-    items = [(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi))]
+    items = [(path, lambda tmp: _reproducible_savefig(fig, tmp, fmt, dpi))]
     items += provenance_items([path], line or command, **fields, dpi=dpi)
     try:
         atomic_write_all(items)
     except OSError as exc:
         raise UsageError(f"{command}: {option} {path}: cannot write there "
                          f"({exc.strerror or exc})") from None
+
+
+def _reproducible_savefig(fig, path, fmt: str, dpi: int) -> None:
+    """``fig.savefig``, the same bytes for the same figure: no date in the file (SVG's and PDF's
+    metadata, PostScript's with ``SOURCE_DATE_EPOCH``, SVGZ's gzip header), no file name in it
+    (PostScript's title was the temporary file's, written first), and SVG's element ids made
+    from a fixed salt, not a random one."""
+    import gzip
+    import io
+
+    import matplotlib
+
+    metadata = {"svg": {"Date": None}, "svgz": {"Date": None},
+                "pdf": {"CreationDate": None}}.get(fmt)
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    try:
+        os.environ["SOURCE_DATE_EPOCH"] = "0"  # read by the PostScript backend
+        with matplotlib.rc_context({"svg.hashsalt": "analyzer"}), open(path, "wb") as out:
+            if fmt == "svgz":
+                svg = io.BytesIO()
+                fig.savefig(svg, format="svg", dpi=dpi, metadata=metadata)
+                out.write(gzip.compress(svg.getvalue(), mtime=0))
+            else:  # a file, not its name: PostScript then writes no title
+                fig.savefig(out, format=fmt, dpi=dpi, metadata=metadata)
+    finally:
+        if epoch is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = epoch
 
 
 def read_rank_table(path, option: str, command: str, complete: bool):
