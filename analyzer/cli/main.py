@@ -1670,8 +1670,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(func=_cmd_odds)
 
-    p = sub.add_parser("tables", help="build crib-value, pegging, discard and win-odds tables; "
-                       "compare with Schell")
+    p = sub.add_parser("tables", help="build crib-value (crib), pegging, best-keep (keep) and "
+                       "win-odds (odds) tables; compare with Schell")
     tables = p.add_subparsers(dest="table_command", metavar="TABLE", parser_class=_Parser)
     p.set_defaults(func=_cmd_tables)
     t = tables.add_parser(
