@@ -196,6 +196,7 @@ class SimulationResult:
     @property
     def summary(self):
         """A pandas DataFrame, one row per figure, with ``value``, ``ci_low`` and ``ci_high``.
+        ``seatN_win_rate`` is seat N's, or in four-player side N's (seats N and N + 2).
 
         Rates carry a 95% Wilson interval. A skunk rate counts the skunked losers a game: up to
         2 in three-player, whose two losers are skunked together more often than apart, so its
