@@ -452,3 +452,16 @@ def test_crib_review_refusals(what, message, tmp_path, capsys):
     assert status == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("crib review") and message in lines[0], err
+
+
+def test_a_loss_below_the_places_shown_says_so():
+    # a decision lost by 0.00003 P(win) printed 0.0000, yet counted among those not the best
+    from analyzer.table.review import P_WIN, POINTS, _line
+
+    row = dict(deal=1, role="pone", kind="play", done="5H", advised="6D", value_done=0.5,
+               value_advised=0.5, position="lead")
+    said = [_line({**row, "lost": lost, "objective": goal}).split()[-2:]
+            for lost, goal in ((3e-5, P_WIN), (2e-4, POINTS), (0.25, POINTS), (0.0, POINTS),
+                               (6e-5, P_WIN))]
+    assert said == [["<.0001", "P(win)"], ["<.001", "points"], ["0.250", "points"],
+                    ["0.000", "points"], ["0.0001", "P(win)"]]

@@ -725,7 +725,10 @@ def _role_width(decisions) -> int:
 
 def _line(row: dict, role: int = 6) -> str:
     goal = row["objective"]
-    lost = f"{row['lost']:>6.4f}" if goal == P_WIN else f"{row['lost']:>6.3f}"
+    places = 4 if goal == P_WIN else 3
+    # a loss below the places shown says so, rather than 0.000 among the decisions not the best
+    lost = (f"{'<.' + '0' * (places - 1) + '1':>6}" if 0 < row["lost"] < 0.5 * 10**-places
+            else f"{row['lost']:>6.{places}f}")
     return (f"{row['deal']:>4} {row['role']:<{role}} {_what(row):<10} {row['done']:<11} "
             f"{_value(row['value_done'], goal, 7)} {row['advised']:<11} "
             f"{_value(row['value_advised'], goal, 7)} {lost} {goal}")

@@ -18,6 +18,12 @@ function value(x, goal) {
   return goal === "P(win)" ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
 }
 
+// A loss as shown: one below the shown precision is "under" it, not "0.00" in red.
+function loss(x, goal) {
+  const least = goal === "P(win)" ? 0.0005 : 0.005;
+  return x > 0 && x < least ? "under " + value(2 * least, goal) : value(x, goal);
+}
+
 function row(r) {
   const el = document.createElement("div");
   const lost = (r.lost || 0) > 1e-9 || (r.given || 0) > 0;
@@ -43,7 +49,7 @@ function row(r) {
   if (r.kind === "count") {
     verdict.textContent = r.given ? `muggins: ${r.given} given away` : "right";
   } else {
-    verdict.textContent = lost ? `lost ${value(r.lost, r.objective)} (${r.objective}: ` +
+    verdict.textContent = lost ? `lost ${loss(r.lost, r.objective)} (${r.objective}: ` +
       `yours ${value(r.value_done, r.objective)}, advised ${value(r.value_advised, r.objective)})`
       : `the best (${r.objective} ${value(r.value_done, r.objective)})`;
   }
