@@ -546,8 +546,10 @@ def test_a_bad_play_address_starts_a_game_and_says_why(site):
     assert "moves=" not in driver.current_url and len(by(driver, "#hand .card")) == 6
     driver.get(url + "/play?seed=3&opponent=grandmaster")
     wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")
-    assert "no opponent 'grandmaster' here: best instead" in one(driver, "#notice").text
-    assert "opponent=best" in driver.current_url
+    # the default is crib play's, the level Expert (its player best), named so (it was best)
+    assert "no opponent 'grandmaster' here: Expert instead" in one(driver, "#notice").text
+    assert "level=Expert" in driver.current_url
+    assert "Against Expert (best)." in one(driver, "#status").text
     # muggins read as the API reads a yes or no (true was dropped, without a word)
     driver.get(url + "/play?seed=3&muggins=True")
     wait_for(lambda: driver.find_element("tag name", "body").get_attribute("data-ask") == "throw")

@@ -70,7 +70,7 @@ function readSeed(text) {
 // The choices a menu offers (the values of its options).
 function offered(id) { return [...$(id).options].map((o) => o.value); }
 
-const DEFAULTS = { opponent: "best", variant: "six-card", first: "cut" };
+const DEFAULTS = { opponent: STRONGEST, variant: "six-card", first: "cut" };  // as crib play: Expert
 const NAMES = { opponent: "opponent", variant: "game", first: "first dealer", level: "level" };
 
 // Say something about the game that is not an error of a move (an address put right).
