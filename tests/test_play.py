@@ -977,7 +977,7 @@ _PLAY_HINT = re.compile(r"Advice by (points|P\(win\)) \(points now[^\n]*\n"
                         r"((?:\s+\S\S: now[^\n]*\n)+)")
 _REVIEW_ROW = re.compile(r"^\s*\d+ (?:dealer|pone)\s+(?:discard|lead|lay on \d+)\s+"
                          r"(\S\S(?: \S\S)*)\s+-?\d+\.\d+ (\S\S(?: \S\S)*)\s+-?\d+\.\d+\s+"
-                         r"\d+\.\d+ (points|P\(win\))$")
+                         r"(?:\d+\.\d+|<\.0*1) (points|P\(win\))$")  # lost (<.0001: under 0.00005)
 
 
 def test_the_hints_and_the_review_name_the_same_best_choice(tmp_path):
