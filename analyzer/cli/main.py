@@ -363,8 +363,8 @@ def _cmd_simulate(args) -> int:
         check_output(args.out, "--out", "crib simulate", folder=True, files=run_files)
     if args.record is not None:
         record = Path(args.record)
-        if args.out is not None:  # the run folder is made before the records are written
-            out = Path(args.out).resolve()
+        out = None if args.out is None else Path(args.out).resolve()
+        if out is not None:  # the run folder is made before the records are written
             if record.resolve() == out:
                 raise UsageError(f"crib simulate: --record {record}: is the run folder --out "
                                  f"{args.out}: name them apart")
@@ -372,7 +372,7 @@ def _cmd_simulate(args) -> int:
                 raise UsageError(f"crib simulate: --record {record}: its provenance "
                                  f"{provenance_file(record)} would be the run folder --out "
                                  f"{args.out}: name them apart")
-        if args.out is not None and record.parent.resolve() == Path(args.out).resolve():
+        if record.parent.resolve() == out:
             if record.name in run_files:
                 raise UsageError(f"crib simulate: --record {record}: is one of the run's own "
                                  f"files ({', '.join(run_files)}): record under another name")

@@ -167,8 +167,11 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
         choice = -1
         if left[p] > 0:
             at_end = e == len(ev_seat)
-            fits = p == seat and any(not laid[p, i] and count + card_value(own[i])
-                                     <= rules.MAX_COUNT for i in range(n_cards))
+            # a card of the seat's own fits the count (its go would be refused); another seat's
+            # cards are unknown: a ten-card fits below 22, and no hand says go there
+            fits = (any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
+                        for i in range(n_cards)) if p == seat
+                    else count + 10 <= rules.MAX_COUNT)
             # lead_after_go: the seat's go is taken as said when it said go in this count, or
             # laid last with every other seat passed since (out of cards, or gone) and no card
             # of its own fits: at the table it pegs the go and leads the next count
@@ -180,10 +183,7 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 return v
             # a go the table leaves unsaid (the docstring)
             entry = None if at_end else (ev_seat[e], ev_card[e])
-            implied = _go_unsaid(p, said, last, passes, n_players, entry, count) and not (
-                any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
-                    for i in range(n_cards)) if p == seat
-                else count + 10 <= rules.MAX_COUNT)  # a card fits: no go
+            implied = _go_unsaid(p, said, last, passes, n_players, entry, count) and not fits
             if not implied and at_end:
                 raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
             if not implied and ev_seat[e] != p:
@@ -205,12 +205,8 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 if count + card_value(card) > rules.MAX_COUNT:
                     raise problem(_OVER31)
                 seen.add(card)
-            elif p == seat:
-                if any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
-                       for i in range(n_cards)):
-                    raise problem(_OWN_GO)
-            elif count + 10 <= rules.MAX_COUNT:  # a ten-card fits too: no hand says go here
-                raise problem(_EARLY_GO)
+            elif fits:
+                raise problem(_OWN_GO if p == seat else _EARLY_GO)
             if not implied:
                 e += 1
             if choice < 0:

@@ -533,11 +533,12 @@ def simulate(
     resumed = int(sizes[total.chunks].sum())
     start = time.perf_counter()
 
-    def out_of_time() -> bool:
-        return time_limit is not None and time.perf_counter() - start >= time_limit
-
     def time_left() -> float | None:
         return None if time_limit is None else time_limit - (time.perf_counter() - start)
+
+    def out_of_time() -> bool:
+        left = time_left()
+        return left is not None and left <= 0
 
     bar = _progress_bar(games, progress, initial=resumed)
     if backend == "local":
