@@ -948,11 +948,12 @@ def _cmd_bench(args) -> int:
     from .bench import run_benchmarks
 
     repeats = 5 if args.repeats is None else args.repeats
-    results = run_benchmarks(progress=None if args.json else print, repeats=repeats)
+    # each figure as it is measured on stderr (minutes of work); the table alone on stdout
+    progress = None if args.json else (lambda line: print(line, file=sys.stderr, flush=True))
+    results = run_benchmarks(progress=progress, repeats=repeats)
     if args.json:
         print(json.dumps(results))
         return 0
-    print()
     width = max(len(r["name"]) for r in results["figures"])
     for r in results["figures"]:
         print(f"{r['name']:<{width}}  {r['value']:>12.4g} {r['unit']:<12} {r.get('note', '')}")
