@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -74,6 +75,56 @@ def test_net_is_hand_plus_or_minus_crib_and_sorted():
     # As dealer throw the 5 and 6 into your own crib; as pone keep the pair of 5s.
     assert keep(hand, dealer=True, pegging=False).iloc[0]["discard"] in {"5H 6D", "5S 6D"}
     assert keep(hand, dealer=False, pegging=False).iloc[0]["keep"] == "5H 5S JC QS"
+
+
+def _exact_show_net(six: list[int], kept: list[int], dealer: bool) -> Fraction:
+    """The hand's mean over the unseen starters plus (minus as pone) the uniform crib's mean,
+    as exact fractions: the naive oracle for the hand, every crib enumerated for the crib."""
+    unseen = [c for c in range(52) if c not in six]
+    thrown = [c for c in six if c not in kept]
+    hand = Fraction(sum(naive_score(kept, s) for s in unseen), len(unseen))
+    cribs, starters = [], []
+    for others in itertools.combinations(unseen, 4 - len(thrown)):
+        for s in unseen:
+            if s not in others:
+                cribs.append([*thrown, *others])
+                starters.append(s)
+    total = int(score_hands(np.array(cribs), np.array(starters), crib=True).sum())
+    crib = Fraction(total, len(cribs))
+    return hand + crib if dealer else hand - crib
+
+
+@pytest.mark.parametrize("hand, variant, tied", [
+    # a jack that scores nobs traded between hand and crib: the same net, other hand means
+    ("3D 9D TD TS JH JS", "six-card", ("9D TD TS JH", "9D TD TS JS")),
+    ("6C 9H TH JC JS", "five-card", ("6C 9H JS", "6C 9H JC")),
+])
+def test_keeps_worth_the_same_are_ranked_by_the_hand_not_by_rounding(hand, variant, tied):
+    # Found in an audit: the two nets, equal exactly, differed in their last bit, and the keep
+    # with the smaller hand mean came first and was named best.
+    six = cards(hand)
+    nets = [_exact_show_net(six, cards(k), True) for k in tied]
+    assert nets[0] == nets[1]
+    df = keep(hand, dealer=True, crib="uniform", variant=variant)
+    rows = df.set_index("keep").loc[list(tied)]
+    assert rows["hand_mean"].iloc[0] > rows["hand_mean"].iloc[1]
+    assert list(df["keep"]).index(tied[0]) < list(df["keep"]).index(tied[1])
+    many = keep_many(np.array([six]), dealer=True, crib="uniform", variant=variant)
+    assert list(many["keep"]) == list(df["keep"])
+
+
+def test_keep_many_ranks_nets_equal_to_nine_places_by_the_hand_mean():
+    rng = np.random.default_rng(2026)
+    sixes = np.array([rng.permutation(52)[:6] for _ in range(400)])
+    for dealer in (True, False):
+        df = keep_many(sixes, dealer=dealer, crib="uniform")
+        same_hand = df["hand"].to_numpy()[1:] == df["hand"].to_numpy()[:-1]
+        gap = df["net"].to_numpy()[:-1] - df["net"].to_numpy()[1:]
+        tied = same_hand & (np.abs(gap) < 1e-9)
+        assert tied.sum() > 0  # ties by a last bit happen in about 2% of pairs of rows
+        assert (gap[same_hand & ~tied] > 0).all()
+        hand_mean = df["hand_mean"].to_numpy()
+        assert (hand_mean[:-1][tied] >= hand_mean[1:][tied]).all()
 
 
 def test_keep_accepts_text_and_ids_alike():

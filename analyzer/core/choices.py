@@ -129,6 +129,10 @@ MAX_ITERATIONS = 10_000
 #: default, and how many standard errors of gain in P(win) it needs to leave the points keep.
 DEFAULT_SAMPLES = 4000
 SWITCH_Z = 3.0
+#: The places of the net a keep is ranked by (:func:`analyzer.keep`, ``crib keep``), then by its
+#: hand mean: the net is a sum of exact means in floating point, and two keeps worth the same
+#: (a jack that scores nobs traded between hand and crib) can differ in its last bit.
+NET_PLACES = 9
 #: Where a player sits in four-player, counted round to the left from the dealer (the places
 #: of the engine's statistics): the score-aware keep's ``position`` (``crib keep --position``).
 FORM_POSITIONS = ("dealer", "first", "second", "third")

@@ -60,6 +60,7 @@ from ..core.cards import CardError, card_rank, card_suit, format_card, format_ca
 from ..core.choices import (
     CRIB_MODES,
     DEFAULT_VARIANT,
+    NET_PLACES,
     check_flag,
     crib_mode_for,
     over_ranges,
@@ -385,7 +386,8 @@ def _evaluate_form(cards, dealer: bool, game, crib: str):
     _form_hand_stats(dealt, keeps, rank_table(), rank_table4(), stats)
     crib_means = _form_crib_values(dealt, throws, dealer, game, crib)
     net = stats[:, 0] + crib_means if dealer else stats[:, 0] - crib_means
-    order = np.lexsort((-stats[:, 0], -net))  # stable: ties stay in discard order
+    # stable: ties stay in discard order
+    order = np.lexsort((-stats[:, 0], -np.round(net, NET_PLACES)))
     floats = np.ascontiguousarray(np.stack([stats[order, 0], stats[order, 3], crib_means[order],
                                             np.zeros(len(order)), net[order]]))
     ints = np.ascontiguousarray(stats[order, 1:3].T.astype(np.int64))
@@ -552,24 +554,27 @@ def _rank_discards(six, keeps, crib_means, peg_means, pegging, dealer, table, fl
 
     ``six`` int64 (6,) sorted ids; ``keeps`` int64 (15, 4) indices into ``six``; ``crib_means``
     float64 (15,) the crib value of each discard, ``peg_means`` (15,) the pegging value of each
-    keep, added to the net when ``pegging``. Sorts by net, then hand mean, both descending,
-    ties kept in discard order. Writes ``floats`` (5, 15): hand_mean, hand_std, crib_mean,
-    peg_mean, net; ``ints`` (2, 15): hand_min, hand_max; column j the j-th best discard.
+    keep, added to the net when ``pegging``. Sorts by net (to :data:`NET_PLACES` places), then
+    hand mean, both descending, ties kept in discard order. Writes ``floats`` (5, 15):
+    hand_mean, hand_std, crib_mean, peg_mean, net; ``ints`` (2, 15): hand_min, hand_max;
+    column j the j-th best discard.
     """
     stats = np.empty((15, 4), np.float64)
     _hand_stats(six, keeps, table, stats)
     net = np.empty(15, np.float64)
+    key = np.empty(15, np.float64)
     order = np.arange(15)
     for d in range(15):
         net[d] = stats[d, 0] + crib_means[d] if dealer else stats[d, 0] - crib_means[d]
         if pegging:
             net[d] += peg_means[d]
+        key[d] = np.round(net[d], NET_PLACES)
     for i in range(1, 15):  # insertion sort: stable, and 15 items
         d = order[i]
         j = i
         while j > 0:
             e = order[j - 1]
-            if net[d] > net[e] or (net[d] == net[e] and stats[d, 0] > stats[e, 0]):
+            if key[d] > key[e] or (key[d] == key[e] and stats[d, 0] > stats[e, 0]):
                 order[j] = e
                 j -= 1
             else:
@@ -712,7 +717,7 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     if pegging:
         net = net + peg_means
     hand_index = np.repeat(np.arange(n), ways)
-    order = np.lexsort((-hand_mean.ravel(), -net.ravel(), hand_index))
+    order = np.lexsort((-hand_mean.ravel(), -np.round(net, NET_PLACES).ravel(), hand_index))
     rows, disc = hand_index[order], np.tile(np.arange(ways), n)[order]
     flat = stats.reshape(-1, 4)[order]
     df = pd.DataFrame({
@@ -768,7 +773,8 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
     Returns
     -------
     pandas.DataFrame
-        One row per discard, sorted by ``net`` (then ``hand_mean``) descending, with columns
+        One row per discard, sorted by ``net`` (to :data:`~analyzer.core.choices.NET_PLACES`
+        places; then ``hand_mean``) descending, with columns
         ``keep``, ``discard`` (card text, in id order), ``hand_mean``, ``hand_min``,
         ``hand_max``, ``hand_std`` (population standard deviation; all exact over the 46
         starters, 47 in the forms dealing five), ``crib_mean``, ``peg_mean`` (the keep's
