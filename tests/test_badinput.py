@@ -283,6 +283,25 @@ def test_replay_refuses_bytes_that_are_not_utf8_text(games, tmp_path, capsys):
     assert answered(["replay", plain, "--game", "39"], capsys).startswith("game 39:")
 
 
+def test_replay_reads_a_byte_order_mark_and_names_what_else_it_cannot(games, tmp_path, capsys):
+    # Found in an audit: a BOM (some Windows editors write one) was "not JSON"; a number past
+    # Python's 4,300 digits was a traceback; a JSON file over several lines was "not JSON".
+    plain = tmp_path / "games.jsonl"
+    write_lines(plain, games)
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert answered(["replay", marked, "--game", "39"], capsys) \
+        == answered(["replay", plain, "--game", "39"], capsys)
+    huge = tmp_path / "huge.jsonl"
+    huge.write_text('{"game": ' + "7" * 5000 + ', "deals": []}\n')
+    assert refused(["replay", huge], capsys, tmp_path) \
+        == f"crib replay: {huge}:1: not a game record (a number of more than 4,300 digits)"
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(games[0], indent=2))
+    assert "JSON, but not JSON Lines of game records" in refused(["replay", pretty], capsys,
+                                                                 tmp_path)
+
+
 @fuzz(60)
 @given(data=st.binary(max_size=300))
 def test_replay_fuzzed_bytes(data, tmp_path, capsys):

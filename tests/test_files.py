@@ -194,3 +194,49 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     done = crib("plot", "odds", "--out", "census.svg")  # census.json is census.png's
     assert done.returncode == 2
     assert "census.json, which holds the provenance of census.png" in done.stderr
+
+
+def _no_file_over(limit: int):
+    """For ``preexec_fn``: writes past ``limit`` bytes fail (EFBIG, as a full disk fails them
+    with ENOSPC), the signal that would kill the process at the first such write ignored. (Run
+    with ``PYTHONDONTWRITEBYTECODE``: Python writes its byte code unbuffered, and a write cut
+    short there is no error, so it would leave a truncated .pyc for the next run.)"""
+    import resource
+
+    def limit_writes():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return limit_writes
+
+
+_BYTECODE_OFF = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+
+
+def test_a_write_that_fails_part_way_is_one_line_and_leaves_nothing(tmp_path):
+    # Found in an audit on a full disk: the records, the tables and the checkpoint's parts
+    # ended in a traceback after the work. Each is one line naming the file, status 2.
+    record = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        [str(CRIB), "simulate", "--games", "200", "--seed", "1", "--record", str(record),
+         "--record-games", "200", "--quiet"], capture_output=True, text=True, cwd=tmp_path,
+        preexec_fn=_no_file_over(20_000), env=_BYTECODE_OFF, timeout=1800)  # a hang guard only
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"crib simulate: {record}: File too large"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    run = tmp_path / "run"
+    done = subprocess.run(
+        [str(CRIB), "simulate", "--games", "3000", "--seed", "1", "--out", str(run), "--quiet"],
+        capture_output=True, text=True, cwd=tmp_path, preexec_fn=_no_file_over(3_000),
+        env=_BYTECODE_OFF, timeout=1800)  # the checkpoint's part, about 4 kB, fails
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"crib simulate: {run}") and line.endswith(": File too large")
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_standard_output_that_cannot_be_written_is_one_line(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(CRIB), "count", "5H", "5C", "5S", "JD", "--starter", "5D"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=1800)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["crib count: No space left on device"]

@@ -143,7 +143,7 @@ def test_mismatched_or_missing_resume_is_refused(tmp_path):
     part = next((tmp_path / "chunks").glob("part-*.npz"))
     saved = part.read_bytes()
     part.write_bytes(saved[: len(saved) // 2])
-    with pytest.raises(RunError, match="damaged checkpoint"):
+    with pytest.raises(RunError, match="damaged part of the checkpoint .delete it"):
         simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
                  resume=True)
     part.write_bytes(saved)
@@ -151,6 +151,13 @@ def test_mismatched_or_missing_resume_is_refused(tmp_path):
     again = simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
                      resume=True)
     assert again.played == 0 and again.games == 2_000
+    # as the refusal says: a damaged part deleted, the resume plays its games again
+    part.unlink()
+    replayed = simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000,
+                        checkpoint=tmp_path, resume=True)
+    assert replayed.played > 0 and replayed.games == 2_000
+    straight = simulate(2_000, seed=4, players=PLAYERS, chunk_size=1_000)
+    assert replayed.summary.equals(straight.summary)
 
 
 def run_cli(*args, **kwargs) -> subprocess.CompletedProcess:

@@ -1841,6 +1841,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_gone() -> None:
+    """After an error writing standard output (a disk full), send what is left of it
+    nowhere, so that Python's own flush at exit does not fail again, with a traceback."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no stdout at all, or not a file
+        pass
+
+
 def _bytes_shown(message: str) -> str:
     r"""An argument's bytes that are not UTF-8 shown as ``\xff``: Python reads them as lone
     surrogates, which a message would show as ``\udcff`` (in a repr) or print so.
@@ -1883,3 +1896,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a disk full, an output that cannot be written (stdout too)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(_bytes_shown(f"{command}: {where}{exc.strerror or exc}"), file=sys.stderr)
+        _stdout_gone()
+        return 2

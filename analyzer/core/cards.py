@@ -120,14 +120,15 @@ def parse_card(token: str) -> int:
 
     Examples
     --------
-    >>> parse_card("10H"), parse_card("TH"), parse_card("a♠")
-    (38, 38, 3)
+    >>> parse_card("10H"), parse_card("TH"), parse_card("a♠"), parse_card("K\u2665\ufe0f")
+    (38, 38, 3, 50)
     >>> parse_card("AS;2S")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     analyzer.core.errors.CardError: cannot read card 'AS;2S': one rank and one suit, e.g. 5H ...
     """
-    text = token.strip()
+    # an emoji keyboard's suit (♥ followed by the variation selector U+FE0F) is the suit
+    text = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if len(text) < 2:
         raise CardError(f"cannot read card {token!r}: expected a rank and a suit, e.g. 5H")
     rank_text, suit_text = text[:-1].upper(), text[-1]

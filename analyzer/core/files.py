@@ -104,7 +104,9 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> None
 def atomic_write_all(items) -> None:
     """Write a set of files (``items``: ``(path, write)`` pairs, as :func:`atomic_write`) so
     that all of them are there or none: each is filled under a temporary name first, then all
-    are renamed into place with Ctrl-C (and SIGTERM) held until the last rename."""
+    are renamed into place with Ctrl-C (and SIGTERM) held until the last rename. A file that
+    cannot be written (a disk full, say) is an :class:`OSError` whose ``filename`` is that
+    file's path (not its temporary name), and none is left, whole or in part."""
     import signal
     import tempfile
 
@@ -123,9 +125,11 @@ def atomic_write_all(items) -> None:
         with handled(("SIGINT", "SIGTERM"), lambda number, _frame: caught.append(number)):
             for tmp, path in temps:
                 os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         for tmp, _ in temps:
             Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and temps and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(temps[-1][1])) from None
         raise
     if caught:  # as it would have been, now that the files are whole
         signal.raise_signal(caught[0])

@@ -199,7 +199,7 @@ def read_records(path: str | Path, validate: bool = True, games=None) -> list[di
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (some Windows editors) is no text
     except UnicodeDecodeError as exc:
         kind = " (gzip-compressed?)" if data[:2] == b"\x1f\x8b" else ""
         raise RecordError(f"{path}: not UTF-8 text{kind}: byte {exc.start} is "
@@ -211,9 +211,8 @@ def read_records(path: str | Path, validate: bool = True, games=None) -> list[di
             continue
         try:
             record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-            raise RecordError(f"{path}:{n}: not JSON ({why})") from None
+        except (ValueError, RecursionError) as exc:  # ValueError: JSON's, or a number too long
+            raise RecordError(_not_json(path, n, text, exc)) from None
         if not isinstance(record, dict) or "deals" not in record:
             raise RecordError(f"{path}:{n}: not a game record")
         if validate:
@@ -221,6 +220,22 @@ def read_records(path: str | Path, validate: bool = True, games=None) -> list[di
         if wanted is None or record.get("game") in wanted:
             records.append(record)
     return records
+
+
+def _not_json(path, n: int, text: str, exc: Exception) -> str:
+    """Why line ``n`` of the JSON Lines file ``path`` (whole: ``text``) is not read."""
+    if isinstance(exc, json.JSONDecodeError):
+        try:
+            json.loads(text)
+        except (ValueError, RecursionError):
+            pass
+        else:  # a file of JSON written over several lines: a provenance, say
+            return (f"{path}: JSON, but not JSON Lines of game records (one game on each "
+                    "line, as crib simulate --record and crib play --save write them)")
+        return f"{path}:{n}: not JSON ({exc.msg})"
+    if isinstance(exc, RecursionError):
+        return f"{path}:{n}: not JSON (nested too deeply)"
+    return f"{path}:{n}: not a game record (a number of more than 4,300 digits)"
 
 
 def _check(record: dict, where: str, seen: set[int]) -> None:

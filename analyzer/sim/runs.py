@@ -423,8 +423,9 @@ class Checkpoint:
         for path in sorted(self.parts.glob("part-*.npz")):
             try:
                 done.add(ChunkResult.load(path))
-            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-                raise RunError(f"{path}: damaged checkpoint ({exc})") from None
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+                raise RunError(f"{path}: a damaged part of the checkpoint (delete it, and "
+                               "--resume plays its games again)") from None
         if len(np.unique(done.chunks)) != len(done.chunks):
             raise RunError(f"{self.parts}: a chunk is checkpointed twice")
         return done
