@@ -214,11 +214,11 @@ def notice_line(command: str) -> str:
 
     >>> notice_line("peg")  # doctest: +NORMALIZE_WHITESPACE
     "crib peg: compiling best's search for this machine: first run only, up to 20 s on 2 cores
-     (crib warmup does it ahead) ..."
+     (crib warmup --all does it ahead) ..."
     """
     what, seconds = PREPARES.get(command, ("the analyzer's kernels", 150))
     return (f"crib {command}: compiling {what} for this machine: first run only, "
-            f"{_roughly(seconds)} on 2 cores (crib warmup does it ahead) ...")
+            f"{_roughly(seconds)} on 2 cores (crib warmup --all does it ahead) ...")
 
 
 class _AfterImport:
