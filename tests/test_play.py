@@ -23,7 +23,7 @@ import pytest
 from analyzer import score_hand, simulate
 from analyzer.core.cards import card_value, parse_card, parse_cards
 from analyzer.sim.records import read_records, validate_record
-from analyzer.table.history import HISTORY_ENV, read_games
+from analyzer.table.history import HISTORY_ENV, HistoryError, connect, read_games
 from analyzer.table.levels import LEVELS
 from analyzer.table.tabletop import Table
 
@@ -674,17 +674,48 @@ def test_the_environment_variable_moves_the_history(tmp_path, monkeypatch):
 
 def test_a_damaged_or_locked_history_is_one_line_and_the_game_is_saved(tmp_path):
     import sqlite3
+    from contextlib import closing
 
+    # a file that cannot be a history is refused before the game (it was played, then not
+    # added); so is another program's database, which the history's tables were added to
     damaged = tmp_path / "damaged.sqlite3"
     damaged.write_bytes(b"no database here\n" * 300)
     run = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "5", "--save", "d.jsonl",
                       "--history", str(damaged))
-    assert run.returncode == 0
-    assert run.stderr == (f"crib play: the game was not added to the history: {damaged} is not "
-                          "a readable SQLite database (file is not a database)\n")
-    assert "Saved the unfinished game to d.jsonl" in run.stdout
-    assert read_records(tmp_path / "d.jsonl")[0]["unfinished"] is True
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (f"crib play: cannot add the game to the history: {damaged} is not a "
+                          "readable SQLite database (file is not a database) (--no-history "
+                          "plays without one)\n")
     assert damaged.read_bytes() == b"no database here\n" * 300
+    assert not (tmp_path / "d.jsonl").exists()
+    foreign = tmp_path / "notes.sqlite3"
+    with closing(sqlite3.connect(foreign)) as db:
+        db.execute("CREATE TABLE notes (x)")
+        db.commit()
+    before = foreign.read_bytes()
+    run = _play_piped(tmp_path, "1 2\nquit\ny\n", "--seed", "5", "--history", str(foreign))
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert f"{foreign} is another program's SQLite database (it holds notes)" in run.stderr
+    assert foreign.read_bytes() == before
+    with pytest.raises(HistoryError, match="another program's"):
+        connect(foreign)  # nor by the API
+    assert foreign.read_bytes() == before
+    # a damaged history found when the game ends: one line, the game saved all the same
+    late = tmp_path / "late.sqlite3"
+    child = spawn("--seed", "5", "--opponent", OPPONENT, "--save", "e.jsonl", "--history",
+                  str(late), cwd=tmp_path)
+    assert child.expect(PROMPTS) == THROW
+    late.write_bytes(b"no database here\n" * 300)
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    said = " ".join(ANSI.sub("", child.before).split())
+    assert (f"the game was not added to the history: {late} is not a readable SQLite database"
+            in said)
+    assert read_records(tmp_path / "e.jsonl")[0]["unfinished"] is True
     locked = tmp_path / "locked.sqlite3"
     holder = sqlite3.connect(locked, isolation_level=None)
     holder.execute("CREATE TABLE other (x)")

@@ -547,9 +547,16 @@ def _cmd_play(args) -> int:
 
     history = None
     if not args.no_history:
+        from ..table.history import HistoryError, check_history
+
         history, named = _history_path(args.history)
         if named is not None:
             check_output(history, named, "crib play")
+        try:
+            check_history(history)
+        except HistoryError as exc:
+            raise UsageError(f"crib play: cannot add the game to the history: {exc} "
+                             "(--no-history plays without one)") from None
     if args.resume is not None:
         return _resume_play(args, history)
     for name, default in PLAY_SETUP.items():

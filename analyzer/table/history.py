@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
-           "HistoryError", "HistoryStats", "add_game", "add_review", "connect", "default_path",
+           "HistoryError", "HistoryStats", "add_game", "add_review", "check_history", "connect",
+           "default_path",
            "add_trainer_answer", "fill_review", "find_game", "game_row", "history_stats",
            "read_games", "read_record", "read_trainer", "summarize", "trainer_sittings",
            "wilson_interval"]
@@ -161,6 +162,8 @@ def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # another may have migrated
+        if version == 0:
+            _check_not_foreign(conn, path)
         for step in MIGRATIONS[version:upto]:
             for statement in step:
                 conn.execute(statement)
@@ -169,6 +172,44 @@ def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _check_not_foreign(conn: sqlite3.Connection, path: Path) -> None:
+    """A database with no history schema (version 0) that holds tables is another program's:
+    :class:`HistoryError`, rather than our tables added to it."""
+    names = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")]
+    if names:
+        shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        raise HistoryError(f"{path} is another program's SQLite database (it holds {shown}), "
+                           "not a history of games")
+
+
+def check_history(path=None) -> None:
+    """Raise :class:`HistoryError` before a game if the history at ``path`` (default
+    :func:`default_path`) could not take it: a file that is not a SQLite database, another
+    program's database, or a history of a newer schema. Nothing is written; a history missing
+    or empty is made when the game is added, and a lock held now is no matter (it is waited
+    for then)."""
+    path = default_path() if path is None else Path(path)
+    if path.is_dir():
+        raise HistoryError(f"{path}: is a folder, not a file")
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                     timeout=0, isolation_level=None)) as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise HistoryError(f"{path} has history schema {version}, newer than this "
+                                   f"version of analyzer reads ({len(MIGRATIONS)}): upgrade "
+                                   "analyzer")
+            if version == 0:
+                _check_not_foreign(conn, path)
+    except sqlite3.Error as exc:
+        reason = _reason(path, exc)
+        if "locked by another program" not in reason:
+            raise HistoryError(reason) from None
 
 
 def connect(path=None, *, timeout: float = LOCK_TIMEOUT,
