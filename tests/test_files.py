@@ -194,6 +194,27 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     done = crib("plot", "odds", "--out", "census.svg")  # census.json is census.png's
     assert done.returncode == 2
     assert "census.json, which holds the provenance of census.png" in done.stderr
+    # Found in an audit: the output itself, a file of yours with no provenance, was written
+    # over without a word (the provenance beside it was refused). It is refused too; an empty
+    # file (made ahead, mktemp's) is taken.
+    (tmp_path / "notes.txt").write_text("my precious notes\n")
+    (tmp_path / "data.csv").write_text("important,data\n")
+    for args, message in (
+            (("simulate", "--games", "4", "--record", "notes.txt", "--quiet"),
+             "crib simulate: --record notes.txt: is there already, and is no command's output "
+             "(no provenance notes.json beside it): move it or choose another name"),
+            (("tables", "odds", "--out", "data.csv", "--deals", "1024", "--quiet"),
+             "crib tables odds: --out data.csv: is there already, and is no command's output "
+             "(no provenance data.json beside it): move it or choose another name")):
+        done = crib(*args)
+        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+    assert (tmp_path / "notes.txt").read_text() == "my precious notes\n"
+    assert (tmp_path / "data.csv").read_text() == "important,data\n"
+    (tmp_path / "empty.jsonl").touch()
+    for _ in range(2):  # into an empty file, then over its own earlier output
+        done = crib("simulate", "--games", "4", "--record", "empty.jsonl", "--quiet")
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "empty.json").is_file()
 
 
 def _no_file_over(limit: int):

@@ -52,7 +52,9 @@ def check_provenance(outputs, command: str, taken=()) -> None:
     one of the ``outputs`` (``(path, option)`` pairs), another one's provenance, a path in
     ``taken`` (the other files the command writes) or a file that is not that output's
     provenance (a file of yours, or another output's provenance: ``x.csv`` and ``x.png`` both
-    put theirs in ``x.json``)."""
+    put theirs in ``x.json``); and an output already there (not empty) without its provenance
+    beside it naming it: a file of yours, not an earlier output of a command, is not written
+    over."""
     from pathlib import Path
 
     others = {Path(p).resolve() for p, _ in outputs} | {Path(p).resolve() for p in taken}
@@ -72,11 +74,16 @@ def check_provenance(outputs, command: str, taken=()) -> None:
         except OutputError as exc:
             raise UsageError(f"{command}: {option} {path}: its provenance file {side}: {exc}"
                              ) from None
-        owner = _provenance_owner(side) if side.is_file() else Path(path).name
-        if owner != Path(path).name:
-            what = "something else" if owner is None else f"the provenance of {owner}"
-            raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
-                             f"which holds {what}: move it or choose another name")
+        if side.is_file():
+            owner = _provenance_owner(side)
+            if owner != Path(path).name:
+                what = "something else" if owner is None else f"the provenance of {owner}"
+                raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
+                                 f"which holds {what}: move it or choose another name")
+        elif Path(path).is_file() and Path(path).stat().st_size > 0:
+            raise UsageError(f"{command}: {option} {path}: is there already, and is no "
+                             f"command's output (no provenance {side} beside it): move it or "
+                             "choose another name")
 
 
 def _provenance_owner(path) -> str | None:
