@@ -157,6 +157,11 @@ BAD = [
     (["count", "5H", "5C", "5S", "JD"], "--starter"),
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "6D"], "6D"),
     (["count", "5H", "5C", "5S", "JD", "--starter", "11D"], "11D"),
+    # the option named (an audit's): "expected 1 card, got 2" said no more
+    (["count", "5H", "5C", "5S", "JD", "--starter", "5D 6D"],
+     "crib count: --starter 5D 6D: expected 1 card, got 2"),
+    (["plot", "keep", "--hand", "5H", "5S", "6D", "JC", "QS", "--pone", "--out", "k.png"],
+     "crib plot keep: --hand: expected 6 cards, got 5"),
     (["frobnicate"], "invalid choice"),
     # an option the command does not take: named with the command, whose help lists them
     (["count", "5H", "5C", "5S", "JD", "--starter", "5D", "--top", "3"],

@@ -158,11 +158,15 @@ def _check_players(names, command: str) -> None:
 
 
 def _cmd_count(args) -> int:
+    from ..core.cards import format_cards, parse_cards
     from ..core.counting import count_hand, say_count
 
+    try:
+        parse_cards(args.starter, n=1)
+    except CardError as exc:
+        raise UsageError(f"crib count: --starter {args.starter}: {exc}") from None
     items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib,
                        variant=args.variant)
-    from ..core.cards import format_cards, parse_cards
 
     hand = format_cards(parse_cards(_cards_text(args.cards)))
     starter = format_cards(parse_cards(args.starter))
@@ -403,8 +407,9 @@ def _cmd_simulate(args) -> int:
                           crib=args.crib, backend=backend, scheduler=args.scheduler,
                           checkpoint=args.out, resume=args.resume, time_limit=args.time_limit,
                           variant=args.variant)
-    except (RunError, PlayerError) as exc:
-        raise UsageError(f"crib simulate: {exc}") from None
+    except (RunError, PlayerError) as exc:  # the API's words for resume=True are not said here
+        raise UsageError(f"crib simulate: {str(exc).replace(' (resume=True in Python)', '')}"
+                         ) from None
     except ValueError as exc:  # a form the engine does not play yet
         raise UsageError(f"crib simulate: {exc}") from None
     if args.out is not None:
@@ -850,7 +855,10 @@ def _cmd_plot(args) -> int:
             raise UsageError(f"{command}: say whose crib it is: --dealer or --pone")
         from ..core.cards import parse_cards
 
-        parse_cards(_cards_text(args.hand), n=dealt)  # bad cards: one line before any work
+        try:  # bad cards: one line before any work
+            parse_cards(_cards_text(args.hand), n=dealt)
+        except CardError as exc:
+            raise UsageError(f"{command}: --hand: {exc}") from None
     elif args.kind == "crib":
         if args.table is None:
             raise UsageError(f"{command}: --table FILE is needed (a rank-only crib-value CSV: "
