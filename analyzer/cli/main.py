@@ -407,6 +407,12 @@ def _cmd_simulate(args) -> int:
                           crib=args.crib, backend=backend, scheduler=args.scheduler,
                           checkpoint=args.out, resume=args.resume, time_limit=args.time_limit,
                           variant=args.variant)
+    except KeyboardInterrupt:
+        if args.out is None:
+            raise
+        # the chunks played are in the checkpoint (kept as each ends): say how to go on
+        print(f"crib: interrupted; continue with --resume --out {args.out}", file=sys.stderr)
+        return 130
     except (RunError, PlayerError) as exc:  # the API's words for resume=True are not said here
         raise UsageError(f"crib simulate: {str(exc).replace(' (resume=True in Python)', '')}"
                          ) from None
