@@ -147,9 +147,10 @@ def say_count(items: list[ScoreItem]) -> str:
     together (a pair, a pair royal, a double pair royal), runs of one length together with the
     pairs inside them, as players name them (a double run of three is 8 points: two runs and a
     pair; a double run of four 10, a triple run 15, a double double run 16), and the last
-    phrase ends with the total in figures ("... and one for his nob makes 29"). A hand of
-    nothing is "nineteen", as players say. :func:`say_count_steps` gives the same words phrase
-    by phrase, each with its items.
+    phrase ends with the total: in figures ("... and one for his nob makes 29"), or in words
+    when it is a fifteen ("fifteen two, fifteen four and fifteen six"). A hand of nothing is
+    "nineteen", as players say, with its meaning for those who do not ("nineteen (nothing:
+    0)"). :func:`say_count_steps` gives the same words phrase by phrase, each with its items.
 
     Examples
     --------
