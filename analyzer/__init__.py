@@ -55,6 +55,7 @@ _LAZY = {
     "win_table": "keeping.winodds",
     "play_from_score": "research.odds",
     "crib_distribution": "keeping.discard",
+    "crib_means": "keeping.discard",
     "evaluate_discards": "keeping.discard",
     "Game": "core.game",
     "VARIANTS": "core.game",
