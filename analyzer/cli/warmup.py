@@ -174,13 +174,20 @@ def warmup_tasks(everything: bool = False) -> list[WarmupTask]:
 
 
 def run_warmup(everything: bool = False, progress: bool = True, clock=None) -> float:
-    """Run the warmup tasks; return the seconds taken. ``progress``: a progress bar on stderr."""
+    """Run the warmup tasks; return the seconds taken. ``progress``: a progress bar on stderr,
+    or where stderr is no terminal (a log, ``make run``'s output in CI) a line a task."""
+    import sys
     import time
 
     tasks = warmup_tasks(everything)
     start = time.perf_counter()
     if not progress:
         for task in tasks:
+            task.run()
+        return time.perf_counter() - start
+    if not sys.stderr.isatty():
+        for k, task in enumerate(tasks, 1):
+            print(f"crib warmup: {k}/{len(tasks)} {task.name}", file=sys.stderr, flush=True)
             task.run()
         return time.perf_counter() - start
     from rich.console import Console
