@@ -1638,7 +1638,8 @@ def build_parser() -> argparse.ArgumentParser:
         "plot", help="draw a figure to a file (PNG, PDF, SVG, ...): census, keep, crib, games "
         "or odds",
         description="Draw one figure to a file, in the format its extension names (.png, .pdf, "
-        ".svg, .eps, .ps, .jpg, .tif, .webp). census: the exact show-score distribution; "
+        ".svg, .svgz, .eps, .ps, .jpg or .jpeg, .tif or .tiff, .webp). census: the exact "
+        "show-score distribution; "
         "keep: the 15 discards of --hand as --dealer or --pone; crib: a rank-only crib-value "
         "table (--table FILE, optionally --reference FILE for the difference); games: simulate "
         "--games N and plot the first dealer's edge, skunks, points per deal and margins; odds: "
