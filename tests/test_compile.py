@@ -299,6 +299,20 @@ def test_a_function_inlined_at_many_sites_is_read_once_and_compiles_the_same():
     assert read.strip() == "['inner', 'middle']"
 
 
+def test_a_run_that_compiled_first_says_how_much_of_its_time_that_was(monkeypatch, capsys):
+    # An audit's first run printed "10 games ... 32.20 s (0 games/s)": the time was the
+    # compiling. The clock's CPU seconds are said beside the rate (here as if 7.4 s).
+    monkeypatch.setattr(CompileClock, "total_cpu", lambda self: 7.4)
+    assert main(["simulate", "--games", "10", "--seed", "1", "--workers", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(" games/s; about 7 s of it compiling, on the first run only)"), first
+    assert main(["duel", "ev+greedy", "random+random", "--games", "10", "--workers", "1"]) == 0
+    assert "games/s; about 7 s of it compiling" in capsys.readouterr().out
+    monkeypatch.setattr(CompileClock, "total_cpu", lambda self: 0.0)  # a warm cache: no word
+    assert main(["simulate", "--games", "10", "--seed", "1", "--workers", "1"]) == 0
+    assert "compiling" not in capsys.readouterr().out
+
+
 # ------------------------------------------------------------------ crib warmup
 
 
