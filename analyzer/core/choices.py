@@ -37,6 +37,8 @@ __all__ = [
     "DEFAULT_VARIANT",
     "FORM_CRIB_MODES",
     "FORM_POSITIONS",
+    "NET_PLACES",
+    "NET_SCALE",
     "VARIANT_NAMES",
     "CRIB_TABLE_DEALS",
     "CRIB_TABLE_MAX_ITERATIONS",
@@ -65,6 +67,7 @@ __all__ = [
     "check_frame",
     "check_number",
     "crib_mode_for",
+    "net_key",
     "numba_threads",
     "on_threads",
     "over_ranges",
@@ -133,6 +136,22 @@ SWITCH_Z = 3.0
 #: hand mean: the net is a sum of exact means in floating point, and two keeps worth the same
 #: (a jack that scores nobs traded between hand and crib) can differ in its last bit.
 NET_PLACES = 9
+#: The net's ranking key, ``floor(net * NET_SCALE + 0.5)``: the same float operations in numpy
+#: (:func:`net_key`) and in the compiled ranking (numba's ``np.round`` would import numba's
+#: linear algebra into every process that loads the kernel from the cache).
+NET_SCALE = 10.0 ** NET_PLACES
+
+
+def net_key(net):
+    """The nets ``net`` (an array) rounded to :data:`NET_PLACES` places, in units of
+    ``10 ** -NET_PLACES``: what keeps are ranked by before their hand means.
+
+    >>> net_key([15.469075816864297, 15.469075816864295]).tolist()
+    [15469075817.0, 15469075817.0]
+    """
+    import numpy as np
+
+    return np.floor(np.asarray(net, np.float64) * NET_SCALE + 0.5)
 #: Where a player sits in four-player, counted round to the left from the dealer (the places
 #: of the engine's statistics): the score-aware keep's ``position`` (``crib keep --position``).
 FORM_POSITIONS = ("dealer", "first", "second", "third")

@@ -51,6 +51,7 @@ The engine's in-game discard policies are in :mod:`analyzer.play.players`.
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cache, lru_cache
 
 import numpy as np
@@ -60,9 +61,10 @@ from ..core.cards import CardError, card_rank, card_suit, format_card, format_ca
 from ..core.choices import (
     CRIB_MODES,
     DEFAULT_VARIANT,
-    NET_PLACES,
+    NET_SCALE,
     check_flag,
     crib_mode_for,
+    net_key,
     over_ranges,
     variant_game,
 )
@@ -387,7 +389,7 @@ def _evaluate_form(cards, dealer: bool, game, crib: str):
     crib_means = _form_crib_values(dealt, throws, dealer, game, crib)
     net = stats[:, 0] + crib_means if dealer else stats[:, 0] - crib_means
     # stable: ties stay in discard order
-    order = np.lexsort((-stats[:, 0], -np.round(net, NET_PLACES)))
+    order = np.lexsort((-stats[:, 0], -net_key(net)))
     floats = np.ascontiguousarray(np.stack([stats[order, 0], stats[order, 3], crib_means[order],
                                             np.zeros(len(order)), net[order]]))
     ints = np.ascontiguousarray(stats[order, 1:3].T.astype(np.int64))
@@ -554,7 +556,7 @@ def _rank_discards(six, keeps, crib_means, peg_means, pegging, dealer, table, fl
 
     ``six`` int64 (6,) sorted ids; ``keeps`` int64 (15, 4) indices into ``six``; ``crib_means``
     float64 (15,) the crib value of each discard, ``peg_means`` (15,) the pegging value of each
-    keep, added to the net when ``pegging``. Sorts by net (to :data:`NET_PLACES` places), then
+    keep, added to the net when ``pegging``. Sorts by net (to 9 places, :func:`net_key`), then
     hand mean, both descending, ties kept in discard order. Writes ``floats`` (5, 15):
     hand_mean, hand_std, crib_mean, peg_mean, net; ``ints`` (2, 15): hand_min, hand_max;
     column j the j-th best discard.
@@ -568,7 +570,7 @@ def _rank_discards(six, keeps, crib_means, peg_means, pegging, dealer, table, fl
         net[d] = stats[d, 0] + crib_means[d] if dealer else stats[d, 0] - crib_means[d]
         if pegging:
             net[d] += peg_means[d]
-        key[d] = np.round(net[d], NET_PLACES)
+        key[d] = math.floor(net[d] * NET_SCALE + 0.5)  # choices.net_key
     for i in range(1, 15):  # insertion sort: stable, and 15 items
         d = order[i]
         j = i
@@ -717,7 +719,7 @@ def keep_many(hands, dealer: bool, crib: str | None = None, variant: str = DEFAU
     if pegging:
         net = net + peg_means
     hand_index = np.repeat(np.arange(n), ways)
-    order = np.lexsort((-hand_mean.ravel(), -np.round(net, NET_PLACES).ravel(), hand_index))
+    order = np.lexsort((-hand_mean.ravel(), -net_key(net).ravel(), hand_index))
     rows, disc = hand_index[order], np.tile(np.arange(ways), n)[order]
     flat = stats.reshape(-1, 4)[order]
     df = pd.DataFrame({

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import rules
 from ..core.cards import CardError, as_cards, format_card
-from ..core.choices import DEFAULT_VARIANT, NET_PLACES, check_flag, variant_game
+from ..core.choices import DEFAULT_VARIANT, check_flag, net_key, variant_game
 from ..core.ranktables import _rank_points
 
 __all__ = ["COLUMNS", "table_discards"]
@@ -169,7 +169,7 @@ def table_discards(cards, dealer: bool, variant: str = DEFAULT_VARIANT,
     if pegging:
         net = net + peg
     # stable: ties stay in discard order
-    order = np.lexsort((-stats[:, 0], -np.round(net, NET_PLACES)))
+    order = np.lexsort((-stats[:, 0], -net_key(net)))
     names = [_CARD_NAMES[c] for c in dealt.tolist()]
     return {
         "keep": [" ".join(names[k] for k in keeps[i]) for i in order.tolist()],
