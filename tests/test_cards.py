@@ -34,6 +34,7 @@ SUITS = "CDHS"
         ("jc", 40),
         ("qd", 45),
         ("kh", 50),
+        ("K\u2665\ufe0f", 50),  # an emoji keyboard's heart: the suit, then U+FE0F
     ],
 )
 def test_parse_one_card(text, expected):
@@ -102,6 +103,12 @@ def test_card_error_is_value_error():
 def test_bad_token_is_named(text, token):
     with pytest.raises(CardError, match=re.escape(token)):
         parse_cards(text)
+
+
+def test_a_ten_without_its_suit_is_said_so():
+    # the page's starter box took "10" as a rank 1 of suit 0: "unknown rank in '10'"
+    with pytest.raises(CardError, match="cannot read card '10': expected a rank and a suit"):
+        parse_cards("10")
 
 
 def test_duplicate_is_named():

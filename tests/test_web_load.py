@@ -42,6 +42,17 @@ def get(url, path, params, timeout=HANG_GUARD):
         connection.close()
 
 
+def status_of(url, path, params) -> int:
+    """The status of a GET, its body (empty for an answer dropped) left unread."""
+    where = urlsplit(url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=HANG_GUARD)
+    try:
+        connection.request("GET", path + "?" + urlencode(params))
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
 def in_thread(fn, *args):
     """Run ``fn(*args)`` in a thread; the thread and a list that gets (result, time answered)."""
     out = []
@@ -100,3 +111,62 @@ def test_a_short_load_test_has_no_errors(served):
     assert kinds["count"]["during_win"] and kinds["keep"]["during_win"], kinds
     lines = format_load(result)
     assert lines[0].startswith("crib serve under load: 3 clients") and len(lines) == 7
+
+
+def test_a_flood_of_slow_answers_leaves_the_pages_and_the_counts_alone(monkeypatch):
+    """An audit's flood: 45 reviews at once (seconds of Python each) held every thread of
+    starlette's pool, and a page, its script and a count waited 36 s for them. The slow answers
+    now compute two at a time in threads of their own; the pages are answered on the event
+    loop. The reviews here wait on an event set only once the page and the count are back:
+    before, this test waited for its hang guard."""
+    from analyzer.web import game
+
+    release = threading.Event()
+    started = []
+
+    def held_review(*args):
+        started.append(1)
+        release.wait(HANG_GUARD)
+        return {"held": True}
+
+    monkeypatch.setattr(game, "game_review", held_review)
+    app = create_app()
+    with BackgroundServer(app) as url:
+        reviews = [in_thread(get, url, "/api/game/review", {"seed": k}) for k in range(45)]
+        wait_for(lambda: len(started) == 2, timeout=HANG_GUARD)  # two at work, the rest queued
+        where = urlsplit(url)
+        for path in ("/play", "/static/play.js", "/favicon.ico"):
+            page = http.client.HTTPConnection(where.hostname, where.port, timeout=HANG_GUARD)
+            page.request("GET", path)
+            assert page.getresponse().status == 200, path
+            page.close()
+        status, count = get(url, "/api/count", {"hand": "5H 5C 5S JD", "starter": "5D"})
+        assert status == 200 and count["total"] == 29
+        assert len(started) == 2  # no more than two at once
+        release.set()
+        for thread, _ in reviews:
+            thread.join(HANG_GUARD)
+        assert all(out[0][0] == (200, {"held": True}) for _, out in reviews)
+
+
+def test_stopping_the_server_drops_the_p_wins_waiting_and_computing():
+    """An audit's Ctrl-C waited 15 s while ten queued P(win)s were computed for nobody. Asked
+    to stop, the server answers each of them at once that its client is gone (499)."""
+    import signal
+
+    app = create_app()
+    work = app.state.work
+    server = BackgroundServer(app)
+    url = server.__enter__()
+    try:
+        wins = [in_thread(status_of, url, "/api/keep/win", {**WIN, "seed": k})
+                for k in range(4)]
+        wait_for(lambda: work.running and work.waiting == 3, timeout=HANG_GUARD)
+        server._server.handle_exit(signal.SIGINT, None)  # what uvicorn does on Ctrl-C
+        for thread, _ in wins:
+            thread.join(HANG_GUARD)
+        statuses = [out[0][0] for _, out in wins]
+    finally:
+        server.__exit__(None, None, None)
+    assert statuses == [499] * 4
+    assert work.done == 0 and work.dropped == 4

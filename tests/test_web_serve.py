@@ -127,6 +127,42 @@ def test_serve_binds_to_loopback_answers_and_stops_on_ctrl_c():
 
 
 @WEB
+def test_ctrl_c_with_p_wins_asked_stops_at_once_on_one_line():
+    """An audit's Ctrl-C with ten P(win)s asked waited until each was computed, for nobody; a
+    second Ctrl-C then printed ten tracebacks. The ones waiting, and the one computing, are
+    dropped (499, or the connection closed) and the server says it stopped, exit status 0."""
+    import threading
+    import urllib.error
+
+    process, said = _start(), []
+    statuses = []
+
+    def ask(seed):
+        query = f"hand=5H+5S+6D+JC+QS+KH&role=dealer&me=110&opp=115&samples=20000&seed={seed}"
+        try:
+            with urllib.request.urlopen(f"{url}/api/keep/win?{query}", timeout=1800) as r:
+                statuses.append(r.status)
+        except urllib.error.HTTPError as exc:
+            statuses.append(exc.code)
+        except (urllib.error.URLError, ConnectionError, OSError):
+            statuses.append("closed")
+
+    try:
+        url = _url(process, said)
+        asked = [threading.Thread(target=ask, args=(k,)) for k in range(6)]
+        for thread in asked:
+            thread.start()
+        time.sleep(1)  # not a measure: the requests reach the server (or not: then refused)
+    finally:
+        out, err = _stop(process, said)
+    for thread in asked:
+        thread.join(1800)
+    assert out.rstrip().endswith("crib serve: stopped")
+    assert "Traceback" not in err and "Exception" not in err, err
+    assert len(statuses) == 6 and set(statuses) <= {200, 499, "closed"}, statuses
+
+
+@WEB
 def test_another_host_is_warned_about():
     process, said = _start("--host", "0.0.0.0"), []
     try:

@@ -545,6 +545,11 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
     driver.get(url + "/review?game=abc")
     said = wait_for(lambda: [e.text for e in by(driver, "#other-error") if e.text])
     assert said == ["game: 'abc' is not a whole number"]
+    # a game not in the history: the API's words as they are (an audit read "gameere is no
+    # game 99999", the first two letters taken for the parameter's)
+    driver.get(url + "/review?game=99999")
+    said = wait_for(lambda: [e.text for e in by(driver, "#other-error") if e.text])
+    assert said == ["there is no game 99999 in the history"]
 
 
 def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):

@@ -129,7 +129,7 @@ def parse_card(token: str) -> int:
     """
     # an emoji keyboard's suit (♥ followed by the variation selector U+FE0F) is the suit
     text = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")
-    if len(text) < 2:
+    if len(text) < 2 or text == "10":  # "10" is a rank alone, not a 1 of suit 0
         raise CardError(f"cannot read card {token!r}: expected a rank and a suit, e.g. 5H")
     rank_text, suit_text = text[:-1].upper(), text[-1]
     if rank_text == "10":

@@ -250,11 +250,13 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
 
     @app.get("/api/keep/chart.svg", summary="The chart of crib plot keep, as SVG",
              response_class=Response)
-    def keep_chart(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
-                   variant: Variant = DEFAULT_VARIANT) -> Response:
-        with work.chart_lock:
-            svg = answers.chart_svg(hand, role, crib=crib, pegging=pegging, variant=variant)
-        return Response(svg, media_type="image/svg+xml")
+    async def keep_chart(hand: Cards, role: Role, crib: CribMode = None, pegging: bool = True,
+                         variant: Variant = DEFAULT_VARIANT) -> Response:
+        def draw():
+            with work.chart_lock:
+                return answers.chart_svg(hand, role, crib=crib, pegging=pegging, variant=variant)
+
+        return Response(await work.slow(draw), media_type="image/svg+xml")
 
     @app.get("/api/trainer/deal", summary="The trainer's next deal that passes the filters")
     def trainer_deal(seed: Seed, k: Deal = 0, role: str = "any", close: bool = False) -> dict:
@@ -283,30 +285,33 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/game/why", summary="The AIs' choices in the last deal shown, explained")
-    def game_why(variant: GameVariant = "six-card", opponent: Opponent = None,
-                 seed: Seed = 0, first: First = "cut", muggins: bool = False,
-                 moves: Moves = "", level: Level = None) -> dict:
-        return game.game_why(variant, opponent, seed, first, muggins, moves, level)
+    async def game_why(variant: GameVariant = "six-card", opponent: Opponent = None,
+                       seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                       moves: Moves = "", level: Level = None) -> dict:
+        return await work.slow(game.game_why, variant, opponent, seed, first, muggins, moves,
+                               level)
 
     @app.get("/api/game/review", summary="The review of your decisions in the game")
-    def game_review(variant: GameVariant = "six-card", opponent: Opponent = None,
-                    seed: Seed = 0, first: First = "cut", muggins: bool = False,
-                    moves: Moves = "", level: Level = None) -> dict:
-        return game.game_review(variant, opponent, seed, first, muggins, moves, level)
+    async def game_review(variant: GameVariant = "six-card", opponent: Opponent = None,
+                          seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                          moves: Moves = "", level: Level = None) -> dict:
+        return await work.slow(game.game_review, variant, opponent, seed, first, muggins,
+                               moves, level)
 
     @app.post("/api/history/game", summary="Add a finished game to the history")
-    def history_game(variant: GameVariant = "six-card", opponent: Opponent = None,
-                     seed: Seed = 0, first: First = "cut", muggins: bool = False,
-                     moves: Moves = "", level: Level = None) -> dict:
-        return kept.add_game(variant, opponent, seed, first, muggins, moves, level)
+    async def history_game(variant: GameVariant = "six-card", opponent: Opponent = None,
+                           seed: Seed = 0, first: First = "cut", muggins: bool = False,
+                           moves: Moves = "", level: Level = None) -> dict:
+        return await work.slow(kept.add_game, variant, opponent, seed, first, muggins, moves,
+                               level)
 
     @app.get("/api/history", summary="The history: crib stats's statistics, games, sittings")
     def history_summary() -> dict:
         return kept.summary()
 
     @app.get("/api/history/review", summary="The review of a game of the history")
-    def history_review(id: GameId) -> dict:
-        return kept.review(id)
+    async def history_review(id: GameId) -> dict:
+        return await work.slow(kept.review, id)
 
     @app.post("/api/trainer/record", summary="Add a trainer's answer to its sitting")
     def trainer_record(sitting: Sitting, seed: Seed, k: Deal, throw: Cards) -> dict:
@@ -318,24 +323,29 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
 
     # ------------------------------------------------------------------ the pages
 
+    # The pages and their files are bytes held in memory: answered on the event loop itself,
+    # never waiting for a thread (a flood of slow answers once kept them waiting 36 s)
     @app.get("/", include_in_schema=False)
-    def home() -> RedirectResponse:
+    async def home() -> RedirectResponse:
         return RedirectResponse("/count")
 
     def page(name: str):
         body, kind = static[name]
-        return lambda: Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+
+        async def answer() -> Response:
+            return Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+        return answer
 
     for path, name in PAGES.items():
         app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
 
     @app.get("/favicon.ico", include_in_schema=False)
-    def favicon() -> Response:
+    async def favicon() -> Response:
         body, kind = static["favicon.ico"]
         return Response(body, media_type=kind, headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/static/{name}", include_in_schema=False)
-    def static_file(name: str) -> Response:
+    async def static_file(name: str) -> Response:
         if name not in static:
             return _error(404, f"not found: /static/{name}")
         body, kind = static[name]

@@ -63,8 +63,17 @@ def url_of(sock: socket.socket) -> str:
 def _server(app):
     import uvicorn
 
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            # Ctrl-C: the long answers waiting or computing say at once that nobody waits for
+            # them (analyzer.web.work), so that the requests end and the server stops now
+            work = getattr(getattr(app, "state", None), "work", None)
+            if work is not None:
+                work.closing = True
+            super().handle_exit(sig, frame)
+
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    return uvicorn.Server(config)
+    return Server(config)
 
 
 def serve(app, sock: socket.socket, on_start=None) -> None:

@@ -14,7 +14,14 @@ simulates for seconds.
   slot whose client has gone (the page asked again, and aborted the old request) is dropped
   before it computes; one computing runs to its end and its answer is dropped
   (:attr:`Work.dropped`, :attr:`Work.done`);
-- a lock for matplotlib (the chart of ``crib plot keep``), which is not thread-safe.
+- the *slow* answers (a game's review, the AI's choices explained, a finished game added to the
+  history with its review, the chart): seconds of Python each, :data:`SLOW_AT_ONCE` at a time
+  in threads of their own (:meth:`Work.slow`), so that however many are asked for at once, the
+  pages, the counts and the game's moves keep starlette's thread pool;
+- a lock for matplotlib (the chart of ``crib plot keep``), which is not thread-safe;
+- ``closing``, set when the server is asked to stop: the long answers waiting, and those
+  computing, answer at once that their client has gone (the thread computing runs on, and the
+  command does not wait for it).
 """
 
 from __future__ import annotations
@@ -26,12 +33,14 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
-__all__ = ["LONG_NICE", "POLL_SECONDS", "Work"]
+__all__ = ["LONG_NICE", "POLL_SECONDS", "SLOW_AT_ONCE", "Work"]
 
 #: How often a request waiting for the slot, or for its answer, looks whether its client is gone.
 POLL_SECONDS = 0.05
 #: The niceness of the long answers' thread: on a busy machine the quick answers go first.
 LONG_NICE = 10
+#: How many slow answers (:meth:`Work.slow`) compute at once; the others wait their turn.
+SLOW_AT_ONCE = 2
 
 
 def _lower_priority() -> None:
@@ -55,6 +64,8 @@ class Work:
                                             initializer=_lower_priority)
         self._queue: deque = deque()  # the requests waiting for the slot, in turn
         self.chart_lock = threading.Lock()
+        self._slow_limiter = None  # made in the event loop, at the first slow answer
+        self.closing = False  # the server is stopping
         self.running = 0  # long answers computing now (the warm-up's included)
         self.done = 0     # long answers computed and sent
         self.dropped = 0  # long answers dropped: the client had gone
@@ -81,7 +92,7 @@ class Work:
         self._queue.append(turn)
         try:  # first come, first served
             while not (self._queue[0] is turn and self._slot.acquire(blocking=False)):
-                if await request.is_disconnected():
+                if self.closing or await request.is_disconnected():
                     self.dropped += 1
                     return None
                 await asyncio.sleep(POLL_SECONDS)
@@ -99,9 +110,21 @@ class Work:
             if done:
                 self.done += 1
                 return task.result()
-            if await request.is_disconnected():
+            if self.closing or await request.is_disconnected():
                 self.dropped += 1  # the thread runs to its end; nobody reads its answer
                 return None
+
+    async def slow(self, fn: Callable, *args, **kwargs):
+        """``fn(*args, **kwargs)`` in a thread, :data:`SLOW_AT_ONCE` at a time (not in the
+        thread pool the quick answers and the pages share)."""
+        import functools
+
+        import anyio
+
+        if self._slow_limiter is None:
+            self._slow_limiter = anyio.CapacityLimiter(SLOW_AT_ONCE)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
+                                              limiter=self._slow_limiter)
 
     def start(self, fn: Callable, *args, **kwargs) -> Future:
         """``fn(*args, **kwargs)`` in the slot, started now in the long answers' thread (the

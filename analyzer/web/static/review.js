@@ -87,8 +87,10 @@ async function load() {
   const result = fromHistory ? await api("/api/history/review", { id: q.get("game") })
     : await api("/api/game/review", Object.fromEntries(q.entries()));
   stop();
-  if (fromHistory && !result.ok && result.data && result.data.field === "id") {
-    // the API's parameter is the address's game: say it in the address's words
+  if (fromHistory && !result.ok && result.data && result.data.field === "id"
+      && result.data.error.startsWith("id")) {
+    // the API's parameter is the address's game: say it in the address's words ("id: 0 is
+    // less than 1"); a message that names no parameter ("there is no game 99999 ...") as is
     result.data.error = "game" + result.data.error.slice(2);
   }
   showError(result, $("other-error"));
