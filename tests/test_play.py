@@ -65,6 +65,16 @@ def held(before: str) -> tuple[list[str], int]:
     return cards, int(re.search(r"\(count (\d+)", line).group(1))
 
 
+def quit_saved(child: pexpect.spawn) -> None:
+    """``quit``, confirmed: the game stops, saved unfinished, exit status 0."""
+    child.sendline("quit")
+    child.expect(r"\(y/n\)> ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def refused(child: pexpect.spawn, answer: str, pattern: str, prompt: int) -> str:
     """Send a wrong answer: the one-line reason must come, then the same prompt again."""
     child.sendline(answer)
@@ -706,12 +716,7 @@ def test_a_damaged_or_locked_history_is_one_line_and_the_game_is_saved(tmp_path)
                   str(late), cwd=tmp_path)
     assert child.expect(PROMPTS) == THROW
     late.write_bytes(b"no database here\n" * 300)
-    child.sendline("quit")
-    child.expect(r"\(y/n\)> ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_saved(child)
     said = " ".join(ANSI.sub("", child.before).split())
     assert (f"the game was not added to the history: {late} is not a readable SQLite database"
             in said)
@@ -776,12 +781,7 @@ def test_undo_in_a_terminal(tmp_path):
     child.sendline("help")
     child.expect(r"  undo         take back your last decision")
     child.expect(PROMPTS)
-    child.sendline("quit")
-    child.expect(r"\(y/n\)> ")
-    child.sendline("y")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_saved(child)
     (record,) = read_records(tmp_path / "u.jsonl")
     assert record["undos"] == 1 and record["unfinished"] is True
     for command in ("replay", "review"):
