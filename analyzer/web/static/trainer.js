@@ -50,7 +50,7 @@ async function newDeal(fromK) {
   nextK = current.k + 1;
   answered = false;
   thrown = [];
-  $("deal-title").textContent = "Deal " + current.k + " of seed " + current.seed + ": you are the " +
+  $("deal-title").textContent = "Deal " + (current.k + 1) + " of seed " + current.seed + ": you are the " +
     current.role + (current.role === "dealer" ? " (the crib is yours)" : " (the crib is the opponent's)") +
     ". Throw two.";
   const box = $("deal-cards");
@@ -163,7 +163,7 @@ function drawRecord() {
     bar.setAttribute("height", h);
     bar.setAttribute("fill", r.rank === 1 ? "#2a8a3e" : "#c0262d");
     const tip = document.createElementNS(NS, "title");
-    tip.textContent = "deal " + r.k + ": rank " + r.rank + ", lost " + fmt(r.lost);
+    tip.textContent = "deal " + (r.k + 1) + ": rank " + r.rank + ", lost " + fmt(r.lost);
     bar.append(tip);
     svg.append(bar);
     hits += r.rank === 1 ? 1 : 0;
