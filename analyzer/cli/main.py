@@ -162,14 +162,12 @@ def _cmd_count(args) -> int:
     from ..core.counting import count_hand, say_count
 
     try:
-        parse_cards(args.starter, n=1)
+        starter = format_cards(parse_cards(args.starter, n=1))
     except CardError as exc:
         raise UsageError(f"crib count: --starter {args.starter}: {exc}") from None
     items = count_hand(_cards_text(args.cards), args.starter, crib=args.crib,
                        variant=args.variant)
-
     hand = format_cards(parse_cards(_cards_text(args.cards)))
-    starter = format_cards(parse_cards(args.starter))
     total = sum(item.points for item in items)
     said = say_count(items)
     if args.json:

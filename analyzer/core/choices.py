@@ -152,6 +152,8 @@ def net_key(net):
     import numpy as np
 
     return np.floor(np.asarray(net, np.float64) * NET_SCALE + 0.5)
+
+
 #: Where a player sits in four-player, counted round to the left from the dealer (the places
 #: of the engine's statistics): the score-aware keep's ``position`` (``crib keep --position``).
 FORM_POSITIONS = ("dealer", "first", "second", "third")

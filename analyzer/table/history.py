@@ -47,10 +47,9 @@ if TYPE_CHECKING:
 
 __all__ = ["HISTORY_ENV", "LOCK_TIMEOUT", "MIGRATIONS", "PHASES", "SCHEMA_VERSION", "SKUNKS",
            "HistoryError", "HistoryStats", "add_game", "add_review", "check_history", "connect",
-           "default_path",
-           "add_trainer_answer", "fill_review", "find_game", "game_row", "history_stats",
-           "read_games", "read_record", "read_trainer", "summarize", "trainer_sittings",
-           "wilson_interval"]
+           "default_path", "add_trainer_answer", "fill_review", "find_game", "game_row",
+           "history_stats", "read_games", "read_record", "read_trainer", "summarize",
+           "trainer_sittings", "wilson_interval"]
 
 #: The environment variable that moves the history to another file.
 HISTORY_ENV = "ANALYZER_HISTORY"
@@ -153,10 +152,7 @@ def _reason(path: Path, exc: sqlite3.Error) -> str:
 
 def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
     """Apply the missing steps of :data:`MIGRATIONS` (to version ``upto``) in one transaction."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > len(MIGRATIONS):
-        raise HistoryError(f"{path} has history schema {version}, newer than this version of "
-                           f"analyzer reads ({len(MIGRATIONS)}): upgrade analyzer")
+    version = _schema_read(conn, path)
     if version >= upto:
         return
     conn.execute("BEGIN IMMEDIATE")
@@ -172,6 +168,16 @@ def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _schema_read(conn: sqlite3.Connection, path: Path) -> int:
+    """The history's schema version, or :class:`HistoryError` for one newer than this package
+    reads."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise HistoryError(f"{path} has history schema {version}, newer than this version of "
+                           f"analyzer reads ({len(MIGRATIONS)}): upgrade analyzer")
+    return version
 
 
 def _check_not_foreign(conn: sqlite3.Connection, path: Path) -> None:
@@ -199,12 +205,7 @@ def check_history(path=None) -> None:
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
                                      timeout=0, isolation_level=None)) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise HistoryError(f"{path} has history schema {version}, newer than this "
-                                   f"version of analyzer reads ({len(MIGRATIONS)}): upgrade "
-                                   "analyzer")
-            if version == 0:
+            if _schema_read(conn, path) == 0:
                 _check_not_foreign(conn, path)
     except sqlite3.Error as exc:
         reason = _reason(path, exc)

@@ -17,7 +17,8 @@ simulates for seconds.
 - the *slow* answers (a game's review, the AI's choices explained, a finished game added to the
   history with its review, the chart): seconds of Python each, :data:`SLOW_AT_ONCE` at a time
   in threads of their own (:meth:`Work.slow`), so that however many are asked for at once, the
-  pages, the counts and the game's moves keep starlette's thread pool;
+  counts, the keeps and the game's moves keep starlette's thread pool (the pages are answered
+  on the event loop);
 - a lock for matplotlib (the chart of ``crib plot keep``), which is not thread-safe;
 - ``closing``, set when the server is asked to stop: the long answers waiting, and those
   computing, answer at once that their client has gone (the thread computing runs on, and the
@@ -116,7 +117,7 @@ class Work:
 
     async def slow(self, fn: Callable, *args, **kwargs):
         """``fn(*args, **kwargs)`` in a thread, :data:`SLOW_AT_ONCE` at a time (not in the
-        thread pool the quick answers and the pages share)."""
+        thread pool of the quick answers)."""
         import functools
 
         import anyio
