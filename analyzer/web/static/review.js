@@ -104,7 +104,10 @@ async function load() {
   if (d.plays_reviewed) parts.push(`by the play ${fmt(d.play_lost, 2)}`);
   if (d.muggins_lost) parts.push(`given by muggins ${d.muggins_lost}`);
   if (d.p_win_lost) parts.push(`P(win) lost near the end ${(100 * d.p_win_lost).toFixed(1)}%`);
-  $("summary").textContent = parts.join("; ") + "." + (d.notes.length ? " Note: " + d.notes.join("; ") + "." : "");
+  // an unfinished game's record holds its finished deals only: say so, or a throw made in the
+  // deal in progress seems forgotten ("0 decisions")
+  const open = d.unfinished ? " The game is not over: the deal in progress is reviewed once its show is counted." : "";
+  $("summary").textContent = parts.join("; ") + "." + open + (d.notes.length ? " Note: " + d.notes.join("; ") + "." : "");
   document.body.dataset.reviewed = String(d.decisions.length);
 }
 
