@@ -369,6 +369,8 @@ def full_rows():
 BAD_TABLES = {
     "nan": (csv_text([*full_rows()[:-1], ("K", "K", "nan", 1)]), "finite"),
     "inf": (csv_text([*full_rows()[:-1], ("K", "K", 1, "inf")]), "finite"),
+    "negative": (csv_text([*full_rows()[:-1], ("K", "K", -0.5, 1)]), "not a crib's points"),
+    "over 29": (csv_text([*full_rows()[:-1], ("K", "K", 1, 30)]), "(0 to 29)"),
     "text": (csv_text([*full_rows()[:-1], ("K", "K", "five", 1)]), "not a number"),
     "empty value": (csv_text([*full_rows()[:-1], ("K", "K", "", 1)]), "not a number"),
     "A-5 and 5-A": (csv_text([*full_rows(), ("5", "A", 1, 1)]), "given twice"),

@@ -53,6 +53,7 @@ from ..core.choices import (
 from ..core.files import atomic_write_all
 from ..core.jit import njit
 from ..core.rng import _shuffle_prefix, chunk_states
+from ..core.rules import MAX_SHOW_SCORE
 from ..core.scoring import _score_one, _throw_key, hand3_table, hand_table, rank_table
 from ..core.version import git_commit, package_version
 from ..keeping.crib import (
@@ -430,9 +431,9 @@ def load_rank_table(path: str | os.PathLike | Traversable | None = None,
     Without ``path``, the project's shipped self-play table ``crib_values_rank.csv``.
     The file is checked as it is read, and :class:`ValueError` names the file, the line and what
     is wrong: bytes that are not UTF-8 text, a missing or duplicated column, an unknown rank, a
-    value that is not a finite number, a rank pair given twice (``A,5`` and ``5,A`` are the same
-    pair), no rows at all, or (with ``complete``) fewer than all 91 rank pairs. Other columns are
-    ignored.
+    value that is not a finite number or not a crib's points (0 to 29), a rank pair given twice
+    (``A,5`` and ``5,A`` are the same pair), no rows at all, or (with ``complete``) fewer than
+    all 91 rank pairs. Other columns are ignored.
 
     Examples
     --------
@@ -498,6 +499,9 @@ def load_rank_table(path: str | os.PathLike | Traversable | None = None,
                                  "number") from None
             if not math.isfinite(value):
                 raise ValueError(f"{path}:{n}: {name} is {row[i].strip()}, not a finite number")
+            if not 0 <= value <= MAX_SHOW_SCORE:  # a mean of crib scores, each 0 to 29
+                raise ValueError(f"{path}:{n}: {name} is {row[i].strip()}, not a crib's "
+                                 f"points (0 to {MAX_SHOW_SCORE})")
             out[name].append(value)
     if not seen:
         raise ValueError(f"{path}: no rows, only the header")
