@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const LEVELS = ["Beginner", "Casual", "Club", "Expert"];
 const STRONGEST = LEVELS[LEVELS.length - 1];  // the level of a level the page does not know
 const SAVED = "crib-play-game";       // localStorage: the last game's address
+const SHOWN = "crib-play-shown";      // sessionStorage: how far this tab counted out the shows
 let game = null;      // {variant, opponent, seed, first, muggins}; opponent may be a level
 let moves = [];       // your moves, as the API takes them
 let answer = null;    // the last answer of /api/game
@@ -161,14 +162,31 @@ async function refresh() {
   chosen = [];
   $("advice").hidden = true;
   $("why-box").hidden = true;
-  if (first) seen = answer.n_events;  // a game opened or reloaded: its past shows are in the log
-  else {
-    // the shows since the last answer are counted out before the next question
-    for (const e of answer.events.slice(seen)) if (e.kind === "show") shows.push(e);
-    announce(answer.events.slice(seen));
-    seen = answer.n_events;
-  }
+  // a game opened or reloaded: its past shows are in the log, but those this tab had not yet
+  // counted out when it was reloaded (the same address) are counted out still
+  if (first) seen = Math.min(shownUpTo() ?? answer.n_events, answer.n_events);
+  // the shows since the last answer are counted out before the next question
+  const fresh = answer.events.slice(seen);
+  for (const e of fresh) if (e.kind === "show") shows.push(e);
+  if (!first || fresh.length) announce(fresh);
+  seen = answer.n_events;
+  saveShown();
   render();
+}
+
+// The events of this address counted out (all but the shows still to count), kept for a reload.
+function saveShown() {
+  const upto = shows.length ? answer.events.indexOf(shows[0]) : answer.n_events;
+  try {
+    sessionStorage.setItem(SHOWN, JSON.stringify({ where: address(), upto }));
+  } catch (e) { /* private mode: a reload shows the log only, as before */ }
+}
+
+function shownUpTo() {
+  let kept = null;
+  try { kept = JSON.parse(sessionStorage.getItem(SHOWN)); } catch (e) { kept = null; }
+  if (!kept || kept.where !== address() || !Number.isInteger(kept.upto) || kept.upto < 0) return null;
+  return kept.upto;
 }
 
 function move(m) {
@@ -491,6 +509,7 @@ function claimWords(e) {
 function nextShow() {
   clearInterval(stepTimer);
   shows.shift();
+  saveShown();
   if (!shows.length) $("announce").textContent = "";  // the shows said, the next question
   render();
 }
