@@ -3,6 +3,12 @@
 
 const $ = (id) => document.getElementById(id);
 const handInput = $("hand"), starterInput = $("starter"), cribBox = $("crib");
+const formSelect = $("variant");
+const FORMS = ["six-card", "five-card", "three-player", "four-player"];
+// The form's hand holds four cards, but five-card's three (its crib four); the counting is the same
+function variant() { return FORMS.includes(formSelect.value) ? formSelect.value : "six-card"; }
+function size() { return variant() === "five-card" && !cribBox.checked ? 3 : 4; }
+const WORDS = { 3: "Three", 4: "Four" };
 const picker = makePicker($("picker"), pick);
 let asked = 0;  // the number of the latest request: older answers are dropped
 
@@ -11,10 +17,10 @@ function pick(card) {
   $("pick-note").textContent = "";
   if (hand.includes(card)) hand = hand.filter((c) => c !== card);
   else if (starter.includes(card)) starter = [];
-  else if (hand.length < 4) hand.push(card);
+  else if (hand.length < size()) hand.push(card);
   else if (starter.length === 0) starter = [card];
   else {
-    $("pick-note").textContent = "Four cards and a starter are chosen: click one to take it back.";
+    $("pick-note").textContent = `${WORDS[size()]} cards and a starter are chosen: click one to take it back.`;
     return;
   }
   handInput.value = hand.join(" ");
@@ -25,7 +31,7 @@ function pick(card) {
 function drawShown(hand, starter) {
   const shown = $("shown");
   shown.textContent = "";
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < Math.max(size(), hand.length); i++) {
     if (i < hand.length) shown.append(cardEl(hand[i]));
     else { const s = document.createElement("span"); s.className = "slot"; shown.append(s); }
   }
@@ -41,6 +47,7 @@ function updateUrl() {
   if (handInput.value.trim()) q.set("hand", handInput.value.trim());
   if (starterInput.value.trim()) q.set("starter", starterInput.value.trim());
   if (cribBox.checked) q.set("crib", "1");
+  if (variant() !== "six-card") q.set("variant", variant());
   history.replaceState(null, "", "/count" + (q.toString() ? "?" + q.toString() : ""));
 }
 
@@ -50,8 +57,9 @@ function refresh(force) {
   picker.show([...hand, ...starter], starter);
   drawShown(hand, starter);
   updateUrl();
-  const ready = splitCards(handInput.value).length === 4 && splitCards(starterInput.value).length === 1;
-  if (force && splitCards(handInput.value).length === 4 && !starterInput.value.trim()) {
+  const n = size();
+  const ready = splitCards(handInput.value).length === n && splitCards(starterInput.value).length === 1;
+  if (force && splitCards(handInput.value).length === n && !starterInput.value.trim()) {
     asked++;  // the hand is there: say, in the page's words, what is still wanted
     abortKind("count");
     $("result").hidden = true;
@@ -70,7 +78,8 @@ function highlight(cards) {
 async function count() {
   const mine = ++asked;
   const result = await api("/api/count", { hand: handInput.value, starter: starterInput.value,
-                                           crib: cribBox.checked ? "true" : "false" }, "count");
+                                           crib: cribBox.checked ? "true" : "false",
+                                           variant: variant() }, "count");
   if (mine !== asked || result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) { $("result").hidden = true; return; }
@@ -133,6 +142,7 @@ for (const input of [handInput, starterInput]) {
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { typed.cancel(); refresh(true); } });
 }
 cribBox.addEventListener("change", () => refresh(false));
+formSelect.addEventListener("change", () => refresh(false));
 $("count").addEventListener("click", () => { typed.cancel(); refresh(true); });
 $("clear").addEventListener("click", () => {
   handInput.value = ""; starterInput.value = ""; $("pick-note").textContent = "";
@@ -143,4 +153,5 @@ const given = new URLSearchParams(location.search);
 handInput.value = given.get("hand") || "";
 starterInput.value = given.get("starter") || "";
 cribBox.checked = ["1", "true", "on", "yes"].includes((given.get("crib") || "").toLowerCase());
+formSelect.value = FORMS.find((f) => f === (given.get("variant") || "").trim().toLowerCase()) || "six-card";
 refresh(false);
