@@ -563,6 +563,30 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
         in one(driver, "#summary").text
 
 
+def test_a_game_the_locked_history_refuses_is_added_once_the_lock_goes(site, history_path):
+    # another program holds the history (an exclusive transaction) as the game ends: the server
+    # answers 503 after its lock timeout, the page says so and tries again, and the game is
+    # added once the lock goes (an audit's game stayed out of the history until a reload)
+    import sqlite3
+
+    from analyzer.table.history import read_games
+
+    url, driver = site
+    open_game(driver, url, "seed=43&level=Beginner&variant=five-card")
+    holder = sqlite3.connect(history_path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        assert play(driver)["ask"] == "over"
+        wait_for(lambda: "tried again in" in one(driver, "#other-error").text)
+        assert "not in your history yet" in one(driver, "#other-error").text
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    wait_for(lambda: "in your history" in one(driver, "#notice").text)
+    assert not [e for e in by(driver, "#other-error") if e.text]
+    assert (read_games(history_path)["seed"] == 43).sum() == 1
+
+
 def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):
     from analyzer import keep
     from analyzer.table.history import read_trainer

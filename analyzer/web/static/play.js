@@ -11,6 +11,7 @@ const LEVELS = ["Beginner", "Casual", "Club", "Expert"];
 const STRONGEST = LEVELS[LEVELS.length - 1];  // the level of a level the page does not know
 const SAVED = "crib-play-game";       // localStorage: the last game's address
 const SHOWN = "crib-play-shown";      // sessionStorage: how far this tab counted out the shows
+const RETRY_HISTORY = [2, 5, 15, 30, 60];  // seconds before each new try to add a finished game
 let game = null;      // {variant, opponent, seed, first, muggins}; opponent may be a level
 let moves = [];       // your moves, as the API takes them
 let answer = null;    // the last answer of /api/game
@@ -397,8 +398,24 @@ async function addToHistory() {
   try { done = localStorage.getItem(key) === "1"; } catch (e) { done = false; }
   if (recorded || done) { historyNote(true); return; }
   recorded = true;
-  const result = await apiPost("/api/history/game", params());
-  if (!result.ok) { $("other-error").textContent = result.data.error || "not added to the history"; return; }
+  const asked = params();
+  // a history the server cannot write now (503: locked by another program, say) or no answer is
+  // tried again, later each time; a game refused for what it is (422) is not
+  for (const wait of [...RETRY_HISTORY, null]) {
+    const result = await apiPost("/api/history/game", asked);
+    if (result.ok) break;
+    const why = (result.data && result.data.error) || "not added to the history";
+    const later = result.status === 503 || result.status === 0;  // 0: no answer from the server
+    if (!later || wait === null) {
+      $("other-error").textContent = "The game is not in your history: " + why +
+        (later ? " (a reload of the page tries again)." : ".");
+      return;
+    }
+    $("other-error").textContent = `The game is not in your history yet: ${why} (tried again in ${wait} s).`;
+    await new Promise((done) => setTimeout(done, wait * 1000));
+    if ("crib-recorded:" + address() !== key) return;  // another game on the page now
+  }
+  $("other-error").textContent = "";
   try { localStorage.setItem(key, "1"); } catch (e) { /* the server does not add it twice */ }
   historyNote(true);
 }
