@@ -4,9 +4,9 @@
 const $ = (id) => document.getElementById(id);
 const handInput = $("hand"), starterInput = $("starter"), cribBox = $("crib");
 const formSelect = $("variant");
-const FORMS = ["six-card", "five-card", "three-player", "four-player"];
+const FORMS = [...formSelect.options].map((o) => o.value);  // the forms the page offers
 // The form's hand holds four cards, but five-card's three (its crib four); the counting is the same
-function variant() { return FORMS.includes(formSelect.value) ? formSelect.value : "six-card"; }
+function variant() { return formSelect.value; }
 function size() { return variant() === "five-card" && !cribBox.checked ? 3 : 4; }
 const WORDS = { 3: "Three", 4: "Four" };
 const picker = makePicker($("picker"), pick);

@@ -393,7 +393,8 @@ function endWords(e) {
 }
 
 async function addToHistory() {
-  const key = "crib-recorded:" + address();
+  const where = address();
+  const key = "crib-recorded:" + where;
   let done = false;
   try { done = localStorage.getItem(key) === "1"; } catch (e) { done = false; }
   if (recorded || done) { historyNote(true); return; }
@@ -413,7 +414,7 @@ async function addToHistory() {
     }
     $("other-error").textContent = `The game is not in your history yet: ${why} (tried again in ${wait} s).`;
     await new Promise((done) => setTimeout(done, wait * 1000));
-    if ("crib-recorded:" + address() !== key) return;  // another game on the page now
+    if (address() !== where) return;  // another game on the page now
   }
   $("other-error").textContent = "";
   try { localStorage.setItem(key, "1"); } catch (e) { /* the server does not add it twice */ }
