@@ -630,6 +630,71 @@ def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):
     assert not by(driver, "#sittings-none")[0].is_displayed()
 
 
+# Reviewed games for the trend's chart: one game's record, stripped to what the history reads,
+# and what each review lost (discards, play), oldest first: more lost early than late.
+_TREND_GAME = {"seats": ["you", "ev+greedy"], "level": "Club", "winner": 0, "scores": [121, 95],
+               "skunk": 0, "first_dealer": 0,
+               "deals": [{"dealer": 0, "heels": 0, "plays": [[1, "5H", 2]], "show": [8, 12, 5]}]}
+_TREND_LOSSES = [(3.5, 4.0), (2.25, 5.5), (4.0, 1.5), (0.5, 2.0), (1.75, 3.25), (0.0, 1.0),
+                 (2.5, 0.75), (1.0, 0.5)]
+
+
+def test_the_trend_chart_has_an_axis_of_points_each_game_and_the_fitted_line(site, tmp_path):
+    # an audit's chart had bars only: no scale, no game numbers, the summary's slope not drawn
+    from types import SimpleNamespace
+
+    from analyzer.table.history import add_game, history_stats
+    from analyzer.web.app import create_app
+    from analyzer.web.serve import BackgroundServer
+
+    path = tmp_path / "history.sqlite3"
+    for i, (discard, play_lost) in enumerate(_TREND_LOSSES):
+        add_game(_TREND_GAME, path, seed=500 + i, played_at=f"2025-03-{i + 1:02d}T10:00:00+00:00",
+                 review=SimpleNamespace(discard_lost=discard, play_lost=play_lost))
+    stats = history_stats(path)
+    lost = stats.losses["lost"].tolist()
+    assert lost == [d + p for d, p in _TREND_LOSSES] and stats.trend["slope"] < 0
+    _, driver = site
+    with BackgroundServer(create_app(history=path)) as url:
+        for width in (390, 1200):
+            driver.set_window_size(width, 900)
+            driver.get(url + "/history")
+            wait_for(lambda: data(driver, "loaded"))
+            chart = one(driver, "#trend-chart")
+            bars = chart.find_elements("css selector", "rect")
+            assert [float(b.get_attribute("data-lost")) for b in bars] == lost
+            # each bar's height in proportion to its points, on the axis's scale
+            heights = [float(b.get_attribute("height")) for b in bars]
+            assert all(h == pytest.approx(heights[0] * x / lost[0]) for h, x in zip(
+                heights, lost, strict=True))
+            labels = [t.text for t in chart.find_elements("css selector", "text")]
+            assert labels[:4] == ["0", "5", "10", "points lost"]  # 9.5 at most: an axis to 10
+            assert labels[-2:] == ["game 1", f"game {len(lost)}"]
+            # the axis's 10 as high as a bar of 10 points would be
+            base, top = (float(e.get_attribute("y1")) for e in
+                         chart.find_elements("css selector", "line")[0:3:2])
+            assert heights[0] == pytest.approx((base - top) * lost[0] / 10)
+            assert "game 2 (03-02 10:00): 7.75 points lost" in driver.execute_script(
+                "return arguments[0].textContent", bars[1])
+            # the least-squares line from the first bar's middle to the last's, falling
+            line = one(driver, "#trend-line")
+            y1, y2 = (float(line.get_attribute(k)) for k in ("y1", "y2"))
+            mean, n = sum(lost) / len(lost), len(lost)
+            for y, i in ((y1, 0), (y2, n - 1)):
+                fitted = mean + stats.trend["slope"] * (i - (n - 1) / 2)
+                assert base - y == pytest.approx((base - top) * fitted / 10)
+            assert y2 > y1
+            # every label and bar inside the chart's box, drawn in the page's pixels
+            outside = driver.execute_script("""
+                const svg = arguments[0], box = svg.viewBox.baseVal;
+                const size = svg.getBoundingClientRect();
+                return [box.width - size.width, ...[...svg.querySelectorAll('text, rect')]
+                  .map(e => e.getBBox()).filter(b => b.x < -0.5 || b.y < -0.5
+                    || b.x + b.width > box.width + 0.5 || b.y + b.height > box.height + 0.5)
+                  .map(b => [b.x, b.y, b.width, b.height])];""", chart)
+            assert abs(outside[0]) <= 1 and not outside[1:], outside
+
+
 # ------------------------------------------------------------------------ defect 9 and phones
 
 

@@ -14,23 +14,70 @@ function cell(text, cls) {
 
 function pct(x) { return x === null || x === undefined ? "\u2013" : (100 * x).toFixed(1) + "%"; }
 
-function drawTrend(losses) {
+// A step of the axis that reads well: 1, 2 or 5 times a power of ten, at least x.
+function niceCeil(x) {
+  const p = Math.pow(10, Math.floor(Math.log10(x)));
+  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x - 1e-9);
+}
+
+// The points lost in each reviewed game, oldest first: a bar a game on an axis of points, the
+// first and last games numbered under it, each bar's figures in its tooltip, and the
+// least-squares line of the trend (its slope is the summary's) dashed across them. The chart is
+// drawn in the page's own pixels (its box's width), so its labels read alike on a phone and on
+// a desktop; it is drawn again when the window's width changes.
+let trendDrawn = null;
+function drawTrend(losses, slope) {
+  trendDrawn = [losses, slope];
   const svg = $("trend-chart");
   svg.textContent = "";
   if (!losses.length) return;
+  const width = Math.round(Math.min(Math.max(svg.getBoundingClientRect().width, 240), 720));
+  svg.setAttribute("viewBox", `0 0 ${width} 120`);
   const ns = "http://www.w3.org/2000/svg";
-  const top = Math.max(1, ...losses.map((r) => r.lost));
-  const w = 360 / Math.max(losses.length, 10);
+  const add = (name, attrs, text) => {
+    const el = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
+    svg.append(el);
+    return el;
+  };
+  const left = 32, right = width - 4, top = 20, bottom = 100;
+  const most = niceCeil(Math.max(1, ...losses.map((r) => r.lost)));
+  const y = (v) => bottom - (bottom - top) * v / most;
+  const w = (right - left) / Math.max(losses.length, 10);
+  for (const v of [0, most / 2, most]) {
+    add("line", {x1: left, x2: right, y1: y(v), y2: y(v), stroke: v ? "#ddd" : "#888",
+                 "stroke-width": 1});
+    add("text", {x: left - 4, y: y(v) + 3.5, "text-anchor": "end", "font-size": 12,
+                 fill: "#555"}, fmt(v, v % 1 ? 1 : 0));
+  }
+  add("text", {x: 0, y: 12, "font-size": 12, fill: "#555"}, "points lost");
   losses.forEach((r, i) => {
-    const h = 80 * r.lost / top;
-    const rect = document.createElementNS(ns, "rect");
-    rect.setAttribute("x", i * w + 1);
-    rect.setAttribute("y", 85 - h);
-    rect.setAttribute("width", Math.max(1, w - 2));
-    rect.setAttribute("height", h);
-    rect.setAttribute("fill", "#9ecae1");
-    svg.append(rect);
+    const rect = add("rect", {x: left + i * w + 1, y: y(r.lost), width: Math.max(1, w - 2),
+                              height: bottom - y(r.lost), fill: "#9ecae1"});
+    rect.dataset.lost = r.lost;
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `game ${i + 1} (${r.played_at.replace("T", " ").slice(5, 16)}): ` +
+      `${fmt(r.lost, 2)} points lost`;
+    rect.append(title);
   });
+  const n = losses.length;
+  if (n * w >= 120) {  // the first and the last game, under the ends of the bars
+    add("text", {x: left, y: bottom + 15, "font-size": 12, fill: "#555"}, "game 1");
+    add("text", {x: left + n * w, y: bottom + 15, "text-anchor": "end", "font-size": 12,
+                 fill: "#555"}, `game ${n}`);
+  } else {  // too few for both words under them (a phone): each bar's number
+    losses.forEach((r, i) => add("text", {x: left + (i + 0.5) * w, y: bottom + 15,
+                                          "text-anchor": "middle", "font-size": 12,
+                                          fill: "#555"}, `${i + 1}`));
+  }
+  if (n >= 2 && slope !== null) {
+    const mean = losses.reduce((a, r) => a + r.lost, 0) / n;
+    const at = (i) => Math.min(bottom, Math.max(top, y(mean + slope * (i - (n - 1) / 2))));
+    add("line", {id: "trend-line", x1: left + 0.5 * w, y1: at(0), x2: left + (n - 0.5) * w,
+                 y2: at(n - 1), stroke: "#c0392b", "stroke-width": 1.5,
+                 "stroke-dasharray": "4 3"});
+  }
 }
 
 async function load() {
@@ -71,7 +118,7 @@ async function load() {
     `${t.games} reviewed game${t.games === 1 ? "" : "s"}: the trend needs two.` :
     `${t.games} reviewed games: points lost a game ${fmt(t.first_half, 2)} in the first half, ` +
     `${fmt(t.last_half, 2)} in the last (slope ${signed(t.slope, 3)} a game).`;
-  drawTrend(s.losses);
+  drawTrend(s.losses, t.slope);
   const sittings = $("sittings").querySelector("tbody");
   sittings.textContent = "";
   for (const r of d.sittings) {
@@ -103,4 +150,5 @@ async function load() {
   document.body.dataset.loaded = "1";
 }
 
+window.addEventListener("resize", () => { if (trendDrawn) drawTrend(...trendDrawn); });
 load();
