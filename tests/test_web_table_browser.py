@@ -778,6 +778,12 @@ def test_390_pixels_nothing_wider_than_the_screen_every_button_40(site, path):
             hand = driver.execute_script(
                 "return document.getElementById('hand').getBoundingClientRect().bottom")
             assert hand <= 844, hand
+            # the board's names and scores at a 12-pixel font or more (their boxes 16 pixels
+            # high), not shrunk with its holes (their boxes were 13 pixels high, a 10-pixel font)
+            heights = driver.execute_script(
+                "return [...document.querySelectorAll('.side-name, .side-score')]"
+                ".map(e => e.getBoundingClientRect().height)")
+            assert heights and min(heights) >= 16, heights
             play(driver, stop=["show"])  # a show on the cards, the page at its fullest
         elif path.startswith("/history"):
             wait_for(lambda: data(driver, "loaded"))

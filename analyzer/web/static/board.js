@@ -26,8 +26,8 @@ function drawBoard(container, sides, target, line) {
   const y = (k) => Math.floor((k - 1) / perRow) * rowH;
   const width = Math.max(left + perRow * pitch + (perRow / 5 - 1) * street + 20, 120);
   const trackH = head + rows * rowH + 6;
-  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${trackH * sides.length}`, class: "pegboard",
-                             role: "img" });
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${trackH * sides.length}`,
+                             class: "pegboard" + (narrow ? " narrow" : ""), role: "img" });
   const words = sides.map((s) => `${s.name} ${s.front}` + (s.front !== s.back ? ` (was ${s.back})` : ""));
   svg.setAttribute("aria-label", `the board, to ${target}: ` + words.join("; "));
   sides.forEach((side, i) => {
@@ -62,7 +62,8 @@ function drawBoard(container, sides, target, line) {
   container.append(svg);
   const note = document.createElement("div");
   note.className = "note";
-  note.textContent = `to ${target}; the front peg (filled) stands in the score, the back peg ` +
-    `(ringed) in the score before the last points; the bar is the skunk line (${line}).`;
+  note.textContent = `The game is to ${target}. The front peg (filled) stands in the score, ` +
+    `the back peg (ringed) in the score before the last points; the bar is the skunk line ` +
+    `(${line}).`;
   container.append(note);
 }
