@@ -301,6 +301,31 @@ def test_a_resumed_deal_shown_again_names_the_leaders_of_then(tmp_path):
     assert heading(again) == heading(live) and "Deal 2:" in heading(again)
 
 
+@pytest.mark.parametrize(("variant", "seed", "before", "again"), [
+    # three-player: your JD taken back and laid again; West's go point, then you lead
+    ("three-player", 2498, "7S AH JD undo", "JD 8D"),
+    # four-player: your AD taken back and laid again, your 31; East's go point, then you lead
+    ("four-player", 5869, "AS AD 3C 5H 9S 6C 9D AD undo", "AD 3D"),
+])
+def test_after_an_undo_each_new_count_names_its_leader_as_the_game_played_straight_does(
+        tmp_path, variant, seed, before, again):
+    """An audit's undo: the card taken back was still counted as laid, so a later new count
+    named the seat after yours (or no one) where you held a card and led."""
+    def leads(answers: str) -> list[str]:
+        run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", variant,
+                              "--level", LEVEL, "--seed", str(seed), "--save", "u.jsonl",
+                              "--no-history"],
+                             input="\n".join(answers.split()) + "\nquit\ny\n",
+                             capture_output=True, text=True, cwd=tmp_path, env=_env(),
+                             timeout=TIMEOUT)
+        assert run.returncode == 0, run.stderr
+        return re.findall(r"-- the count starts again at 0[^\n]*", run.stdout)
+
+    undone = leads(f"{before} {again}")
+    straight = leads(f"{before.removesuffix(' undo').rsplit(' ', 1)[0]} {again}")
+    assert undone == straight and undone[-1].endswith(": you lead --")
+
+
 def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "three-player",
                           "--seed", "3", "--save", "x.jsonl", "--no-history"],

@@ -370,8 +370,7 @@ class TerminalPlayer:
                          f" to {crib} crib.")
         elif kind == "starter":
             self._in_show = False
-            self._last = None
-            self._laid = [0] * table.game.players
+            self._follow(event)
             if table.game.crib_from_pack:
                 self.say(f"{seating.subject(event['dealer'])} "
                          f"{seating.verb(event['dealer'], 'add')} the top card of the pack to "
@@ -388,8 +387,7 @@ class TerminalPlayer:
                 self.say("The play" + (" (one count):" if table.game.one_count else ":"))
         elif kind == "lay":
             seat = event["seat"]
-            self._last = seat
-            self._laid[seat] += 1
+            self._follow(event)
             said = say_peg(event["count"], event["items"])
             self.say(f"  {seating.label(seat)} {seating.verb(seat, 'lay')} "
                      f"{format_card(event['card'])}    count {event['count']:>2}: "
@@ -415,6 +413,17 @@ class TerminalPlayer:
             self._show_count(event)
         elif kind == "end":
             self._show_end(event)
+
+    def _follow(self, event: dict) -> None:
+        """Keep count of the play for :meth:`_next_lead`: a starter begins a deal's play, a lay
+        is one more card of its seat's, the last laid. (After an undo the events of the deal are
+        followed again, not shown: :class:`_Resumed`.)"""
+        if event["kind"] == "starter":
+            self._last = None
+            self._laid = [0] * self.table.game.players
+        elif event["kind"] == "lay":
+            self._last = event["seat"]
+            self._laid[event["seat"]] += 1
 
     def _next_lead(self) -> str | None:
         """Who leads the new count: the first seat after the last to lay that holds a card, by
@@ -1035,6 +1044,9 @@ class _Resumed:
                     "claim": lambda: f"your count of {answer}"}[kind]()
             player.say(f"  Taken back: {what} ({player._scores(table.scores.tolist())}).",
                        style="cyan")
+            player._follow({"kind": "starter"})  # the play as it stands now, without the
+            for event in events:  # card taken back
+                player._follow(event)
             if kind != "claim":  # before the show: it is headed again when it comes again
                 player._in_show = False
             return
