@@ -969,6 +969,27 @@ def test_the_muggins_message_names_what_was_missed(claim, said):
     assert text.endswith(f"muggins! The AI takes the {9 - claim} you missed{said}")
 
 
+def test_the_muggins_message_names_each_kind_of_set_that_could_be_what_was_missed():
+    # an audit's crib 2D 3D 4S QH with the starter AC, 8 (two fifteens and a run of four),
+    # claimed 4: the run alone was named, but two fifteens missed are worth 4 too
+    from rich.console import Console
+
+    from analyzer.cli.terminal import TerminalPlayer
+    from analyzer.core.cards import parse_cards
+    from analyzer.core.counting import count_hand
+    from analyzer.table.tabletop import missed_items
+
+    console = Console(record=True, width=80, force_terminal=False)
+    cards = parse_cards("2D 3D 4S QH").tolist()
+    items = count_hand(cards, "AC")
+    TerminalPlayer(console).show({
+        "kind": "show", "seat": 0, "starter": parse_card("AC"), "crib": True, "cards": cards,
+        "points": 8, "items": items, "claimed": 4, "taken": 4, "missed": missed_items(items, 4),
+        "scores": [0, 4]})
+    text = " ".join(console.export_text().split())
+    assert text.endswith("The AI takes the 4 you missed (a run of four or two fifteens)"), text
+
+
 def test_the_count_prompt_writes_its_cards_as_the_screen_does():
     # In a colour terminal the screen shows 5♥; the muggins prompt, read by input() (no
     # colour there), showed 5H. Piped, both are letters.

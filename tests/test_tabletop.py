@@ -655,7 +655,11 @@ def test_hands_are_sorted_and_the_table_says_no_needless_go_or_new_count():
     assert any(e["kind"] == "go_point" and e["seat"] == 0 for e in events)
 
 
-def test_missed_items_are_the_smallest_sets_that_make_the_points_missed():
+def test_missed_items_are_every_set_that_makes_the_points_missed():
+    from itertools import combinations
+
+    import numpy as np
+
     from analyzer.core.counting import count_hand
     from analyzer.table.tabletop import missed_items
 
@@ -664,6 +668,22 @@ def test_missed_items_are_the_smallest_sets_that_make_the_points_missed():
     assert {tuple(i.kind for i in s) for s in missed_items(items, 2)} == {("fifteen",)}
     assert missed_items(items, sum(i.points for i in items)) == [tuple(items)]
     assert missed_items(count_hand("2S 4D 6H 8C", "QC"), 1) == []
+    # an audit's crib: a run of four missed, or two fifteens, both worth 4 (only the run, the
+    # smallest set, was named, as if it were what the count left out)
+    crib = count_hand("2D 3D 4S QH", "AC")
+    assert [[i.kind for i in s] for s in missed_items(crib, 4)] == [["run"],
+                                                                     ["fifteen", "fifteen"]]
+    # against every subset of the items, for hands dealt at random: the same sets, smallest
+    # first, each in table order
+    rng = np.random.default_rng(23)
+    for _ in range(200):
+        five = rng.choice(52, 5, replace=False).tolist()
+        items = count_hand(five[:4], five[4])
+        total = sum(i.points for i in items)
+        for missed in range(1, total):
+            want = [c for size in range(1, len(items) + 1) for c in combinations(items, size)
+                    if sum(i.points for i in c) == missed]
+            assert missed_items(items, missed) == want
 
 
 # --------------------------------------------------------------------------- records of people

@@ -47,8 +47,6 @@ muggins is of the person's own cards, so only the next deal ends the chance to t
 from __future__ import annotations
 
 import copy
-from itertools import combinations
-from math import comb
 from typing import Protocol
 
 import numpy as np
@@ -601,11 +599,13 @@ class Table:
 
 
 def missed_items(items, missed: int) -> list[tuple]:
-    """What a muggins count too low may have left out: the smallest sets of a count's items
+    """What a muggins count too low may have left out: every set of a count's items
     (:func:`analyzer.core.counting.count_hand`) whose points make ``missed``, each a tuple of
-    items in table order. Empty when no set of items makes it (the count claimed was not a sum
-    of the hand's combinations), or when the sets are too many to list (more than 20,000
-    combinations of one size looked at).
+    items in table order, the smallest sets first. A run of four missed and two fifteens
+    missed are both worth 4: both are listed, as either may be what the count left out. Empty
+    when no set of items makes it (the count claimed was not a sum of the hand's
+    combinations), or when the sets are too many to list (more than 20,000 of them, or more
+    than 500,000 sets looked at).
 
     Examples
     --------
@@ -613,19 +613,37 @@ def missed_items(items, missed: int) -> list[tuple]:
     >>> [[(i.kind, i.points) for i in s] for s in missed_items(count_hand("4H 5S 6D KC", "9C"),
     ...                                                          3)]
     [[('run', 3)]]
+    >>> [[i.kind for i in s] for s in missed_items(count_hand("2D 3D 4S QH", "AC"), 4)]
+    [['run'], ['fifteen', 'fifteen']]
     """
     items = list(items)
     if missed <= 0:
         return []
     if missed == sum(i.points for i in items):
         return [tuple(items)]
-    for size in range(1, len(items) + 1):
-        if comb(len(items), size) > 20_000:
-            break
-        found = [c for c in combinations(items, size) if sum(i.points for i in c) == missed]
-        if found:
-            return found
-    return []
+    found: list[tuple[int, ...]] = []
+    looked = 0
+
+    def walk(start: int, chosen: list[int], left: int) -> bool:
+        """Sets of the items from ``start`` on making ``left`` more points (every item is worth
+        at least 1): False once there are too many to list."""
+        nonlocal looked
+        for k in range(start, len(items)):
+            looked += 1
+            points = items[k].points
+            if looked > 500_000:
+                return False
+            if points == left:
+                found.append((*chosen, k))
+                if len(found) > 20_000:
+                    return False
+            elif points < left and not walk(k + 1, [*chosen, k], left - points):
+                return False
+        return True
+
+    if not walk(0, [], missed):
+        return []
+    return [tuple(items[k] for k in ks) for ks in sorted(found, key=lambda ks: (len(ks), ks))]
 
 
 # --------------------------------------------------------------------------- advice
