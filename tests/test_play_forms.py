@@ -326,6 +326,21 @@ def test_after_an_undo_each_new_count_names_its_leader_as_the_game_played_straig
     assert undone == straight and undone[-1].endswith(": you lead --")
 
 
+def test_the_replay_of_a_stopped_four_player_game_says_each_ai_throws_a_card(tmp_path):
+    # an audit read "throws 1 cards" in the replay crib play names when it saves
+    from analyzer.sim.records import format_game
+
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "four-player",
+                          "--level", LEVEL, "--seed", "5", "--save", "s.jsonl", "--no-history"],
+                         input="1\nquit\ny\n", capture_output=True, text=True, cwd=tmp_path,
+                         env=_env(), timeout=TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    (record,) = read_records(tmp_path / "s.jsonl")
+    stopped = format_game(record).split("the game stopped in this deal")[1]
+    assert stopped.count("holds 5 cards, unseen, throws a card") == 3, stopped
+    assert "1 cards" not in stopped
+
+
 def test_expert_in_a_group_form_says_how_it_plays(tmp_path):
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--variant", "three-player",
                           "--seed", "3", "--save", "x.jsonl", "--no-history"],

@@ -762,7 +762,8 @@ def format_game(record: dict) -> str:
         for p in order:
             role = POSITIONS[n][(p - dealer) % n]
             if p in hidden:  # the person may resume: the others' cards are not shown yet
-                thrown = (f"{len(deal['discards'][p])} cards" if deal["discards"][p]
+                n_thrown = len(deal["discards"][p])
+                thrown = ("a card" if n_thrown == 1 else f"{n_thrown} cards" if n_thrown
                           else "nothing yet")
                 lines.append(f"  player {p} ({role}) holds {len(deal['hands'][p])} cards, "
                              f"unseen, throws {thrown}")
