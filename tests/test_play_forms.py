@@ -32,6 +32,7 @@ from test_play import (
     first_fitting,
     held,
     spawn,
+    terminal,
 )
 
 from analyzer.core.cards import card_value, parse_card
@@ -339,6 +340,31 @@ def test_the_replay_of_a_stopped_four_player_game_says_each_ai_throws_a_card(tmp
     stopped = format_game(record).split("the game stopped in this deal")[1]
     assert stopped.count("holds 5 cards, unseen, throws a card") == 3, stopped
     assert "1 cards" not in stopped
+
+
+def test_a_resumed_games_board_has_its_back_pegs_where_they_stood(tmp_path):
+    """An audit's resume drew the deal in progress's board with no back peg (each side seen to
+    reach its score in one go): the table's deal says where each stood before its last points
+    (``before``), and the resumed board is the board of the game played straight."""
+    env = {**_env(), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+
+    def board_of_deal_2(args: list[str], answers: list[str]) -> str:
+        child = terminal(["play", *args, "--no-history"], tmp_path, env)
+        seen = []
+        for answer in [*answers, "quit", "y"]:
+            child.expect(r"> ")
+            seen.append(child.before)
+            child.sendline(answer)
+        child.expect(pexpect.EOF)
+        text = ANSI.sub("", "".join(seen)).replace("\r", "")
+        board = text[text.index("Deal 2:"):].split("\n")
+        return "\n".join(line for line in board[1:10] if "·" in line)
+
+    live = board_of_deal_2(["--variant", "three-player", "--level", LEVEL, "--seed", "5",
+                            "--save", "b.jsonl"], ["1"] * 5)
+    again = board_of_deal_2(["--resume", "b.jsonl"], [])
+    assert again == live and live.count("○") == 3  # each side's back peg, on the board
 
 
 def test_expert_in_a_group_form_says_how_it_plays(tmp_path):

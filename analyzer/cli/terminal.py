@@ -338,6 +338,10 @@ class TerminalPlayer:
         """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
         table, kind = self.table, event["kind"]
         seating = self.seating
+        if kind == "deal" and len(self._pegs) != len(event["scores"]):  # a resumed game's
+            self._pegs = [[0, b, x] if 0 < b < x else [0, x] if x else [0]  # back pegs, too
+                          for b, x in zip(event.get("before", [0] * len(event["scores"])),
+                                          event["scores"], strict=True)]
         self._move_pegs(event.get("scores"))
         group = seating.players > 2
         if kind == "cut":

@@ -71,7 +71,8 @@ __all__ = ["EVENTS", "PERSON", "Person", "QuitGame", "Table", "Undo", "keep_advi
 #: discard or a crib sorted by rank, then suit):
 #:
 #: * ``cut``: ``cards`` (one a seat, the deciding round), ``dealer``;
-#: * ``deal``: ``number`` (1, 2, ...), ``dealer``, ``scores``;
+#: * ``deal``: ``number`` (1, 2, ...), ``dealer``, ``scores``, ``before`` (each side's score
+#:   before its last points: a board's back peg);
 #: * ``discard``: ``seat``, ``kept``, ``thrown``;
 #: * ``starter``: ``card``, ``dealer``, ``heels`` (points to the dealer), ``scores``;
 #: * ``lay``: ``seat``, ``card``, ``count`` (after it), ``cards`` (the cards of this count),
@@ -202,6 +203,8 @@ class Table:
         self._laid = np.zeros((n, game.kept), np.bool_)
         self._seq = np.zeros(n * game.kept + 1, np.int64)
         self.scores = np.zeros(sides, np.int64)  #: by side, live
+        #: by side: its score before its last points (where a board's back peg stands)
+        self.before = np.zeros(sides, np.int64)
         self.first_dealer: int | None = None
         self.dealer: int | None = None
         self.starter: int | None = None
@@ -324,6 +327,8 @@ class Table:
     def _peg(self, seat: int, points: int) -> bool:
         """Add points to the seat's side; True when that side wins."""
         side = self.side(seat)
+        if points:
+            self.before[side] = self.scores[side]
         self.scores[side] += points
         if self.scores[side] >= self.game.target and self.winner is None:
             self.winner = side
@@ -377,7 +382,7 @@ class Table:
         self.history = []
         self._laid[:, :] = False
         self._tell({"kind": "deal", "number": len(self._deals) + 1, "dealer": dealer,
-                    "scores": self.scores.tolist()})
+                    "scores": self.scores.tolist(), "before": self.before.tolist()})
         for p in range(n):
             own = self.side(p) == self.side(dealer)
             if self.ai[p]:
