@@ -189,6 +189,26 @@ def test_a_position_the_game_cannot_reach_is_one_clear_error(played, message):
             thrown="3D 4D")
 
 
+@pytest.mark.parametrize(("variant", "mine", "played", "goes", "low", "seat", "thrown"), [
+    ("six-card", "KS 5C 4C 2D", "1:KS 0:QS 1:5C", "0:go", "1:KS 0:6S 1:5C", 1, "8H 9H"),
+    ("three-player", "KC 5S 4C 2D", "1:KS 2:KC 0:5D", "1:go", "1:KS 2:KC 0:AD", 2, "8H"),
+    ("four-player", "KS 5C 4C 2D", "1:KS 2:QS 3:5D", "0:go", "1:KS 2:QS 3:AD", 1, "8H"),
+])
+def test_the_seats_before_the_one_asked_are_taken_to_say_go_from_a_count_of_22(
+        variant, mine, played, goes, low, seat, thrown):
+    # as api.md and lay's docstring say; an audit's lay at a count of 25 was refused ("it is
+    # seat 0's turn") unless the goes were written out
+    view = dict(seat=seat, dealer=0, starter="7H", thrown=thrown, variant=variant)
+    assumed = lay("ev+greedy", mine, played, **view)
+    assert assumed == lay("ev+greedy", mine, f"{played} {goes}", **view)
+    laid = {card.split(":")[1] for card in played.split()}
+    assert format_cards([assumed]) in set(mine.split()) - laid - {"KS", "KC"}  # fits 25
+    # at a count of 21 no go is taken: a ten-card may fit
+    with pytest.raises(SeatError, match=r"turn, not seat \d's \(a seat is taken to say go "
+                                        r"only at a count of 22 or more; the count is 21\)$"):
+        lay("ev+greedy", mine, low, **view)
+
+
 def test_bad_arguments_are_refused_in_one_line():
     view = dict(dealer=1, starter="5H", thrown="3D 4D")
     with pytest.raises(SeatError, match="turn, not seat 1's"):

@@ -181,11 +181,14 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
                 return v
-            # a go the table leaves unsaid (the docstring)
+            # a go the table leaves unsaid (the docstring); at the end of the history, another
+            # seat's turn before this one's is its go, where no card of its could fit
             entry = None if at_end else (ev_seat[e], ev_card[e])
-            implied = _go_unsaid(p, said, last, passes, n_players, entry, count) and not fits
+            implied = (at_end or _go_unsaid(p, said, last, passes, n_players, entry, count)) \
+                and not fits
             if not implied and at_end:
-                raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s")
+                raise SeatError(f"it is seat {p}'s turn, not seat {seat}'s (a seat is taken to "
+                                f"say go only at a count of 22 or more; the count is {count})")
             if not implied and ev_seat[e] != p:
                 raise problem(_TURN, p)
             card = -1 if implied else ev_card[e]
