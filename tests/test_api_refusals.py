@@ -11,6 +11,7 @@ from analyzer import (
     advise_play,
     count_hand,
     crib_distribution,
+    crib_means,
     evaluate_discards,
     format_cards,
     format_review,
@@ -33,6 +34,7 @@ ROLE_TAKERS = [
     lambda dealer: evaluate_discards(HAND, dealer),
     lambda dealer: keep_many(np.array([parse_cards(HAND)]), dealer),
     lambda dealer: crib_distribution(HAND, dealer),
+    lambda dealer: crib_means(HAND, dealer, crib="weighted"),  # the pone got the dealer's
     lambda dealer: keep_to_win(HAND, dealer, (100, 100), samples=8),
     lambda dealer: play_from_score(96, 110, dealer, games=2),
 ]
@@ -43,6 +45,64 @@ ROLE_TAKERS = [
 def test_a_role_that_is_not_a_bool_is_refused(call, value):
     with pytest.raises(ValueError, match=f"^dealer must be True or False, got {value!r}$"):
         call(value)
+
+
+def test_no_five_card_game_is_played_from_a_score_before_the_pones_three():
+    # an audit's play_from_score(0, 0, ..., variant="five-card"), games with no three for last
+    with pytest.raises(ValueError, match="^score 0, 0: in five-card the pone pegs 3 before"):
+        play_from_score(0, 0, True, games=2, variant="five-card")
+    assert play_from_score(0, 3, True, games=2, variant="five-card")["games"] == 2
+
+
+@pytest.mark.parametrize("scores", [5, None, {100, 60, 90}, "abc", (100, 60)])
+def test_three_player_odds_want_three_scores_in_seat_order(scores):
+    # an audit's win_probability3(5, 0): TypeError, object of type 'int' has no len(); a set
+    # was taken, in whatever order it iterates
+    from analyzer.keeping.winodds import win_probability3
+    from analyzer.research.odds3 import play_from_score3
+
+    message = r"^scores: three scores, one a seat \(by seat 0, 1, 2\), got "
+    with pytest.raises(ValueError, match=message):
+        win_probability3(scores, 0)
+    with pytest.raises(ValueError, match=message):
+        play_from_score3(scores, 0, games=2)
+
+
+@pytest.mark.parametrize("variant", ["six-card", "five-card", "three-player"])
+def test_one_sample_of_the_play_has_no_standard_error(variant):
+    # an audit's advise_play(..., samples=1): standard errors of 0.0, as if the means were exact
+    hand, scores = {"six-card": ("5H 6D JC QS", (100, 110)), "five-card": ("5H 6D JC", (50, 55)),
+                    "three-player": ("5H 6D JC QS", (100, 110, 105))}[variant]
+    kw = {"dealer": False} if variant == "six-card" else {"variant": variant, "dealer": 0,
+                                                           "seat": 1}
+    one = advise_play(hand, [], starter="2C", samples=1, score=scores, **kw)
+    two = advise_play(hand, [], starter="2C", samples=2, score=scores, **kw)
+    assert one["rest_se"].isna().all() and one["p_win_se"].isna().all()
+    assert two["rest_se"].notna().all() and two["p_win_se"].notna().all()
+
+
+def test_a_six_card_play_given_as_seat_and_card_pairs_is_named():
+    # an audit's advise_play("5H 5S JC QS", [(1, "9D")], ...): "expected 1 card, got 2: AD 9D"
+    with pytest.raises(ValueError, match=r"^played\[0\] is \(1, '9D'\), a \(seat, card\) pair: "
+                                         "the six-card game's play is the cards alone"):
+        advise_play("5H 5S JC QS", [(1, "9D")], dealer=True, starter="2C", samples=2)
+    assert advise_play("5H 5S JC QS", ["9D"], dealer=True, starter="2C", samples=2).attrs[
+        "count"] == 9
+
+
+def test_a_table_or_a_cut_given_a_stream_that_cannot_draw_is_refused():
+    # an audit's Table(..., state=np.zeros(4, np.uint64)).play() cut for deal for ever
+    from analyzer.play.engine import cut_for_deal
+    from analyzer.table.tabletop import Table
+
+    with pytest.raises(ValueError, match="^state: an all-zero state draws the same number"):
+        Table(("ev+greedy", "ev+greedy"), state=np.zeros(4, np.uint64))
+    with pytest.raises(ValueError, match="^st: an all-zero state draws the same number"):
+        cut_for_deal(np.zeros(4, np.uint64), np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match=r"^state: a writable uint64 \(4,\) xoshiro256\*\* "):
+        Table(("ev+greedy", "ev+greedy"), state=[1, 2, 3, 4])
+    record = Table(("ev+greedy", "ev+greedy"), state=np.array([1, 2, 3, 4], np.uint64)).play()
+    assert max(record["scores"]) >= 121
 
 
 def test_numpys_bools_are_bools():

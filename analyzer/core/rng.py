@@ -19,7 +19,7 @@ from .jit import njit
 
 cacheload.install()  # before any kernel is loaded from the cache
 
-__all__ = ["chunk_states"]
+__all__ = ["check_state", "chunk_states"]
 
 
 def chunk_states(seed: int, chunks) -> np.ndarray:
@@ -44,6 +44,27 @@ def chunk_states(seed: int, chunks) -> np.ndarray:
             state[0] = 1
         states[row] = state
     return states
+
+
+def check_state(name: str, state) -> np.ndarray:
+    """``state`` if it is a stream the kernels can advance: a writable, C-ordered ``uint64``
+    (4,) xoshiro256** state, not all zero (the generator's one fixed point, which draws the
+    same number for ever: a cut for deal that ties for ever). Else :class:`ValueError` naming
+    ``name``.
+
+    >>> check_state("state", np.zeros(4, np.uint64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: state: an all-zero state draws the same number for ever: seed it ...
+    """
+    if not isinstance(state, np.ndarray) or state.dtype != np.uint64 or state.shape != (4,) \
+            or not state.flags.c_contiguous or not state.flags.writeable:
+        raise ValueError(f"{name}: a writable uint64 (4,) xoshiro256** state, advanced in "
+                         f"place (analyzer.core.rng.chunk_states), got {state!r}"[:300])
+    if not state.any():
+        raise ValueError(f"{name}: an all-zero state draws the same number for ever: seed it "
+                         "(analyzer.core.rng.chunk_states, or seed=)")
+    return state
 
 
 @njit(cache=True, inline="always")

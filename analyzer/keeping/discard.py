@@ -528,16 +528,15 @@ def crib_means(cards, dealer: bool, crib: str = "uniform", method: str = "counte
     >>> round(float(m[0]), 4)  # 5H 5S thrown
     8.7117
     """
+    dealer = check_flag("dealer", dealer)  # "pone" is true: it would be read as the dealer
     if crib not in ("uniform", "weighted"):
         raise ValueError(f"crib mode {crib!r} has no exact means here: 'uniform' or 'weighted'")
     six = np.sort(_dealt(cards, variant_game(DEFAULT_VARIANT)))
     out = np.empty(len(DISCARDS), np.float64)
     if method == "counted":
-        _crib_means_counted(six, DISCARDS, _rank_pair_weights(crib, bool(dealer)), hand_table(),
-                            out)
+        _crib_means_counted(six, DISCARDS, _rank_pair_weights(crib, dealer), hand_table(), out)
     elif method == "enumerated":
-        weights = (np.ones((52, 52), np.int64) if crib == "uniform"
-                   else _pair_weights(bool(dealer)))
+        weights = np.ones((52, 52), np.int64) if crib == "uniform" else _pair_weights(dealer)
         over_ranges(_crib_means_enumerated, len(DISCARDS), six, DISCARDS, weights, rank_table(),
                     out)
     else:

@@ -328,8 +328,10 @@ def _state3(scores, dealer) -> tuple[tuple[int, int, int], tuple[int, int, int]]
     """The needs from the dealer round to the left, and the place of each seat from the
     dealer."""
     target = VARIANTS[_ODDS3_VARIANT].target
-    if isinstance(scores, str) or len(scores) != 3:
-        raise ValueError(f"scores: three scores, one a seat, got {scores!r}")
+    # a sequence of three, in seat order (a set has none; an int or None no length)
+    if isinstance(scores, str | set | frozenset | dict) or not hasattr(scores, "__len__") \
+            or len(scores) != 3:
+        raise ValueError(f"scores: three scores, one a seat (by seat 0, 1, 2), got {scores!r}")
     scores = [_check_score(f"seat {s}", x, target) for s, x in enumerate(scores)]
     if isinstance(dealer, bool) or not isinstance(dealer, int | np.integer) or \
             not 0 <= dealer <= 2:

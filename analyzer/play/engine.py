@@ -238,7 +238,9 @@ def cut_for_deal(st: np.ndarray, cut: np.ndarray) -> int:
     >>> seat == int(np.argmin(cut // 4))
     True
     """
-    return int(_cut_cards(st, cut))
+    from ..core.rng import check_state
+
+    return int(_cut_cards(check_state("st", st), cut))  # an all-zero state ties for ever
 
 
 def deal_cards(st: np.ndarray, game: np.ndarray, deck: np.ndarray, hands: np.ndarray) -> int:

@@ -1027,9 +1027,14 @@ def _parse_played(played) -> list[int]:
         items = list(np.asarray(played, object).ravel()) if isinstance(played, np.ndarray) \
             else list(played)
     out = []
-    for item in items:
+    for k, item in enumerate(items):
         if isinstance(item, str) and item.strip().lower() == "go":
             out.append(GO)
+        elif isinstance(item, tuple | list) and len(item) == 2:  # (1, "9D") read as AD 9D
+            raise ValueError(f"played[{k}] is {tuple(item)!r}, a (seat, card) pair: the "
+                             "six-card game's play is the cards alone, in order (a card of "
+                             "your hand is yours), as '5H 9D' or ['5H', '9D']; pairs are the "
+                             "other forms' (variant=)")
         else:
             out.append(int(as_cards(item, n=1)[0]))
     return out
@@ -1109,7 +1114,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         ``rest_for``, ``rest_against`` (mean pegging in the rest of the play), ``rest`` (their
         difference) and ``rest_se`` (its standard error), ``total`` (``now + rest``),
         ``wins_now`` (with ``score``: the card reaches 121 now), and with ``score``: ``p_win``
-        and ``p_win_se``. ``attrs`` holds ``best`` (a card, or ``"go"``
+        and ``p_win_se`` (the standard errors NaN from one sample, which has no spread).
+        ``attrs`` holds ``best`` (a card, or ``"go"``
         when no card can be laid: then there are no rows), ``count`` and ``samples``.
 
     Examples
@@ -1207,6 +1213,8 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")
+    if samples < 2:  # one sample has no spread: no standard error, not 0
+        out[:, [_NET_SE, _WIN_SE]] = np.nan
     rows = []
     for i in np.flatnonzero(out[:, _LEGAL]):
         row = {"card": format_card(mine[i]), "now": int(out[i, _NOW]),

@@ -996,7 +996,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
         One row per legal card, best first (a card that wins now, then ``p_win`` when
         score-aware, then ``total``): ``card``, ``now``, ``rest_for`` (your side's mean pegging
         in the rest of the play), ``rest_against`` (the other sides', their mean), ``rest``,
-        ``rest_se``, ``total``, ``wins_now``, and score-aware ``p_win``, ``p_win_se``.
+        ``rest_se``, ``total``, ``wins_now``, and score-aware ``p_win``, ``p_win_se`` (the
+        standard errors NaN from one sample).
         ``attrs``: ``best`` (a card or ``"go"``), ``count``, ``samples``, ``score_aware``.
 
     Examples
@@ -1075,6 +1076,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
                         np.bool_(infer))
     if got < 0:
         raise ValueError("the goes said leave too few unseen cards for the others' hands")
+    if samples < 2:  # one sample has no spread: no standard error, not 0
+        out[:, [_NET_SE, _WIN_SE]] = np.nan
     rows = []
     for i in np.flatnonzero(out[:, _LEGAL]):
         rows.append({"card": format_card(mine[i]), "now": int(out[i, _NOW]),

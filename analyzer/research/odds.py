@@ -76,6 +76,7 @@ from ..core.choices import (
     MAX_SEED,
     check_flag,
     check_number,
+    check_reachable,
     on_threads,
     parse_player,
     resolve_workers,
@@ -612,8 +613,9 @@ def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
     A direct Monte Carlo check of the table: the player (side) with ``me`` points deals first
     (``dealer``) or is the pone, and the games run to the form's target as the engine runs them.
     ``variant``: a two-sided form (:data:`ODDS_VARIANTS`; five-card from a score as it stands,
-    the pone's three for last already in it; four-player by side, seat 0 dealing for the side
-    that deals). Returns ``{"wins", "games", "p", "se"}`` (``se`` the binomial standard error).
+    the pone's three for last already in it, so a score where neither side has 3 is refused: no
+    deal starts there; four-player by side, seat 0 dealing for the side that deals). Returns
+    ``{"wins", "games", "p", "se"}`` (``se`` the binomial standard error).
     Same seed, same result, whatever ``workers``. Three-player:
     :func:`analyzer.research.odds3.play_from_score3`.
 
@@ -622,8 +624,9 @@ def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
     >>> play_from_score(56, 60, False, games=100, seed=1, variant="five-card")["games"]
     100
     """
-    target = odds_game(variant).target
-    me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
+    game = odds_game(variant)
+    me, opp = _check_score("me", me, game.target), _check_score("opp", opp, game.target)
+    check_reachable(game, (me, opp))  # five-card: the pone's 3 are in every score played from
     games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     dealer = check_flag("dealer", dealer)

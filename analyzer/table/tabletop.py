@@ -162,7 +162,7 @@ class Table:
     def __init__(self, seats, variant: str = "six-card", seed: int | None = 0, state=None,
                  first="cut", muggins: bool = False, emit=None, auto_go: bool = False,
                  level: str | None = None, names=None):
-        from ..core.rng import chunk_states
+        from ..core.rng import check_state, chunk_states
 
         self.game = variant_game(variant)
         game = self.game
@@ -193,7 +193,7 @@ class Table:
             seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
             self.setup = {"seed": seed, "first": first, "muggins": self.muggins}
             state = chunk_states(seed, 1)[0]
-        self._st = state
+        self._st = check_state("state", state)
         self._game = game.as_array()
         n, sides = game.players, game.teams
         self._deck = np.arange(52, dtype=np.int64)
