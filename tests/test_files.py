@@ -210,6 +210,31 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
         assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
     assert (tmp_path / "notes.txt").read_text() == "my precious notes\n"
     assert (tmp_path / "data.csv").read_text() == "important,data\n"
+    # An audit's run folders: a folder of yours was written into, its summary.csv (or the
+    # crib tables' crib_values.csv) replaced without a word. A file of yours there is refused.
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "summary.csv").write_text("my summary\n")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "crib_values.csv").write_text("my values\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "provenance.json").write_text('{"my": "notes"}\n')
+    for args, message in (
+            (("simulate", "--games", "4", "--out", "mine", "--quiet"),
+             "crib simulate: --out mine: mine/summary.csv is there already, and is no run's "
+             "output (no provenance mine/provenance.json naming it): move it or choose another "
+             "folder"),
+            (("simulate", "--games", "4", "--out", "notes", "--quiet"),
+             "crib simulate: --out notes: notes/provenance.json is there already, and is no "
+             "run's provenance: move it or choose another folder"),
+            (("tables", "crib", "--out", "tables", "--deals", "1000", "--quiet"),
+             "crib tables crib: --out tables/crib_values.csv: is there already, and is no "
+             "command's output (no provenance tables/crib_values.json beside it): move it or "
+             "choose another name")):
+        done = crib(*args)
+        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+    assert (tmp_path / "mine" / "summary.csv").read_text() == "my summary\n"
+    assert (tmp_path / "tables" / "crib_values.csv").read_text() == "my values\n"
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["summary.csv"]
     (tmp_path / "empty.jsonl").touch()
     for _ in range(2):  # into an empty file, then over its own earlier output
         done = crib("simulate", "--games", "4", "--record", "empty.jsonl", "--quiet")

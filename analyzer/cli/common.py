@@ -86,6 +86,40 @@ def check_provenance(outputs, command: str, taken=()) -> None:
                              "choose another name")
 
 
+def check_run_folder(out, option: str, command: str, files, provenance_name: str) -> None:
+    """Refuse, on one line and before any work, a run folder that is there already with a file
+    of yours where the command writes one of ``files``: the folder's own provenance file
+    (``provenance_name``, naming the files a run wrote in its ``"files"``) says which files are
+    an earlier run's, which are written over; any other file of those names (not empty) is
+    not, nor a provenance file of anything else."""
+    import json
+    from pathlib import Path
+
+    folder = Path(out)
+    if not folder.is_dir():
+        return
+    side = folder / provenance_name
+    meta = None
+    if side.is_file():
+        try:
+            with open(side, encoding="utf-8") as f:
+                meta = json.loads(f.read(1 << 20))
+        except (OSError, ValueError):
+            meta = None
+    ours = (isinstance(meta, dict) and "package_version" in meta
+            and isinstance(meta.get("files"), list))
+    if side.is_file() and side.stat().st_size > 0 and not ours:
+        raise UsageError(f"{command}: {option} {out}: {side} is there already, and is no "
+                         "run's provenance: move it or choose another folder")
+    for name in files:
+        path = folder / name
+        if name != provenance_name and path.is_file() and path.stat().st_size > 0 \
+                and not (ours and name in meta["files"]):
+            raise UsageError(f"{command}: {option} {out}: {path} is there already, and is no "
+                             f"run's output (no provenance {side} naming it): move it or "
+                             "choose another folder")
+
+
 def _provenance_owner(path) -> str | None:
     """The name of the file whose provenance a command wrote in ``path``, or None when
     ``path`` is not such a file (or not there)."""

@@ -50,6 +50,7 @@ from .common import (
     UsageError,
     check_output,
     check_provenance,
+    check_run_folder,
     figure_format,
     read_rank_table,
     save_figure,
@@ -363,6 +364,7 @@ def _cmd_simulate(args) -> int:
     run_files = (MANIFEST, *SAVED_FILES)
     if args.out is not None:
         check_output(args.out, "--out", "crib simulate", folder=True, files=run_files)
+        check_run_folder(args.out, "--out", "crib simulate", SAVED_FILES, SAVED_FILES[-1])
     if args.record is not None:
         record = Path(args.record)
         out = None if args.out is None else Path(args.out).resolve()

@@ -53,6 +53,8 @@ def _tables_crib(args) -> int:
                                           if VARIANTS[args.variant].thrown == 2 else [])
     check_output(out, "--out", "crib tables crib", folder=True,
                  files=[n for name in names for n in (name, Path(name).with_suffix(".json").name)])
+    # a table of yours there (no provenance naming it) is not written over
+    check_provenance([(Path(out) / name, "--out") for name in names], "crib tables crib")
     from ..research.tables import build_crib_table
 
     def report(iteration, delta):
