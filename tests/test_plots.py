@@ -181,6 +181,17 @@ def test_discard_chart_says_the_forms_keeps(variant, dealer, words):
 # --------------------------------------------------------------------------- simulation results
 
 
+def test_three_players_skunk_rates_are_labelled_losers_a_game():
+    # an audit's three-player figure drew 37% skunks on an axis of "share of games": 31% of
+    # games had one; the rate counts the two losers of a game (docs/simulate-and-tables.md)
+    three = simulate(200, seed=5, variant="three-player", workers=1)
+    two = simulate(200, seed=5, workers=1)
+    for result, label in ((three, "skunked losers a game"), (two, "share of games"),
+                          ([two, three], "share of games (three-player: skunked losers a game)")):
+        _, skunks = main_axes(plots.game_rates(result))
+        assert skunks.get_ylabel() == label
+
+
 def test_game_rates_one_and_several(results):
     fig = plots.game_rates(results[0])
     check_labels(fig)

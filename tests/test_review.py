@@ -454,6 +454,21 @@ def test_crib_review_refusals(what, message, tmp_path, capsys):
     assert len(lines) == 1 and lines[0].startswith("crib review") and message in lines[0], err
 
 
+def test_crib_review_of_a_three_player_record_names_its_three_seats(tmp_path, capsys):
+    # an audit's three-player record: "say which seat to review (--seat 0 or 1)", though seat
+    # 2 is one too
+    from analyzer import simulate
+
+    path = tmp_path / "three.jsonl"
+    write_records(path, simulate(2, seed=3, variant="three-player", record_games=1,
+                                 workers=1).records)
+    status, out, err = run(["review", path], capsys)
+    assert status == 2 and err.strip().endswith(
+        "names no seats: say which seat to review (--seat 0, 1 or 2)"), err
+    status, out, err = run(["review", path, "--seat", "2", "--samples", "50"], capsys)
+    assert status == 0 and "player 2" in out.splitlines()[0], err
+
+
 def test_a_loss_below_the_places_shown_says_so():
     # a decision lost by 0.00003 P(win) printed 0.0000, yet counted among those not the best
     from analyzer.table.review import P_WIN, POINTS, _line

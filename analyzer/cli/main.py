@@ -738,7 +738,13 @@ def _cmd_review(args) -> int:
     except ValueError as exc:  # RecordError included
         if str(exc).startswith("seat must be"):
             raise UsageError(f"crib review: --seat: {exc}") from None
-        hint = " (--seat 0 or 1)" if str(exc).endswith("say which seat to review") else ""
+        hint = ""
+        if str(exc).endswith("say which seat to review"):
+            from ..sim.records import record_form
+
+            seats = record_form(record).players
+            hint = (" (--seat 0 or 1)" if seats == 2 else
+                    f" (--seat {', '.join(str(s) for s in range(seats - 1))} or {seats - 1})")
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
     if args.json:
         print(json.dumps(review.to_dict()))

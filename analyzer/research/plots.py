@@ -526,7 +526,11 @@ def _draw_skunks(ax, results, labels) -> None:
     ax.set_xlabel("how deep: the loser's final score")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
-    ax.set_ylabel("share of games")
+    # three-player's two losers a game: a rate is skunked losers a game, not a share of games
+    groups = {_game(r).teams > 2 for r in results}
+    ax.set_ylabel("skunked losers a game" if groups == {True} else
+                  "share of games (three-player: skunked losers a game)" if len(groups) == 2
+                  else "share of games")
     ax.set_title("skunks: each rate counts the deeper skunks too (95% CI)")
     if k > 1:
         ax.legend(fontsize=8)
