@@ -563,6 +563,56 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
         in one(driver, "#summary").text
 
 
+def test_the_review_says_a_count_too_high_was_corrected_not_right(site):
+    # an audit's review: "you counted 9; it counts 6 right" (the game page had said "you peg
+    # 6, not more"); muggins, seed 1: your hand of 6 counted 9, then deal 2 is dealt
+    url, driver = site
+    driver.get(url + "/review?seed=1&variant=six-card&level=Beginner&muggins=1"
+               "&moves=4D-8C+2C+7H+5H+8H+9")
+    wait_for(lambda: data(driver, "reviewed"))
+    (count,) = [r for r in by(driver, "#rows .review-row") if r.get_attribute("data-kind") ==
+                "count"]
+    assert "you counted 9; it counts 6" in count.text
+    verdict = count.find_element("css selector", ".verdict").text
+    assert verdict == "too many: you pegged 6, nothing lost", verdict
+
+
+def test_a_move_the_server_never_answered_is_taken_back(site):
+    # an audit's click with the server gone stayed in the address: the next click laid two
+    # cards at once, and the first could not be taken back
+    url, driver = site
+    open_game(driver, url, "seed=5&level=Beginner&variant=three-player")
+    play(driver, stop=["lay"])
+    wait_for(lambda: data(driver, "ask") == "lay" and data(driver, "busy") == "0")
+    before = page_moves(driver).split()
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+    try:
+        one(driver, "#hand .card.pick").click()
+        wait_for(lambda: data(driver, "busy") == "0"
+                 and [e for e in by(driver, "#other-error") if e.text])
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**offline, "offline": False})
+    assert page_moves(driver).split() == before  # taken back: the server never answered it
+    card = one(driver, "#hand .card.pick").get_attribute("data-card")
+    one(driver, "#hand .card.pick").click()
+    wait_for(lambda: data(driver, "busy") == "0" and page_moves(driver).split() != before)
+    assert page_moves(driver).split() == [*before, card]
+    # a new game says nothing of the game before: what its AIs did is not announced over it
+    driver.execute_script("document.getElementById('setup').open = true")
+    from selenium.webdriver.support.ui import Select
+
+    Select(one(driver, "#variant")).select_by_value("six-card")
+    seed = one(driver, "#seed")
+    seed.clear()
+    seed.send_keys("3")
+    one(driver, "#new").click()
+    wait_for(lambda: data(driver, "ask") == "throw" and data(driver, "busy") == "0")
+    said = driver.execute_script("return document.getElementById('announce').textContent")
+    assert "West" not in said and "East" not in said, said
+
+
 def test_a_game_the_locked_history_refuses_is_added_once_the_lock_goes(site, history_path):
     # another program holds the history (an exclusive transaction) as the game ends: the server
     # answers 503 after its lock timeout, the page says so and tries again, and the game is

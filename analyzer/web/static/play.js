@@ -14,6 +14,7 @@ const SHOWN = "crib-play-shown";      // sessionStorage: how far this tab counte
 const RETRY_HISTORY = [2, 5, 15, 30, 60];  // seconds before each new try to add a finished game
 let game = null;      // {variant, opponent, seed, first, muggins}; opponent may be a level
 let moves = [];       // your moves, as the API takes them
+let pendingMove = false;  // the last of moves is asked of the server now, not yet answered
 let answer = null;    // the last answer of /api/game
 let chosen = [];      // cards picked to throw
 let busy = false;
@@ -139,13 +140,17 @@ async function refresh() {
   document.body.dataset.busy = "1";
   abortKind("hint");  // advice on the position before is not wanted any more
   updateUrl();
+  const made = pendingMove;
+  pendingMove = false;
   const result = await api("/api/game", params());
   busy = false;
   document.body.dataset.busy = "0";
   showError(result, $("other-error"));
   if (!result.ok) {
-    if (result.data && result.data.field === "moves" && moves.length && answer) {
-      moves.pop();  // the move just made was refused: take it back
+    if (made && answer) {
+      // the move just made was refused, or never answered (no server, a 5xx): take it back,
+      // so that the next click is the only move made (an audit's two cards laid at once)
+      moves.pop();
       updateUrl();
     } else if (!answer && result.status === 422 && moves.length) {
       // an address whose moves cannot be replayed: the game from its start, not a dead board
@@ -194,6 +199,7 @@ function move(m) {
   if (busy || !answer || shows.length) return;
   notice("");  // a notice (an undo refused or made, the last game reopened) is about the move before
   moves.push(m);
+  pendingMove = true;
   refocus = true;  // the next question takes the keyboard's focus (the control used is gone)
   refresh();
 }
@@ -751,6 +757,8 @@ function newGame(typed) {
   moves = [];
   answer = null;
   shows = [];
+  clearInterval(stepTimer);  // a show of the game before, still being counted out, stops
+  $("announce").textContent = "";  // and what its AI did is not said over the new game
   recorded = false;
   notice("");
   $("setup").open = false;

@@ -47,7 +47,10 @@ function row(r) {
   const verdict = document.createElement("div");
   verdict.className = "verdict";
   if (r.kind === "count") {
-    verdict.textContent = r.given ? `muggins: ${r.given} given away` : "right";
+    // a count too high is corrected at the table (you peg the true count): no loss, not right
+    verdict.textContent = r.given ? `muggins: ${r.given} given away` :
+      Number(r.done) > Number(r.advised) ? `too many: you pegged ${r.advised}, nothing lost` :
+      "right";
   } else {
     verdict.textContent = lost ? `lost ${loss(r.lost, r.objective)} (${r.objective}: ` +
       `yours ${value(r.value_done, r.objective)}, advised ${value(r.value_advised, r.objective)})`
