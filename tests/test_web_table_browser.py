@@ -577,6 +577,24 @@ def test_the_review_says_a_count_too_high_was_corrected_not_right(site):
     assert verdict == "too many: you pegged 6, nothing lost", verdict
 
 
+@pytest.mark.parametrize(("query", "said"), [
+    ("variant=five-card&first=you", ["The AI pegs 3 for last: in five-card the pone starts with "
+                                     "three.", "The play is one count: when no one can lay, the "
+                                     "cards left are not played."]),
+    ("variant=three-player&first=0", ["You add the top card of the pack to the crib. Starter"]),
+])
+def test_the_log_says_the_rules_a_form_adds(site, query, said):
+    # an audit: five-card's three for last and its single count, and three-player's card from
+    # the pack, were in force and never said on the page (the terminal says them)
+    url, driver = site
+    open_game(driver, url, f"seed=9&level=Beginner&{query}")
+    play(driver, stop=["lay"])
+    wait_for(lambda: data(driver, "busy") == "0")
+    log = " ".join(one(driver, "#log").text.split())
+    for words in said:
+        assert words in log, log
+
+
 def test_a_move_the_server_never_answered_is_taken_back(site):
     # an audit's click with the server gone stayed in the address: the next click laid two
     # cards at once, and the first could not be taken back

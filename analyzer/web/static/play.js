@@ -564,14 +564,28 @@ function eventLine(e) {
     case "cut":
       return li([`Cut for deal: ${e.cards.map((c, i) => `${who(i)} ${c}`).join(", ")}; ` +
                  (e.dealer === 0 ? "you deal first." : `${who(e.dealer)} deals first.`)]);
-    case "deal":
+    case "deal": {
+      // five-card's three for last: the pone's 3 before the first deal, as the terminal says
+      const pone = (e.dealer + 1) % answer.state.players;
+      const three = e.number === 1 && answer.state.target === 61 && e.scores[pone] > 0 ?
+        ` ${subject(pone)} ${verb(pone, "peg")} ${e.scores[pone]} for last: in five-card the ` +
+        "pone starts with three." : "";
       return li([`Deal ${e.number}: ${e.dealer === 0 ? "you deal" : who(e.dealer) + " deals"} ` +
-                 `(${scoresSaid(e.scores)}).`], "deal");
+                 `(${scoresSaid(e.scores)}).${three}`], "deal");
+    }
     case "discard":
       return e.seat === 0 ? li(["You throw ", cardsSpan(e.thrown), " and keep ", cardsSpan(e.kept), "."])
         : li([`${subject(e.seat)} throws to the crib.`]);
-    case "starter":
-      return li(["Starter ", cardsSpan([e.card]), e.heels ? `: two for his heels to ${who(e.dealer)}.` : "."]);
+    case "starter": {
+      // what the form's rules add here: three-player's crib card from the pack, five-card's
+      // single count
+      const pack = answer.state.players === 3 ?
+        `${subject(e.dealer)} ${verb(e.dealer, "add")} the top card of the pack to the crib. ` : "";
+      const one = answer.state.target === 61 ?
+        " The play is one count: when no one can lay, the cards left are not played." : "";
+      return li([pack + "Starter ", cardsSpan([e.card]),
+                 (e.heels ? `: two for his heels to ${who(e.dealer)}.` : ".") + one]);
+    }
     case "lay": {
       const parts = [`${subject(e.seat)} ${verb(e.seat, "lay")} `, cardsSpan([e.card]), `: ${e.said}`];
       const el = li(parts, e.seat !== 0 ? "ai" : "");
