@@ -624,9 +624,9 @@ def test_a_move_the_server_never_answered_is_taken_back(site):
     Select(one(driver, "#variant")).select_by_value("six-card")
     seed = one(driver, "#seed")
     seed.clear()
-    seed.send_keys("3")
-    one(driver, "#new").click()
-    wait_for(lambda: data(driver, "ask") == "throw" and data(driver, "busy") == "0")
+    seed.send_keys("3\n")  # Enter starts it, as the button does (an audit's did nothing)
+    wait_for(lambda: data(driver, "ask") == "throw" and data(driver, "busy") == "0"
+             and "seed=3&" in driver.current_url)
     said = driver.execute_script("return document.getElementById('announce').textContent")
     assert "West" not in said and "East" not in said, said
 

@@ -781,6 +781,10 @@ function newGame(typed) {
 
 $("new").addEventListener("click", () =>
   newGame($("seed").validity.badInput ? null : $("seed").value.trim()));
+// Enter in the seed box starts the game, as the button does (the setup is no form)
+$("seed").addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter") { ev.preventDefault(); $("new").click(); }
+});
 $("again").addEventListener("click", () => newGame(""));  // the same options, a new deal
 
 fromUrl();
