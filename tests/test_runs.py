@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer import simulate
+from analyzer.core.choices import MAX_GAMES
 from analyzer.sim.runs import RunError
 
 CRIB = Path(sys.executable).parent / "crib"
@@ -97,12 +98,14 @@ def write_text(records) -> str:
 
 
 @pytest.mark.slow
-def test_a_time_limit_stops_a_run_too_large_to_finish_cleanly_and_resumably(tmp_path):
+@pytest.mark.parametrize("games", [10**9, MAX_GAMES])
+def test_a_time_limit_stops_a_run_too_large_to_finish_cleanly_and_resumably(tmp_path, games):
     # 10**9 games cannot finish in a second on any machine: the run must stop at a chunk
     # boundary, checkpointed, and a resume must accept the folder and go on from there. The
     # time is checked after each chunk is kept, so however slow the machine, each run keeps
-    # at least one chunk: the counts below do not depend on its speed.
-    games = 10**9
+    # at least one chunk: the counts below do not depend on its speed. The most games a run
+    # takes, 10**12, are a billion chunks here: an audit's run made an array of every chunk
+    # (and a resume another, and each block another), gigabytes before its first game.
     part = simulate(games, seed=3, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
                     time_limit=0.5)
     assert not part.complete and 0 < part.games < games and part.games % 1_000 == 0
@@ -113,6 +116,21 @@ def test_a_time_limit_stops_a_run_too_large_to_finish_cleanly_and_resumably(tmp_
                     resume=True, time_limit=0.5)
     assert not more.complete and more.games > part.games and more.games % 1_000 == 0
     assert more.played == more.games - part.games
+
+
+def test_the_chunks_to_do_are_every_chunk_not_done_in_order():
+    from analyzer.sim.runs import ChunksToDo
+
+    rng = np.random.default_rng(5)
+    for n in (1, 7, 50):
+        for _ in range(20):
+            done = rng.choice(n, rng.integers(0, n + 1), replace=False)
+            todo = ChunksToDo(n, done)
+            want = np.setdiff1d(np.arange(n), done)
+            assert len(todo) == len(want) and todo[:].tolist() == want.tolist()
+            assert [todo[i] for i in range(len(todo))] == want.tolist()
+            for lo, hi in ((0, 3), (2, 9), (len(want) - 1, len(want) + 5)):
+                assert todo[lo:hi].tolist() == want[lo:hi].tolist()
 
 
 def test_mismatched_or_missing_resume_is_refused(tmp_path):

@@ -472,6 +472,7 @@ def simulate(
         BACKENDS,
         Checkpoint,
         ChunkResult,
+        ChunksToDo,
         RunError,
         RunPlan,
         dask_backend,
@@ -526,11 +527,12 @@ def simulate(
     values, table = crib_pairs(plan.crib, plan.variant), rank_table()
     store = Checkpoint(checkpoint) if checkpoint is not None else None
     total = store.start(plan, resume) if store is not None else ChunkResult.empty()
-    sizes = plan.chunk_sizes()
-    todo = np.setdiff1d(np.arange(plan.n_chunks), total.chunks)
+    # the chunks the checkpoint does not hold, in order, with no array of every chunk (10^12
+    # games are half a billion chunks, and a time limit should stop them in its time)
+    todo = ChunksToDo(plan.n_chunks, total.chunks)
     if max_chunks is not None:
         todo = todo[:int(max_chunks)]
-    resumed = int(sizes[total.chunks].sum())
+    resumed = int(plan.chunk_sizes(total.chunks).sum())
     start = time.perf_counter()
 
     def time_left() -> float | None:
@@ -551,7 +553,7 @@ def simulate(
                 store.save(part)
             total.add(part)
             if bar is not None:
-                bar.update(int(sizes[part.chunks].sum()))
+                bar.update(int(plan.chunk_sizes(part.chunks).sum()))
             if out_of_time():
                 break
     finally:
@@ -559,7 +561,7 @@ def simulate(
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
-    done = int(sizes[total.chunks].sum())
+    done = int(plan.chunk_sizes(total.chunks).sum())
     return SimulationResult(done, seed, tuple(players), workers, plan.chunk_size, elapsed,
                             total.acc, total.crib_acc, total.sorted_records(), crib, games, backend,
                             done - resumed, variant, first_dealer)

@@ -98,18 +98,58 @@ class RunPlan:
     def n_chunks(self) -> int:
         return -(-self.games // self.chunk_size)
 
-    def chunk_sizes(self) -> np.ndarray:
-        sizes = np.full(self.n_chunks, self.chunk_size, np.int64)
-        sizes[-1] = self.games - self.chunk_size * (self.n_chunks - 1)
-        return sizes
+    def chunk_sizes(self, chunks=None) -> np.ndarray:
+        """The games in each of ``chunks`` (indices; None: every chunk), without an array of
+        every chunk's (a run of 10^12 games has half a billion chunks)."""
+        if chunks is None:
+            chunks = np.arange(self.n_chunks, dtype=np.int64)
+        firsts = self.chunk_firsts(chunks)
+        return np.minimum(self.chunk_size, self.games - firsts)
 
-    def chunk_firsts(self) -> np.ndarray:
-        return np.arange(self.n_chunks, dtype=np.int64) * self.chunk_size
+    def chunk_firsts(self, chunks=None) -> np.ndarray:
+        """The index of the first game of each of ``chunks`` (None: every chunk)."""
+        if chunks is None:
+            chunks = np.arange(self.n_chunks, dtype=np.int64)
+        return np.asarray(chunks, np.int64) * self.chunk_size
 
     def as_dict(self) -> dict:
         d = asdict(self)
         d["players"] = list(self.players)
         return d
+
+
+class ChunksToDo:
+    """The chunks of a run still to play, in order, without an array of every chunk (10^12
+    games are half a billion chunks): those below the last one done that are not done (a
+    resumed run's few holes), then every chunk after it. ``len``, an index and a slice (an
+    int64 array) are all the backends ask of it.
+
+    >>> todo = ChunksToDo(10, np.array([0, 1, 3]))
+    >>> len(todo), todo[0], todo[1:4].tolist(), todo[:2].tolist()
+    (7, 2, [4, 5, 6], [2, 4])
+    """
+
+    def __init__(self, n_chunks: int, done) -> None:
+        done = np.unique(np.asarray(done, np.int64))
+        top = int(done[-1]) + 1 if len(done) else 0
+        self._holes = np.setdiff1d(np.arange(min(top, n_chunks), dtype=np.int64), done)
+        self._rest = range(min(top, n_chunks), n_chunks)
+
+    def __len__(self) -> int:
+        return len(self._holes) + len(self._rest)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            lo, hi, step = key.indices(len(self))
+            if step != 1:
+                raise ValueError("chunks to do: a slice of step 1")
+            k = len(self._holes)
+            rest = self._rest[max(lo - k, 0):max(hi - k, 0)]
+            return np.concatenate([self._holes[lo:hi], np.arange(rest.start, rest.stop,
+                                                                 dtype=np.int64)])
+        i = range(len(self))[key]
+        k = len(self._holes)
+        return int(self._holes[i]) if i < k else self._rest[i - k]
 
 
 @dataclass
@@ -213,8 +253,8 @@ def run_plan(plan: RunPlan, chunks: np.ndarray, policies: tuple[np.ndarray, np.n
     """Run the given chunks of ``plan`` here (numba threads) and sum them into one result."""
     chunks = np.asarray(chunks, np.int64)
     states = chunk_states(plan.seed, chunks)
-    sizes = plan.chunk_sizes()[chunks]
-    firsts = plan.chunk_firsts()[chunks]
+    sizes = plan.chunk_sizes(chunks)
+    firsts = plan.chunk_firsts(chunks)
     n_record = min(plan.record_games, plan.games)
     rec_index = np.array([i for lo, n in zip(firsts, sizes, strict=True)
                           for i in range(lo, min(lo + n, n_record))], np.int64)
@@ -289,7 +329,7 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             left = None if time_left is None else time_left()
             target = target_seconds if left is None else min(target_seconds, max(left, 0.0))
             block = int(np.clip(target * workers / max(per_chunk, 1e-6), workers, 256))
-            if plan.chunk_firsts()[todo[min(i, len(todo) - 1)]] < plan.record_games:
+            if todo[min(i, len(todo) - 1)] * plan.chunk_size < plan.record_games:
                 # a block of recorded games: the engine's room for their deals is 24 KB a game
                 block = min(block, max(RECORD_BLOCK_GAMES // plan.chunk_size, workers))
             block -= block % workers
@@ -337,6 +377,7 @@ def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
         spec = plan.as_dict()
         # a few chunks per task: enough tasks to balance the workers, few enough to keep the
         # per-task cost small
+        todo = np.asarray(todo, np.int64)  # a range (a new run) as the tasks' lists take it
         group = int(np.clip(len(todo) // (8 * max(workers, 1)), 1, 8))
         tasks = [todo[i:i + group].tolist() for i in range(0, len(todo), group)]
         futures = [client.submit(chunk_task, spec, t, pure=False,
