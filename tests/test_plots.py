@@ -188,8 +188,9 @@ def test_three_players_skunk_rates_are_labelled_losers_a_game():
     two = simulate(200, seed=5, workers=1)
     for result, label in ((three, "skunked losers a game"), (two, "share of games"),
                           ([two, three], "share of games (three-player: skunked losers a game)")):
-        _, skunks = main_axes(plots.game_rates(result))
+        first, skunks = main_axes(plots.game_rates(result))
         assert skunks.get_ylabel() == label
+        assert first.get_legend() is not None  # the even share of each form, named
 
 
 def test_game_rates_one_and_several(results):

@@ -486,6 +486,10 @@ def _draw_first_dealer(ax, results, labels) -> None:
     if len(sides) == 1:
         even = 1 / sides.pop()
         ax.axhline(even, color="0.3", ls="--", lw=1, label=f"even: {even:.0%}")
+    else:  # forms of two and three sides: each bar's own even share, over it
+        for i, r in enumerate(results):
+            ax.hlines(1 / len(r.side_win_rates), i - 0.35, i + 0.35, color="0.3", ls="--",
+                      lw=1, label=None if i else "even share of each form")
     if all(getattr(r, "variant", "six-card") == "six-card" for r in results):
         ax.axhline(PUBLISHED_FIRST_DEALER_WIN_RATE, color="#d62728", ls=":", lw=1.5,
                    label=f"published, people: {PUBLISHED_FIRST_DEALER_WIN_RATE:.1%}\n"
