@@ -163,9 +163,17 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     # is refused before any work, on one line, and nothing is written. The output's own
     # provenance from an earlier run is written over, as the output is.
     crib = _crib_in(tmp_path)
+
+    def refused(*cases) -> None:
+        """Each ``(args, message)``: one line, status 2, no traceback."""
+        for args, message in cases:
+            done = crib(*args)
+            assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+            assert "Traceback" not in done.stderr
+
     (tmp_path / "mine.json").write_text('{"my": "notes"}\n')
     (tmp_path / "folder.json").mkdir()
-    for args, message in (
+    refused(
             (("plot", "census", "--out", "mine.png"),
              "crib plot census: --out mine.png: its provenance goes to mine.json, which holds "
              "something else: move it or choose another name"),
@@ -180,10 +188,7 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
              "the command also writes: choose another name"),
             (("tables", "keep", "--out", "k.parquet", "--ranks", "k.csv"),
              "crib tables keep: --ranks k.csv: its provenance goes to k.json, which the command "
-             "also writes: choose another name")):
-        done = crib(*args)
-        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
-        assert "Traceback" not in done.stderr
+             "also writes: choose another name"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.json", "mine.json"]
     assert (tmp_path / "mine.json").read_text() == '{"my": "notes"}\n'
     for _ in range(2):  # the second time over its own provenance
@@ -199,15 +204,13 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     # file (made ahead, mktemp's) is taken.
     (tmp_path / "notes.txt").write_text("my precious notes\n")
     (tmp_path / "data.csv").write_text("important,data\n")
-    for args, message in (
+    refused(
             (("simulate", "--games", "4", "--record", "notes.txt", "--quiet"),
              "crib simulate: --record notes.txt: is there already, and is no command's output "
              "(no provenance notes.json beside it): move it or choose another name"),
             (("tables", "odds", "--out", "data.csv", "--deals", "1024", "--quiet"),
              "crib tables odds: --out data.csv: is there already, and is no command's output "
-             "(no provenance data.json beside it): move it or choose another name")):
-        done = crib(*args)
-        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+             "(no provenance data.json beside it): move it or choose another name"))
     assert (tmp_path / "notes.txt").read_text() == "my precious notes\n"
     assert (tmp_path / "data.csv").read_text() == "important,data\n"
     # An audit's run folders: a folder of yours was written into, its summary.csv (or the
@@ -218,7 +221,7 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     (tmp_path / "tables" / "crib_values.csv").write_text("my values\n")
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "provenance.json").write_text('{"my": "notes"}\n')
-    for args, message in (
+    refused(
             (("simulate", "--games", "4", "--out", "mine", "--quiet"),
              "crib simulate: --out mine: mine/summary.csv is there already, and is no run's "
              "output (no provenance mine/provenance.json naming it): move it or choose another "
@@ -229,9 +232,7 @@ def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
             (("tables", "crib", "--out", "tables", "--deals", "1000", "--quiet"),
              "crib tables crib: --out tables/crib_values.csv: is there already, and is no "
              "command's output (no provenance tables/crib_values.json beside it): move it or "
-             "choose another name")):
-        done = crib(*args)
-        assert done.returncode == 2 and done.stderr.splitlines()[-1] == message, done.stderr
+             "choose another name"))
     assert (tmp_path / "mine" / "summary.csv").read_text() == "my summary\n"
     assert (tmp_path / "tables" / "crib_values.csv").read_text() == "my values\n"
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["summary.csv"]

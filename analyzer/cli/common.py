@@ -92,22 +92,14 @@ def check_run_folder(out, option: str, command: str, files, provenance_name: str
     (``provenance_name``, naming the files a run wrote in its ``"files"``) says which files are
     an earlier run's, which are written over; any other file of those names (not empty) is
     not, nor a provenance file of anything else."""
-    import json
     from pathlib import Path
 
     folder = Path(out)
     if not folder.is_dir():
         return
     side = folder / provenance_name
-    meta = None
-    if side.is_file():
-        try:
-            with open(side, encoding="utf-8") as f:
-                meta = json.loads(f.read(1 << 20))
-        except (OSError, ValueError):
-            meta = None
-    ours = (isinstance(meta, dict) and "package_version" in meta
-            and isinstance(meta.get("files"), list))
+    meta = _provenance_meta(side)
+    ours = meta is not None and isinstance(meta.get("files"), list)
     if side.is_file() and side.stat().st_size > 0 and not ours:
         raise UsageError(f"{command}: {option} {out}: {side} is there already, and is no "
                          "run's provenance: move it or choose another folder")
@@ -123,6 +115,13 @@ def check_run_folder(out, option: str, command: str, files, provenance_name: str
 def _provenance_owner(path) -> str | None:
     """The name of the file whose provenance a command wrote in ``path``, or None when
     ``path`` is not such a file (or not there)."""
+    meta = _provenance_meta(path)
+    return meta["file"] if meta is not None and isinstance(meta.get("file"), str) else None
+
+
+def _provenance_meta(path) -> dict | None:
+    """The JSON object a command wrote as a provenance in ``path`` (one with its package's
+    version), or None when ``path`` holds no such thing (or is not there)."""
     import json
 
     try:
@@ -130,9 +129,7 @@ def _provenance_owner(path) -> str | None:
             meta = json.loads(f.read(1 << 20))
     except (OSError, ValueError):
         return None
-    if isinstance(meta, dict) and isinstance(meta.get("file"), str) and "package_version" in meta:
-        return meta["file"]
-    return None
+    return meta if isinstance(meta, dict) and "package_version" in meta else None
 
 
 def provenance_items(paths, command: str, **fields) -> list:

@@ -312,18 +312,22 @@ class TerminalPlayer:
         if self.seating.partners:
             self.say("  (us: you and your partner; them: West and East)")
 
-    def _move_pegs(self, scores=None) -> None:
+    def _move_pegs(self, scores=None, before=None) -> None:
         """The back peg goes to where the front one was each time a side's score moves; an
         undo that takes points back puts both pegs back where they stood before those points
         (never the back peg ahead of the front). ``scores``: an event's, else the table's now
-        (not while :attr:`replaying`)."""
+        (not while :attr:`replaying`). The first scores set the pegs up: the back peg at
+        ``before`` (a deal's, each side's score before its last points: a resumed game's), else
+        off the board."""
         if scores is None:
             if self.table is None or self.replaying:
                 return
             scores = self.table.scores
         scores = [int(x) for x in scores]
         if len(self._pegs) != len(scores):
-            self._pegs = [[0, x] if x else [0] for x in scores]
+            before = [0] * len(scores) if before is None else [int(b) for b in before]
+            self._pegs = [[0, b, x] if 0 < b < x else [0, x] if x else [0]
+                          for b, x in zip(before, scores, strict=True)]
         for side, x in enumerate(scores):
             held = self._pegs[side]
             while len(held) > 1 and held[-1] > x:  # points taken back
@@ -338,11 +342,7 @@ class TerminalPlayer:
         """Print one event of the game (:data:`analyzer.table.tabletop.EVENTS`)."""
         table, kind = self.table, event["kind"]
         seating = self.seating
-        if kind == "deal" and len(self._pegs) != len(event["scores"]):  # a resumed game's
-            self._pegs = [[0, b, x] if 0 < b < x else [0, x] if x else [0]  # back pegs, too
-                          for b, x in zip(event.get("before", [0] * len(event["scores"])),
-                                          event["scores"], strict=True)]
-        self._move_pegs(event.get("scores"))
+        self._move_pegs(event.get("scores"), event.get("before"))
         group = seating.players > 2
         if kind == "cut":
             self._show_cut(event)

@@ -1213,8 +1213,6 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
     if n < 0:
         raise ValueError(f"the opponent said go holding {4 - len(opp_laid)} cards, each worth "
                          f"{floor} or more, but not enough such cards are unseen")
-    if samples < 2:  # one sample has no spread: no standard error, not 0
-        out[:, [_NET_SE, _WIN_SE]] = np.nan
     rows = []
     for i in np.flatnonzero(out[:, _LEGAL]):
         row = {"card": format_card(mine[i]), "now": int(out[i, _NOW]),

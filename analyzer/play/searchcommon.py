@@ -135,12 +135,16 @@ def _summarise(out, sums, vals, n, n_cards, ref, aware):
         if n > 1:
             var = max(sums[i, 2] / n - m_net * m_net, 0.0) * n / (n - 1)
             out[i, _NET_SE] = np.sqrt(var / n)
+        else:  # one sample has no spread: no standard error (advise_play's samples=1)
+            out[i, _NET_SE] = np.nan
         if aware:
             m_win = sums[i, 3] / n
             out[i, _WIN] = m_win
             if n > 1:
                 var = max(sums[i, 4] / n - m_win * m_win, 0.0) * n / (n - 1)
                 out[i, _WIN_SE] = np.sqrt(var / n)
+            else:
+                out[i, _WIN_SE] = np.nan
         else:
             out[i, _WIN] = np.nan
             out[i, _WIN_SE] = np.nan

@@ -1076,8 +1076,6 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
                         np.bool_(infer))
     if got < 0:
         raise ValueError("the goes said leave too few unseen cards for the others' hands")
-    if samples < 2:  # one sample has no spread: no standard error, not 0
-        out[:, [_NET_SE, _WIN_SE]] = np.nan
     rows = []
     for i in np.flatnonzero(out[:, _LEGAL]):
         rows.append({"card": format_card(mine[i]), "now": int(out[i, _NOW]),

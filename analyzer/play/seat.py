@@ -52,7 +52,7 @@ from ..core.choices import (
     parse_player,
     variant_game,
 )
-from ..core.rng import chunk_states
+from ..core.rng import check_state, chunk_states
 from ..keeping.discard import _DISCARD_TABLE
 from .engine import _discard_one
 from .players import _choose_play
@@ -252,14 +252,10 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
 
 def _stream(rng, seed) -> np.ndarray:
     if rng is not None:
-        rng = np.asarray(rng)
-        if rng.dtype != np.uint64 or rng.shape != (4,) or not rng.flags.c_contiguous \
-                or not rng.flags.writeable:
-            raise SeatError("rng: a writable uint64 (4,) xoshiro256** state, advanced in place")
-        if not rng.any():  # xoshiro's one state that never changes
-            raise SeatError("rng: an all-zero state draws the same number for ever: seed it "
-                            "(analyzer.core.rng.chunk_states, or seed=)")
-        return rng
+        try:
+            return check_state("rng", np.asarray(rng))
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
     return chunk_states(_seed(seed), 1)[0]
 
 

@@ -98,18 +98,13 @@ class RunPlan:
     def n_chunks(self) -> int:
         return -(-self.games // self.chunk_size)
 
-    def chunk_sizes(self, chunks=None) -> np.ndarray:
-        """The games in each of ``chunks`` (indices; None: every chunk), without an array of
-        every chunk's (a run of 10^12 games has half a billion chunks)."""
-        if chunks is None:
-            chunks = np.arange(self.n_chunks, dtype=np.int64)
-        firsts = self.chunk_firsts(chunks)
-        return np.minimum(self.chunk_size, self.games - firsts)
+    def chunk_sizes(self, chunks) -> np.ndarray:
+        """The games in each of ``chunks`` (indices), without an array of every chunk's (a run
+        of 10^12 games has half a billion chunks)."""
+        return np.minimum(self.chunk_size, self.games - self.chunk_firsts(chunks))
 
-    def chunk_firsts(self, chunks=None) -> np.ndarray:
-        """The index of the first game of each of ``chunks`` (None: every chunk)."""
-        if chunks is None:
-            chunks = np.arange(self.n_chunks, dtype=np.int64)
+    def chunk_firsts(self, chunks) -> np.ndarray:
+        """The index of the first game of each of ``chunks``."""
         return np.asarray(chunks, np.int64) * self.chunk_size
 
     def as_dict(self) -> dict:
@@ -329,7 +324,7 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             left = None if time_left is None else time_left()
             target = target_seconds if left is None else min(target_seconds, max(left, 0.0))
             block = int(np.clip(target * workers / max(per_chunk, 1e-6), workers, 256))
-            if todo[min(i, len(todo) - 1)] * plan.chunk_size < plan.record_games:
+            if plan.chunk_firsts(todo[min(i, len(todo) - 1)]) < plan.record_games:
                 # a block of recorded games: the engine's room for their deals is 24 KB a game
                 block = min(block, max(RECORD_BLOCK_GAMES // plan.chunk_size, workers))
             block -= block % workers
