@@ -56,11 +56,25 @@ def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
 @pytest.mark.slow
 def test_local_dask_cluster_equals_the_local_backend():
     pytest.importorskip("dask.distributed")
-    local = simulate(6_000, seed=21, players=PLAYERS, chunk_size=1_000, record_games=30)
-    dask = simulate(6_000, seed=21, players=PLAYERS, chunk_size=1_000, record_games=30,
+    # 60 chunks in 20 tasks of 3, of which the cluster is given 8 at a time (4 a thread): the
+    # tasks are submitted as others finish
+    local = simulate(6_000, seed=21, players=PLAYERS, chunk_size=100, record_games=30)
+    dask = simulate(6_000, seed=21, players=PLAYERS, chunk_size=100, record_games=30,
                     backend="dask", scheduler="local", workers=2)
     same_result(local, dask)
     assert dask.backend == "dask" and stable(dask.to_dict()) == stable(local.to_dict())
+
+
+@pytest.mark.slow
+def test_a_dask_run_of_the_most_games_stops_at_its_time_limit(tmp_path):
+    # 10**12 games are a billion chunks of 1,000: the cluster is given a few tasks at a time,
+    # never a list of them all (a run was killed building it). As on this machine's threads,
+    # the time is checked as each task comes back, so the counts do not depend on its speed.
+    pytest.importorskip("dask.distributed")
+    part = simulate(MAX_GAMES, seed=3, players=PLAYERS, chunk_size=1_000, checkpoint=tmp_path,
+                    time_limit=0.5, backend="dask", scheduler="local", workers=2)
+    assert not part.complete and 0 < part.games < MAX_GAMES and part.games % 1_000 == 0
+    assert part.played == part.games and list((tmp_path / "chunks").glob("part-*.npz"))
 
 
 def test_dask_backend_refuses_a_bad_address():

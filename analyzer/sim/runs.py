@@ -296,8 +296,8 @@ def chunk_task(plan: dict, chunks: list[int]) -> ChunkResult:
 RECORD_BLOCK_GAMES = 8192
 
 
-def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, values, table,
-                  target_seconds: float = 1.5,
+def local_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, workers: int, policies, values,
+                  table, target_seconds: float = 1.5,
                   time_left: Callable[[], float | None] | None = None) -> Iterator[ChunkResult]:
     """Blocks of chunks on this machine's threads, each block about ``target_seconds`` long,
     or as long as ``time_left()`` says a time limit leaves (None: no limit), so that a run
@@ -330,6 +330,10 @@ def local_backend(plan: RunPlan, todo: np.ndarray, workers: int, policies, value
             block -= block % workers
 
 
+#: The tasks a Dask run keeps on its cluster for each of the cluster's threads: enough that no
+#: thread waits for its next task, few enough that a run of any size is a short list.
+WINDOW_TASKS = 4
+
 SCHEDULER_PATTERN = r"(local|(tcp|tls|inproc|ucx|ws|wss)://[^\s/:]+(:\d{1,5})?)"
 
 
@@ -343,7 +347,7 @@ def check_scheduler(address: str) -> str:
     return address
 
 
-def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
+def dask_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, scheduler: str, workers: int,
                  stop: Callable[[], bool]) -> Iterator[ChunkResult]:
     """Tasks of a few chunks on a Dask cluster; finished chunks come back as they complete."""
     check_scheduler(scheduler)
@@ -372,19 +376,33 @@ def dask_backend(plan: RunPlan, todo: np.ndarray, scheduler: str, workers: int,
         spec = plan.as_dict()
         # a few chunks per task: enough tasks to balance the workers, few enough to keep the
         # per-task cost small
-        todo = np.asarray(todo, np.int64)  # a range (a new run) as the tasks' lists take it
-        group = int(np.clip(len(todo) // (8 * max(workers, 1)), 1, 8))
-        tasks = [todo[i:i + group].tolist() for i in range(0, len(todo), group)]
-        futures = [client.submit(chunk_task, spec, t, pure=False,
-                                 key=f"chunks-{plan.seed}-{t[0]}-{uuid.uuid4().hex[:6]}")
-                   for t in tasks]
-        pending = as_completed(futures)
+        threads = max(sum(client.nthreads().values()), 1)
+        group = int(np.clip(len(todo) // (8 * threads), 1, 8))
+        starts = iter(range(0, len(todo), group))
+
+        def submit():
+            """The next task, or None when every chunk is asked for: submitted as the cluster
+            takes them, a few tasks a thread, not all at once (10^12 games are half a billion
+            chunks)."""
+            i = next(starts, None)
+            if i is None:
+                return None
+            chunks = np.asarray(todo[i:i + group], np.int64).tolist()
+            return client.submit(chunk_task, spec, chunks, pure=False,
+                                 key=f"chunks-{plan.seed}-{chunks[0]}-{uuid.uuid4().hex[:6]}")
+
+        running = [f for f in (submit() for _ in range(WINDOW_TASKS * threads)) if f is not None]
+        pending = as_completed(running)
         for future in pending:
+            running.remove(future)
             yield future.result()
             if stop():
-                for f in futures:
+                for f in running:
                     f.cancel()
                 break
+            if (task := submit()) is not None:
+                running.append(task)
+                pending.add(task)
     finally:
         client.close()
         if cluster is not None:
