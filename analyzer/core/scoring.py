@@ -425,6 +425,11 @@ def peg_points(cards_in_count) -> int:
         The cards laid in the current count (since the last reset to 0), oldest first, as text
         or ids.
 
+    Raises
+    ------
+    analyzer.core.cards.CardError
+        No cards, a card that cannot be read or is given twice, or a count past 31.
+
     Examples
     --------
     >>> peg_points("7S 8D 8C 8H")  # 31 for 2 and a pair royal for 6

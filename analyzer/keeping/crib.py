@@ -257,6 +257,12 @@ def crib_values(mode: str = "table", variant: str = "six-card") -> np.ndarray:
     is missing or unreadable the values are computed in memory instead (exact, a second or two),
     and nothing is written. Loading never writes anything.
 
+    Raises
+    ------
+    ValueError
+        An unknown ``mode`` or form, or a form in which each player throws one card
+        (three- and four-player: their table is :func:`card_values`).
+
     Examples
     --------
     >>> values = crib_values("uniform")

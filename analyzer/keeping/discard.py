@@ -790,6 +790,9 @@ def keep(cards, dealer: bool, crib: str | None = None, variant: str = DEFAULT_VA
     ------
     CardError
         Unless given the form's number of distinct, readable cards.
+    ValueError
+        An unknown form or crib mode, a crib mode the form does not have (``weighted`` outside
+        six-card), or a ``dealer`` that is not True or False.
 
     Examples
     --------

@@ -1113,10 +1113,11 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         included; a go, even one the card makes certain, is scored in the rest),
         ``rest_for``, ``rest_against`` (mean pegging in the rest of the play), ``rest`` (their
         difference) and ``rest_se`` (its standard error), ``total`` (``now + rest``),
-        ``wins_now`` (with ``score``: the card reaches 121 now), and with ``score``: ``p_win``
-        and ``p_win_se`` (the standard errors NaN from one sample, which has no spread).
-        ``attrs`` holds ``best`` (a card, or ``"go"``
-        when no card can be laid: then there are no rows), ``count`` and ``samples``.
+        ``wins_now`` (the card reaches the target now; with no ``score`` always False), and
+        with ``score``: ``p_win`` and ``p_win_se`` (the standard errors NaN from one sample,
+        which has no spread). ``attrs`` holds ``best`` (a card, or ``"go"`` when no card can be
+        laid: then there are no rows), ``count``, ``samples``, ``score_aware`` (whether
+        ``score`` was given) and, in the other forms, ``variant``.
 
     Examples
     --------
