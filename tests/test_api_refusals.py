@@ -290,6 +290,19 @@ def test_flags_of_the_runs_and_the_seat_must_be_bools():
     assert discard("best", hand, own_crib=False, scores=(100, 110, 90),
                    variant="three-player") == discard("best", hand, own_crib=False,
                                                       scores=(100, 110), variant="three-player")
+    # ... and a refusal says so, not "2 ... one a side" (three sides); nor is a seat of three
+    # players on "the dealer's side (even)" (an audit's)
+    for scores in ((121, 0, 0), (0,), (1, 2, 3, 4)):
+        with pytest.raises(SeatError, match=r"^scores: in three-player 2 or 3 whole numbers 0 "
+                                            r"to 120 \(the seat's first; its discard does not "
+                                            r"read them\), got "):
+            discard("best", hand, own_crib=False, scores=scores, variant="three-player")
+    with pytest.raises(SeatError, match="^position: the seat's place from the dealer, 0 to 2, "
+                                        "0, the dealer, exactly when own_crib, got 2$"):
+        discard("best", hand, own_crib=True, variant="three-player", position=2)
+    with pytest.raises(SeatError, match=r"^position: .* 0 to 3, on the dealer's side \(even\) "
+                                        "exactly when own_crib, got 1$"):
+        discard("best", hand, own_crib=True, variant="four-player", position=1)
 
 
 def test_a_run_refuses_what_it_would_ignore_and_resumes_with_its_own_seed(tmp_path):
@@ -362,6 +375,17 @@ def test_the_plots_take_a_duel_and_name_what_else_they_take():
      "^played: .*got None$"),
     (lambda: format_cards(None), ValueError, "^cards: .*got None$"),
     (lambda: say_count(None), TypeError, "^items: .*got None$"),
+    # the goes' reading is the other forms' (six-card reads its goes from the cards)
+    (lambda: advise_play("4C 5H 9S KD", "4C", dealer=False, starter="2S", goes="table"),
+     ValueError, "^goes: only in the other forms"),
+    (lambda: advise_play("8H 2C KD", "0:7C", seat=1, dealer=1, starter="4S",
+                         variant="five-card", goes="said"),
+     ValueError, "^goes: 'engine' or 'table', got 'said'$"),
+    # three-player reads its own table too: the message named none there (an audit's)
+    (lambda: advise_play("8H 2C KD QS", "1:7C", seat=2, dealer=0, starter="4S",
+                         variant="three-player", odds=np.zeros((122, 122))),
+     ValueError, "^odds: in three-player the search reads the form's shipped table; leave "
+                 "odds out$"),
 ])
 def test_a_wrong_argument_is_one_line_naming_it(call, error, message):
     """Arguments of the wrong kind are refused with what was expected, not an error from deep

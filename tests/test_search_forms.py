@@ -428,6 +428,34 @@ def test_crib_peg_in_the_other_forms():
     assert aware.stdout.splitlines()[-1] == "best: lay 8H (it reaches the target)"
 
 
+def test_crib_peg_reads_the_goes_as_said_at_the_table():
+    """Each go said once a count, as at a table (an audit's positions): asked after its go,
+    once every other seat is out of cards, a seat is advised on the next count's lead, as if
+    its go had been said again in the engine's order; five-card's one count ends instead."""
+    three = ["peg", "--variant", "three-player", "--hand", "2S", "4D", "AD", "JS", "--played",
+             "2:7D", "0:2S", "1:TC", "2:2D", "0:4D", "1:6D", "2:QD", "0:AD", "1:8S", "2:4S",
+             "0:go", "1:5H", "--seat", "0", "--dealer-seat", "1", "--starter", "9C",
+             "--samples", "100"]
+    said_once = _crib(*three)
+    assert said_once.returncode == 0, said_once.stderr
+    lines = said_once.stdout.splitlines()
+    # seat 1 laid the last card of the count at 28 and pegged the go: seat 0 leads anew
+    assert "(count 0)" in lines[0] and lines[-1] == "best: lay JS (total +1.000)", lines
+    engine = [*three[:21], "0:go", *three[21:]]  # the engine's order: the go said again
+    assert _crib(*engine).stdout.splitlines()[1:] == lines[1:]
+    four = _crib("peg", "--variant", "four-player", "--hand", "4D", "KS", "JD", "QC",
+                 "--played", "3:7H", "0:7S", "1:2S", "2:4D", "3:4S", "0:AS", "1:6C", "2:QC",
+                 "3:8H", "0:QS", "1:2D", "2:go", "3:AD", "0:TC", "1:JH", "2:KS", "--seat", "2",
+                 "--dealer-seat", "2", "--starter", "9C", "--samples", "100")
+    # seat 2 laid last at 30, the others out of cards or gone: it pegs the go and leads
+    assert four.stdout.splitlines()[-1] == "best: lay JD (total +1.000)", four.stdout
+    five = _crib("peg", "--variant", "five-card", "--hand", "8H", "9C", "KD", "--played",
+                 "0:7C", "1:KD", "0:9S", "1:go", "0:4S", "--seat", "1", "--dealer-seat", "1",
+                 "--starter", "2S", "--samples", "50")
+    assert five.stdout.splitlines()[-1] == "go: no card you hold can be laid on count 30", \
+        five.stdout + five.stderr
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--dealer"], "give --seat and --dealer-seat"),
     (["--seat", "0"], "--seat (yours) and --dealer-seat are required"),

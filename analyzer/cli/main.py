@@ -1260,7 +1260,7 @@ def _peg_form(args) -> int:
                              seat=args.seat, starter=args.starter, variant=args.variant,
                              thrown=None if args.thrown is None else _cards_text(args.thrown),
                              score=args.score, samples=args.samples, seed=args.seed,
-                             infer=not args.uniform)
+                             infer=not args.uniform, goes="table")  # goes as said at a table
     except ValueError as exc:  # CardError included
         raise UsageError(f"{where}: {exc}") from None
     hand = format_cards(parse_cards(_cards_text(args.hand)))
@@ -1464,8 +1464,9 @@ def build_parser() -> argparse.ArgumentParser:
         "both players' (yours are the ones in --hand); counts, goes and whose turn follow by the "
         "rules (if the last card is yours, the opponent said go). With --variant five-card, "
         "three-player or four-player: --seat and --dealer-seat instead of --dealer/--pone, "
-        "--played as SEAT:CARD and SEAT:go in order, --score one number a side, before this "
-        "play (the points of --played are added).")
+        "--played as SEAT:CARD and SEAT:go in order, the goes as said at the table (once a "
+        "count; asked after your go, you are advised on the next count's lead), --score one "
+        "number a side, before this play (the points of --played are added).")
     p.add_argument("--hand", nargs="+", required=True, metavar="CARD",
                    help="the four cards you kept (three in five-card), e.g. 4C 5H 9S KD")
     p.add_argument("--played", nargs="*", metavar="CARD",

@@ -1047,7 +1047,7 @@ def _value_py(card: int) -> int:
 def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=None,
                 samples: int = ADVISE_SAMPLES, seed: int = 0, continuation: str = BEST_CONTINUATION,
                 odds=None, infer: bool = BEST_INFER, variant: str = "six-card",
-                seat: int | None = None):
+                seat: int | None = None, goes: str = "engine"):
     """Which card to lay now, in the play of a two-player six-card game (or, with ``variant``,
     of any form), by determinized rollouts.
 
@@ -1104,6 +1104,13 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
         that reaches the target first, and with ``score`` the probability of winning from
         the form's shipped table (:func:`analyzer.play.searchforms.advise_play_forms`;
         ``odds`` must be None, the continuation ``greedy``).
+    goes
+        In the other forms, how the history's end is read, as the seat API reads it:
+        ``"engine"`` (default), the engine's order (a seat that said go in this count says go
+        again at its turn), or ``"table"``, the goes said once a count, as at the table: a seat
+        that said go and is asked again, or that laid last with every other seat passed since
+        and nothing that fits, is asked for the next count's lead (``crib peg`` reads them so).
+        Six-card reads its goes from the cards (``go`` at the end asks for the lead).
 
     Returns
     -------
@@ -1146,15 +1153,19 @@ def advise_play(hand, played=(), *, dealer: bool, starter, thrown=None, score=No
                              f"{game.name}")
         if odds is not None:
             raise ValueError(f"odds: in {game.name} the search reads the form's shipped "
-                             "table (or none, in three-player); leave odds out")
+                             "table; leave odds out")
         if continuation != "greedy":
             raise ValueError(f"continuation: only greedy in {game.name}, got {continuation!r}")
         return advise_play_forms(hand, played, seat=seat, dealer=dealer, starter=starter,
                                  variant=game.name, thrown=thrown, score=score,
-                                 samples=samples, seed=seed, infer=bool(infer))
+                                 samples=samples, seed=seed, infer=bool(infer), goes=goes)
     if seat is not None:
         raise ValueError("seat: only in the other forms (variant=); in six-card say dealer="
                          "True or False")
+    if goes != "engine":
+        raise ValueError(f"goes: only in the other forms (variant=), got {goes!r}; six-card "
+                         "reads its goes from the cards (end played with go to ask for the "
+                         "lead)")
     mine = [int(c) for c in as_cards(hand, n=4)]
     sequence = _parse_played(played)
     laid = [c for c in sequence if c != GO]

@@ -856,12 +856,17 @@ def _history(played) -> list[tuple[int, int]]:
     return out
 
 
-def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: set[int]):
+def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: set[int],
+                  lead_after_go: bool = False):
     """Go through the play's history from ``seat``'s view by the rules of
     :func:`analyzer.play.deal._play_with`; return the position at ``seat``'s turn: ``(laid by
     seat: list of card lists, count, ranks in the count, floors, scores pegged by seat)``.
     Raises ValueError for a history the game cannot reach. The goes may be as the table says
-    them or as the engine records them (:func:`_go_unsaid`)."""
+    them or as the engine records them (:func:`_go_unsaid`). With ``lead_after_go`` (the goes
+    as the table says them, ``goes="table"``) a seat asked again after its go in this count,
+    or that laid last with every other seat passed since and no card of its own fitting, is
+    asked for the next count's lead, as the seat API's replay does (not in five-card's single
+    count, which then ends)."""
     from ..core.cards import format_card
 
     n, n_cards = game.players, game.kept
@@ -885,7 +890,10 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
         card = -1
         if left[p] > 0:
             at_end = e == len(history)
-            if at_end and p == seat:
+            gone = lead_after_go and not game.one_count and p == seat and (
+                p in said or (p == last and passes == n - 1 and not any(
+                    c not in laid[p] and count + value(c) <= 31 for c in mine)))
+            if at_end and p == seat and not gone:
                 return laid, count, ranks, floor, pegged
             implied = _go_unsaid(p, said, last, passes, n, None if at_end else history[e],
                                  count) \
@@ -957,7 +965,7 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
 
 def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, variant: str,
                       thrown=None, score=None, samples: int = ADVISE_SAMPLES, seed: int = 0,
-                      infer: bool = BEST_INFER_FORMS):
+                      infer: bool = BEST_INFER_FORMS, goes: str = "engine"):
     """Which card to lay now in five-card, three-player or four-player cribbage, by
     determinized rollouts (:func:`_search_forms`); :func:`analyzer.play.search.advise_play`
     with ``variant=`` calls it.
@@ -970,6 +978,14 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
         The play so far in order, as the seat API takes it: ``(seat, card)`` for a card laid,
         ``(seat, None)`` or ``(seat, "go")`` for a go; or text ``"1:5H 0:go"``. Seats are
         numbered round the table; a seat with no cards left is passed over without an entry.
+    goes
+        How the history's end is read, as the seat API's :func:`analyzer.play.seat.lay` reads
+        it: ``"engine"`` (default), the engine's order, in which a seat that said go in this
+        count says go again at its turn (give that go too, to ask for the next count's lead);
+        ``"table"``, the goes as the table says them, once a count: such a seat, or one that
+        laid last with every other seat passed since and nothing that fits, is asked for the
+        next count's lead (its go pegged by the last to lay). Five-card's single count has no
+        next lead: there both say go.
     seat, dealer
         Your seat and the dealer's (0 to players - 1); the seat on the dealer's left leads.
     starter, thrown
@@ -1031,6 +1047,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     if not isinstance(infer, bool | np.bool_):
         raise ValueError(f"infer must be True or False, got {infer!r}")
+    if goes not in ("engine", "table"):
+        raise ValueError(f"goes: 'engine' or 'table', got {goes!r}")
     sides = game.teams
     if score is None:
         scores = [0] * sides
@@ -1045,7 +1063,8 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
         check_reachable(game, scores)
     history = _history(played)
     seen = set(mine) | {start} | set(own_throw)
-    laid, count, ranks, floor, pegged = _replay_seats(game, mine, seat, dealer, history, seen)
+    laid, count, ranks, floor, pegged = _replay_seats(game, mine, seat, dealer, history, seen,
+                                                      lead_after_go=goes == "table")
     for q in range(n):
         scores[q % sides] += pegged[q]
     if max(scores) >= game.target:

@@ -504,7 +504,15 @@ def discard(player: str, hand, *, own_crib: bool, scores=None, variant: str = "s
         raise SeatError(str(exc)) from None
     # three-player's scores are ignored: two (the seat's, the next's) or all three, as lay's
     given = len(scores) if isinstance(scores, tuple | list | np.ndarray) else 2
-    own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target, game)[:2]
+    try:
+        own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target,
+                      game)[:2]
+    except SeatError:
+        if game.teams != 3:
+            raise
+        raise SeatError(f"scores: in three-player 2 or 3 whole numbers 0 to {game.target - 1} "
+                        f"(the seat's first; its discard does not read them), got "
+                        f"{scores!r}") from None
     kept = np.zeros(game.kept, np.int64)
     thrown = np.zeros(game.thrown, np.int64)
     n = game.players
@@ -512,8 +520,9 @@ def discard(player: str, hand, *, own_crib: bool, scores=None, variant: str = "s
         position = 0 if own_crib else 1
     if isinstance(position, bool) or not isinstance(position, int | np.integer) \
             or not 0 <= position < n or (position % game.teams == 0) != bool(own_crib):
-        raise SeatError(f"position: the seat's place from the dealer, 0 to {n - 1}, on the "
-                         f"dealer's side (even) exactly when own_crib, got {position!r}")
+        side = ("0, the dealer," if game.teams == n else "on the dealer's side (even)")
+        raise SeatError(f"position: the seat's place from the dealer, 0 to {n - 1}, {side} "
+                        f"exactly when own_crib, got {position!r}")
     t = _tables(game.name, player)
     st = _stream(rng, seed)
     if _points_choice(pol, game, t, own):
