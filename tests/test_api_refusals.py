@@ -52,6 +52,28 @@ def test_no_five_card_game_is_played_from_a_score_before_the_pones_three():
     with pytest.raises(ValueError, match="^score 0, 0: in five-card the pone pegs 3 before"):
         play_from_score(0, 0, True, games=2, variant="five-card")
     assert play_from_score(0, 3, True, games=2, variant="five-card")["games"] == 2
+    # every deal pegs at least the go: 3 points in all are the first deal's, all the pone's
+    # (an audit's odds of the dealer at 3 to 0)
+    first = "in five-card 3 points in all are the first deal's, the pone's 3 for last"
+    with pytest.raises(ValueError, match=f"^score 3, 0: {first}"):
+        play_from_score(3, 0, True, games=2, variant="five-card")
+    from analyzer import keep_to_win, win_probability
+    from analyzer.play.searchforms import advise_play_forms
+    from analyzer.play.seat import SeatError, discard, lay
+
+    with pytest.raises(ValueError, match=f"^score 0, 3: {first}"):
+        win_probability(0, 3, False, variant="five-card")
+    assert win_probability(3, 0, False, variant="five-card") > 0.5  # the pone's 3
+    with pytest.raises(ValueError, match=f"score 3, 0: {first}"):
+        keep_to_win("5H 5S 6D JC KH", True, (3, 0), samples=8, variant="five-card")
+    with pytest.raises(ValueError, match=f"^score 0, 3: {first}"):  # side 0 is the pone's
+        advise_play_forms("8H 2C KD", [], seat=0, dealer=1, starter="4S",
+                          variant="five-card", score=(0, 3))
+    with pytest.raises(SeatError, match=f"^scores: score 0, 3: {first}"):
+        discard("best", "5H 5S 6D JC KH", own_crib=False, scores=(0, 3), variant="five-card")
+    with pytest.raises(SeatError, match=f"^scores: score 0, 3: {first}"):
+        lay("best", "8H 2C KD", [], seat=0, dealer=1, starter="4S", thrown="9S 9D",
+            scores=(0, 3), variant="five-card")
 
 
 @pytest.mark.parametrize("scores", [5, None, {100, 60, 90}, "abc", (100, 60)])

@@ -239,20 +239,33 @@ def check_frame(what: str, df, columns, rows: bool = True):
     return df
 
 
-def check_reachable(game: Game, scores) -> None:
+def check_reachable(game: Game, scores, pone: int | None = None) -> None:
     """:class:`ValueError` for scores no deal of ``game`` starts from: in five-card the pone
-    pegs 3 before the first deal, so one side has at least 3 at every deal.
+    pegs 3 before the first deal, so one side has at least 3 at every deal; and every deal pegs
+    at least the go, so 3 points in all are the first deal's, 0 to the pone's 3: with ``pone``,
+    the index in ``scores`` of the pone's side, those 3 must be the pone's.
 
     >>> check_reachable(VARIANTS["five-card"], (1, 2))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: score 1, 2: in five-card the pone pegs 3 before the first deal, so one side ...
+    >>> check_reachable(VARIANTS["five-card"], (3, 0), pone=0)
+    >>> check_reachable(VARIANTS["five-card"], (3, 0), pone=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: score 3, 0: in five-card 3 points in all are the first deal's, ...
     """
+    text = ", ".join(str(s) for s in scores)
     if game.start_points and max(scores) < game.start_points:
-        raise ValueError(f"score {', '.join(str(s) for s in scores)}: in {game.name} the pone "
+        raise ValueError(f"score {text}: in {game.name} the pone "
                          f"pegs {game.start_points} before the first deal, so one side has at "
                          f"least {game.start_points} at a deal (the first is 0 to "
                          f"{game.start_points})")
+    if game.start_points and pone is not None and sum(scores) == game.start_points \
+            and scores[pone] != game.start_points:
+        raise ValueError(f"score {text}: in {game.name} {game.start_points} points in all are "
+                         f"the first deal's, the pone's {game.start_points} for last (every "
+                         f"deal pegs at least the go), so the dealer has none")
 
 
 def check_number(name: str, value, low=None, high=None, integer: bool = False,

@@ -200,8 +200,9 @@ def _state(me, opp, dealer, variant: str = "six-card") -> tuple[int, int, bool]:
     game = odds_game(variant)
     target = game.target
     me, opp = _check_score("me", me, target), _check_score("opp", opp, target)
-    check_reachable(game, (me, opp))
-    return target - me, target - opp, check_flag("dealer", dealer)
+    dealer = check_flag("dealer", dealer)
+    check_reachable(game, (me, opp), pone=1 if dealer else 0)
+    return target - me, target - opp, dealer
 
 
 def win_probability(me: int, opp: int, dealer: bool, variant: str = "six-card") -> float:

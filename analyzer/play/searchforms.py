@@ -1060,7 +1060,7 @@ def advise_play_forms(hand, played=(), *, seat: int, dealer: int, starter, varia
             scores = []
         if len(scores) != sides:
             raise ValueError(f"score: {sides} numbers, one a side in side order, got {score!r}")
-        check_reachable(game, scores)
+        check_reachable(game, scores, pone=(dealer + 1) % sides)
     history = _history(played)
     seen = set(mine) | {start} | set(own_throw)
     laid, count, ranks, floor, pegged = _replay_seats(game, mine, seat, dealer, history, seen,

@@ -307,9 +307,10 @@ def _seat_number(value, n_players: int, what: str) -> int:
     return int(value)
 
 
-def _scores(scores, sides: int, target: int, game=None) -> np.ndarray:
+def _scores(scores, sides: int, target: int, game=None, pone: int | None = None) -> np.ndarray:
     """Each side's score, 0 to ``target - 1`` (a side at the target has won: no decision);
-    with ``game``, scores a deal of it can be played at (five-card's three for last)."""
+    with ``game``, scores a deal of it can be played at (five-card's three for last; ``pone``
+    the pone's side, where it is known: :func:`analyzer.core.choices.check_reachable`)."""
     if scores is None:
         return np.zeros(sides, np.int64)
     if isinstance(scores, tuple | list) and len(scores) == sides \
@@ -323,7 +324,7 @@ def _scores(scores, sides: int, target: int, game=None) -> np.ndarray:
                             f"side order, got {scores!r}")
     if game is not None:
         try:
-            check_reachable(game, out.tolist())
+            check_reachable(game, out.tolist(), pone=pone)
         except ValueError as exc:
             raise SeatError(f"scores: {exc}") from None
     return out.astype(np.int64)
@@ -452,7 +453,8 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
     t = _tables(game.name, player)
     st = _stream(rng, seed)
     v = _replay(game, held, seat, dealer, ev_seat.tolist(), ev_card.tolist(), starter_id,
-                thrown_ids, _scores(scores, game.teams, game.target, game),
+                thrown_ids, _scores(scores, game.teams, game.target, game,
+                                    pone=(dealer + 1) % game.teams),
                 lead_after_go=goes == "table")
     # the engine's choice (analyzer.play.deal._play_with's), each compiled step asked in turn
     if t.odds is not None and pol == _PEG_BEST and t.peg_values is not None:
@@ -506,7 +508,7 @@ def discard(player: str, hand, *, own_crib: bool, scores=None, variant: str = "s
     given = len(scores) if isinstance(scores, tuple | list | np.ndarray) else 2
     try:
         own = _scores(scores, 3 if game.teams == 3 and given == 3 else 2, game.target,
-                      game)[:2]
+                      game, pone=1 if own_crib else 0)[:2]
     except SeatError:
         if game.teams != 3:
             raise

@@ -346,7 +346,7 @@ def _place(game, dealer: bool, position) -> int:
     return place
 
 
-def _check_scores(game, score) -> tuple[int, int]:
+def _check_scores(game, score, dealer: bool) -> tuple[int, int]:
     from ..core.choices import check_number, check_reachable
 
     try:
@@ -364,7 +364,7 @@ def _check_scores(game, score) -> tuple[int, int]:
             raise ArgumentError(argument, str(exc)) from None
     me, opp = checked
     try:
-        check_reachable(game, (me, opp))
+        check_reachable(game, (me, opp), pone=1 if dealer else 0)
     except ValueError as exc:
         raise ArgumentError("score", str(exc)) from None
     return me, opp
@@ -397,7 +397,7 @@ def check_forms(variant: str, dealer: bool, score, position=None):
     if game.teams != 2:
         raise ArgumentError("variant", f"keep_to_win: {game.name} is not played by two sides")
     place = _place(game, dealer, position)
-    me, opp = _check_scores(game, score)
+    me, opp = _check_scores(game, score, bool(dealer))
     return game, place, me, opp
 
 

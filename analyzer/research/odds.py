@@ -626,10 +626,11 @@ def play_from_score(me: int, opp: int, dealer: bool, games: int, seed: int = 0,
     """
     game = odds_game(variant)
     me, opp = _check_score("me", me, game.target), _check_score("opp", opp, game.target)
-    check_reachable(game, (me, opp))  # five-card: the pone's 3 are in every score played from
     games = check_number("games", games, low=1, high=MAX_GAMES, integer=True)
     seed = check_number("seed", seed, low=0, high=MAX_SEED, integer=True)
     dealer = check_flag("dealer", dealer)
+    # five-card: the pone's 3 are in every score played from
+    check_reachable(game, (me, opp), pone=1 if dealer else 0)
     start = [me, opp] if dealer else [opp, me]  # seat 0 (side 0) deals first
     wins = _games_by_side(np.array(start, np.int64), games, seed, workers, players, variant)
     won = int(wins[0] if dealer else wins[1])
