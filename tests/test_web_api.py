@@ -218,6 +218,12 @@ def test_position_is_refused_in_the_two_player_forms_as_the_command_line_refuses
         body = refused(get(client, "/api/keep/win", hand=hand, role="dealer", me=40, opp=50,
                            variant=variant, position="dealer"), "position")
         assert body["error"] == err.removeprefix("crib keep: --")
+        # and so does the Python API (five-card took a position that agreed with dealer=)
+        from analyzer import keep_to_win
+
+        with pytest.raises(ValueError, match=f"^position: for three-player and four-player; "
+                                             f"in {variant} say dealer=True or False"):
+            keep_to_win(hand, True, (40, 50), samples=8, variant=variant, position="dealer")
 
 
 def test_the_chart_is_crib_plot_keep_as_svg(client):

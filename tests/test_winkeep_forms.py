@@ -75,7 +75,7 @@ def _flat_odds(target, c):
 
 
 @pytest.mark.parametrize(("variant", "score", "dealer", "position"), [
-    ("five-card", (3, 0), True, None), ("five-card", (0, 3), False, None),
+    ("five-card", (0, 3), True, None), ("five-card", (3, 0), False, None),  # the pone's 3
     ("four-player", (0, 0), True, "dealer"), ("four-player", (0, 0), False, "first"),
     ("four-player", (0, 0), True, "second"), ("four-player", (0, 0), False, "third"),
 ])
@@ -129,7 +129,8 @@ def test_same_seed_same_frame_and_a_new_seed_a_new_sample(variant):
     ({"variant": "four-player", "score": "110"}, "two numbers"),
     ({"variant": "four-player", "position": "first"}, "the other side deals"),
     ({"variant": "four-player", "position": "north"}, "one of dealer, first"),
-    ({"variant": "five-card", "position": "second"}, "two players"),
+    ({"variant": "five-card", "position": "second"}, "in five-card say dealer=True or False"),
+    ({"variant": "five-card", "position": "dealer"}, "in five-card say dealer=True or False"),
     ({"variant": "six-card", "position": "dealer"}, "for three-player and four-player"),
     ({"variant": "four-player", "odds": np.zeros((62, 62))}, "(122, 122)"),
 ])

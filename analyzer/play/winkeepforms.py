@@ -329,9 +329,10 @@ def _forms_win_samples(game, dealt, place, me, opp, st, keeps, throws, crib_valu
 def _place(game, dealer: bool, position) -> int:
     """The player's seat with the dealer at seat 0, from ``dealer`` and ``position``."""
     if game.players == 2:
-        if position is not None and position != ("dealer" if dealer else "pone"):
-            raise ArgumentError("position", f"position: {game.name} has two players; say "
-                                f"dealer=True or False (got position {position!r})")
+        if position is not None:  # as crib keep --position and six-card refuse it
+            raise ArgumentError("position", f"position: for three-player and four-player; in "
+                                f"{game.name} say dealer=True or False (got position "
+                                f"{position!r})")
         return 0 if dealer else 1
     if position is None:
         return 0 if dealer else 1
