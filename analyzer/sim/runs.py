@@ -391,8 +391,17 @@ def dask_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, scheduler: str, w
             return client.submit(chunk_task, spec, chunks, pure=False,
                                  key=f"chunks-{plan.seed}-{chunks[0]}-{uuid.uuid4().hex[:6]}")
 
-        running = [f for f in (submit() for _ in range(WINDOW_TASKS * threads)) if f is not None]
-        pending = as_completed(running)
+        def top_up() -> None:
+            """Tasks up to the window of the cluster's threads now (a remote cluster's
+            workers may join after the run starts)."""
+            window = WINDOW_TASKS * max(sum(client.nthreads().values()), 1)
+            while len(running) < window and (task := submit()) is not None:
+                running.append(task)
+                pending.add(task)
+
+        running: list = []
+        pending = as_completed()
+        top_up()
         for future in pending:
             running.remove(future)
             yield future.result()
@@ -400,9 +409,7 @@ def dask_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, scheduler: str, w
                 for f in running:
                     f.cancel()
                 break
-            if (task := submit()) is not None:
-                running.append(task)
-                pending.add(task)
+            top_up()
     finally:
         client.close()
         if cluster is not None:
