@@ -151,9 +151,16 @@ def test_wilson_holds_the_estimate_and_narrows():
 
 
 @pytest.mark.slow
-def test_the_values_are_the_same_whatever_the_workers(recorded):
+def test_the_values_are_the_same_whatever_the_workers(recorded, capsys):
     _, plays, discards = recorded
-    args = (plays[:6], discards[:3])
+    args = (plays[:30], discards[:20])
     one = tips.value_choices(*args, play_samples=64, keep_samples=64, seed=5)
     two = tips.value_choices(*args, play_samples=64, keep_samples=64, seed=5, workers=2)
     pd.testing.assert_frame_equal(one, two)
+    # with a bar of the positions, the work in parts of a few dozen: the same frame
+    capsys.readouterr()
+    for workers in (1, 2):
+        bar = tips.value_choices(*args, play_samples=64, keep_samples=64, seed=5,
+                                 workers=workers, progress=True)
+        pd.testing.assert_frame_equal(one, bar)
+        assert "50/50" in capsys.readouterr().err

@@ -21,6 +21,7 @@ play from here, ``total``, and with the score its ``p_win``) and
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -241,7 +242,8 @@ def relevant(plays: list[dict]) -> list[dict]:
 
 
 def value_choices(plays: list[dict], discards: list[dict], *, play_samples: int = 2000,
-                  keep_samples: int = 512, seed: int = 0, workers: int = 1):
+                  keep_samples: int = 512, seed: int = 0, workers: int = 1,
+                  progress: bool = False):
     """Every legal choice of every position, valued by the advice: a DataFrame, a row a choice.
 
     Columns: ``pos`` (the position's number: plays ``0..len(plays)-1``, then the discards),
@@ -253,22 +255,44 @@ def value_choices(plays: list[dict], discards: list[dict], *, play_samples: int 
     discards: ``thrown_ranks``, ``kept_fifteen``, ``crib_mean``, ``crib_median`` (the median
     of the hand's 15 throws). Position ``k`` (plays and discards numbered apart) is valued with
     the advice's seed ``seed + k``, so the frame is the same whatever ``workers`` (processes).
+    ``progress``: a bar of the positions valued on stderr (tqdm's; a widget in a notebook), the
+    work then cut in parts of a few dozen positions, which change nothing in the frame.
     """
     import pandas as pd
 
-    if workers <= 1:
-        rows = _value_part(plays, discards, 0, 0, play_samples, keep_samples, seed)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-        from multiprocessing import get_context
+    total = len(plays) + len(discards)
+    n_parts = max(workers, 1) if not progress else max(workers, min(total // 24, 200), 1)
+    cut_p = np.linspace(0, len(plays), n_parts + 1).astype(int)
+    cut_d = np.linspace(0, len(discards), n_parts + 1).astype(int)
+    parts = [(plays[cut_p[i]:cut_p[i + 1]], discards[cut_d[i]:cut_d[i + 1]], int(cut_p[i]),
+              int(cut_d[i]), play_samples, keep_samples, seed) for i in range(n_parts)]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
 
-        cut_p = np.linspace(0, len(plays), workers + 1).astype(int)
-        cut_d = np.linspace(0, len(discards), workers + 1).astype(int)
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            parts = [pool.submit(_value_part, plays[cut_p[i]:cut_p[i + 1]],
-                                 discards[cut_d[i]:cut_d[i + 1]], int(cut_p[i]), int(cut_d[i]),
-                                 play_samples, keep_samples, seed) for i in range(workers)]
-            rows = [row for part in parts for row in part.result()]
+        bar = tqdm(total=total, unit="position", file=sys.stderr, smoothing=0.1)
+    done: list[list[dict]] = [[] for _ in parts]
+    try:
+        if workers <= 1:
+            for i, part in enumerate(parts):
+                done[i] = _value_part(*part)
+                if bar is not None:
+                    bar.update(len(part[0]) + len(part[1]))
+        else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+            from multiprocessing import get_context
+
+            with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+                futures = {pool.submit(_value_part, *part): i for i, part in enumerate(parts)}
+                for future in as_completed(futures):
+                    i = futures[future]
+                    done[i] = future.result()
+                    if bar is not None:
+                        bar.update(len(parts[i][0]) + len(parts[i][1]))
+    finally:
+        if bar is not None:
+            bar.close()
+    rows = [row for part in done for row in part]
     frame = pd.DataFrame(rows)
     if len(frame):
         frame.loc[frame["kind"] == "discard", "pos"] += len(plays)
