@@ -582,8 +582,9 @@ def test_the_posterior_search_is_reproducible_and_differs_from_the_uniform(varia
              if d["kind"] == "lay" and d["answer"] is not None
              and len(d["view"]["played"]) >= game.players]
     # a score a deal can start from (five-card's pone has 3 before the first)
-    args = _advice_args(views[0], samples=300,
-                        score=[game.start_points] + [0] * (game.teams - 1))
+    args = _advice_args(views[0], samples=300)
+    args["score"] = [0] * game.teams
+    args["score"][(args["dealer"] + 1) % game.teams] = game.start_points
     posterior = advise_play(**args, seed=4)
     assert posterior.equals(advise_play(**args, seed=4, infer=True))
     uniform = advise_play(**args, seed=4, infer=False)

@@ -254,6 +254,9 @@ def test_bad_arguments_are_refused_in_one_line():
             lay("best", "5H 6D JC", [], seat=1, dealer=0, starter="2C", thrown="KH KD",
                 variant="five-card", scores=scores)
     assert discard("best", "5H 5S 6D JC KH", **five) == \
+        discard("best", "5H 5S 6D JC KH", scores=(3, 0), **five)  # the pone's 3
+    # 3 points in all are the first deal's: the pone's, never the dealer's
+    with pytest.raises(SeatError, match="3 points in all are the first deal's"):
         discard("best", "5H 5S 6D JC KH", scores=(0, 3), **five)
 
 
