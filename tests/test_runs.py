@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -59,8 +62,16 @@ def test_local_dask_cluster_equals_the_local_backend():
     # 60 chunks in 20 tasks of 3, of which the cluster is given 8 at a time (4 a thread): the
     # tasks are submitted as others finish
     local = simulate(6_000, seed=21, players=PLAYERS, chunk_size=100, record_games=30)
-    dask = simulate(6_000, seed=21, players=PLAYERS, chunk_size=100, record_games=30,
-                    backend="dask", scheduler="local", workers=2)
+    # with Dask's own port (8787) taken, as by a run already going: the cluster's web server
+    # goes on a free port, with no warning that it is in use
+    with socket.socket() as busy, warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        with contextlib.suppress(OSError):  # taken already: as good
+            busy.bind(("", 8787))
+            busy.listen()
+        dask = simulate(6_000, seed=21, players=PLAYERS, chunk_size=100, record_games=30,
+                        backend="dask", scheduler="local", workers=2)
+    assert not [w for w in said if "in use" in str(w.message)]
     same_result(local, dask)
     assert dask.backend == "dask" and stable(dask.to_dict()) == stable(local.to_dict())
 

@@ -362,9 +362,11 @@ def dask_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, scheduler: str, w
             # a Ctrl-C at the terminal reaches the whole process group, and this process alone
             # should act on it, closing the cluster, not each worker with its own tracebacks
             with handled(("SIGINT",), signal.SIG_IGN):
-                # nor a warning from each worker for each task the stop cancels
+                # nor a warning from each worker for each task the stop cancels; the
+                # scheduler's web server on a free port (on Dask's own, 8787, a second run at
+                # once warned that it was in use)
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="10s")
