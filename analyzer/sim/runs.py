@@ -363,10 +363,11 @@ def dask_backend(plan: RunPlan, todo: ChunksToDo | np.ndarray, scheduler: str, w
             # should act on it, closing the cluster, not each worker with its own tracebacks
             with handled(("SIGINT",), signal.SIG_IGN):
                 # nor a warning from each worker for each task the stop cancels; the
-                # scheduler's web server on a free port (on Dask's own, 8787, a second run at
-                # once warned that it was in use)
+                # scheduler's web server on a free port of this machine only (on Dask's own,
+                # 8787, a second run at once warned that it was in use; ":0" is every interface)
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
+                                       dashboard_address="127.0.0.1:0",
+                                       silence_logs=logging.ERROR)
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="10s")
