@@ -164,3 +164,8 @@ def test_the_values_are_the_same_whatever_the_workers(recorded, capsys):
                                  workers=workers, progress=True)
         pd.testing.assert_frame_equal(one, bar)
         assert "50/50" in capsys.readouterr().err
+    # a first part with no plays: the columns in the same order all the same (a review's)
+    few = (plays[:1], discards[:47])
+    pd.testing.assert_frame_equal(
+        tips.value_choices(*few, play_samples=8, keep_samples=8, seed=5),
+        tips.value_choices(*few, play_samples=8, keep_samples=8, seed=5, progress=True))

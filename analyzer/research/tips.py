@@ -284,15 +284,21 @@ def value_choices(plays: list[dict], discards: list[dict], *, play_samples: int 
 
             with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
                 futures = {pool.submit(_value_part, *part): i for i, part in enumerate(parts)}
-                for future in as_completed(futures):
-                    i = futures[future]
-                    done[i] = future.result()
-                    if bar is not None:
-                        bar.update(len(parts[i][0]) + len(parts[i][1]))
+                try:
+                    for future in as_completed(futures):
+                        i = futures[future]
+                        done[i] = future.result()
+                        if bar is not None:
+                            bar.update(len(parts[i][0]) + len(parts[i][1]))
+                except BaseException:  # an error or Ctrl-C: the parts not started are dropped
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
     finally:
         if bar is not None:
             bar.close()
-    rows = [row for part in done for row in part]
+    # the plays' rows first, whatever the parts: the frame's columns in one order
+    rows = [row for part in done for row in part if row["kind"] != "discard"]
+    rows += [row for part in done for row in part if row["kind"] == "discard"]
     frame = pd.DataFrame(rows)
     if len(frame):
         frame.loc[frame["kind"] == "discard", "pos"] += len(plays)
