@@ -454,6 +454,14 @@ def test_crib_peg_reads_the_goes_as_said_at_the_table():
                  "--starter", "2S", "--samples", "50")
     assert five.stdout.splitlines()[-1] == "go: no card you hold can be laid on count 30", \
         five.stdout + five.stderr
+    # the seat API with the goes as said at the table reads them alike (it said "the play is
+    # over" in five-card, where seat 0 could still lay an ace on 30; a review's)
+    from analyzer.play.seat import lay
+
+    for seat, hand in ((1, "8H 9C KD"), (0, "7C 9S 6H")):
+        played = "0:7C 1:KD 0:9S 1:go" + (" 0:4S" if seat == 1 else "")
+        assert lay("best", hand, played, seat=seat, dealer=1, starter="2S", thrown="3D 5D",
+                   variant="five-card", goes="table") is None
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -174,8 +174,10 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
                     else count + 10 <= rules.MAX_COUNT)
             # lead_after_go: the seat's go is taken as said when it said go in this count, or
             # laid last with every other seat passed since (out of cards, or gone) and no card
-            # of its own fits: at the table it pegs the go and leads the next count
-            gone = p in said or (p == last and passes == n_players - 1 and not fits)
+            # of its own fits: at the table it pegs the go and leads the next count (not in
+            # five-card, whose one count has no next: the seat says go, as the engine's order)
+            gone = not game.one_count and (
+                p in said or (p == last and passes == n_players - 1 and not fits))
             if at_end and p == seat and not (lead_after_go and gone):
                 # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
@@ -417,6 +419,7 @@ def lay(player: str, hand, played: Iterable = (), *, seat: int = 0, dealer: int,
         asks such a seat for the next count's lead (``"1:go 0:2S"``: the dealer has laid all
         that fits, and seat 1 leads), and so the last to lay when none of its cards fits and
         every other seat has passed since (out of cards, or gone): it pegs the go and leads.
+        Five-card's one count has no next lead: there such a seat says go either way.
 
     Raises
     ------
