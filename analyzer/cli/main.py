@@ -742,9 +742,8 @@ def _cmd_review(args) -> int:
         if str(exc).endswith("say which seat to review"):
             from ..sim.records import record_form
 
-            seats = record_form(record).players
-            hint = (" (--seat 0 or 1)" if seats == 2 else
-                    f" (--seat {', '.join(str(s) for s in range(seats - 1))} or {seats - 1})")
+            seats = record_form(record).players  # " (--seat 0 or 1)" with two
+            hint = f" (--seat {', '.join(str(s) for s in range(seats - 1))} or {seats - 1})"
         raise UsageError(f"crib review: {args.file}: {exc}{hint}") from None
     if args.json:
         print(json.dumps(review.to_dict()))

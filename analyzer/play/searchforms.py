@@ -832,6 +832,17 @@ def _go_unsaid(p: int, said: set[int], last: int, passes: int, players: int, ent
     return card >= 0 and (p in said or count + min(card // 4 + 1, 10) > 31)
 
 
+def _asked_for_lead(p: int, said: set[int], last: int, passes: int, players: int, fits: bool,
+                    one_count: bool) -> bool:
+    """Whether seat ``p``, asked at the end of a history whose goes are as the table says them
+    (``goes="table"``), is asked for the next count's lead, its go taken as said: it said go in
+    this count, or laid last with every other seat passed since and none of its cards
+    ``fits``; never in five-card's ``one_count``, which has no next count (the seat says go).
+    The seat API's replay (:func:`analyzer.play.seat._replay`) and :func:`_replay_seats` both
+    ask so."""
+    return not one_count and (p in said or (p == last and passes == players - 1 and not fits))
+
+
 def _history(played) -> list[tuple[int, int]]:
     """``played`` as ``[(seat, card id or -1 for a go), ...]``: pairs ``(seat, card or None or
     "go")``, or text ``"1:5H 2:go 0:JC"``."""
@@ -890,10 +901,9 @@ def _replay_seats(game, mine: list[int], seat: int, dealer: int, history, seen: 
         card = -1
         if left[p] > 0:
             at_end = e == len(history)
-            gone = lead_after_go and not game.one_count and p == seat and (
-                p in said or (p == last and passes == n - 1 and not any(
-                    c not in laid[p] and count + value(c) <= 31 for c in mine)))
-            if at_end and p == seat and not gone:
+            if at_end and p == seat and not (lead_after_go and _asked_for_lead(
+                    p, said, last, passes, n, any(c not in laid[p] and count + value(c) <= 31
+                                                  for c in mine), game.one_count)):
                 return laid, count, ranks, floor, pegged
             implied = _go_unsaid(p, said, last, passes, n, None if at_end else history[e],
                                  count) \

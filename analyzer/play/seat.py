@@ -59,7 +59,7 @@ from .players import _choose_play
 from .playstep import _go_floor, _lay
 from .reads import PlayerTables, player_tables
 from .search import best_play_at_seat
-from .searchforms import _go_unsaid, _played_pairs, best_play_forms_at_seat
+from .searchforms import _asked_for_lead, _go_unsaid, _played_pairs, best_play_forms_at_seat
 from .winkeep import BEST_DISCARD_REACH, _points_values
 
 __all__ = ["Seat", "SeatError", "discard", "lay", "prepare"]
@@ -172,13 +172,10 @@ def _replay(game, hand: np.ndarray, seat: int, dealer: int, ev_seat: list[int],
             fits = (any(not laid[p, i] and count + card_value(own[i]) <= rules.MAX_COUNT
                         for i in range(n_cards)) if p == seat
                     else count + 10 <= rules.MAX_COUNT)
-            # lead_after_go: the seat's go is taken as said when it said go in this count, or
-            # laid last with every other seat passed since (out of cards, or gone) and no card
-            # of its own fits: at the table it pegs the go and leads the next count (not in
-            # five-card, whose one count has no next: the seat says go, as the engine's order)
-            gone = not game.one_count and (
-                p in said or (p == last and passes == n_players - 1 and not fits))
-            if at_end and p == seat and not (lead_after_go and gone):
+            # lead_after_go: at the table such a seat pegs the go (or another has) and leads
+            # the next count
+            if at_end and p == seat and not (lead_after_go and _asked_for_lead(
+                    p, said, last, passes, n_players, fits, game.one_count)):
                 # the seat's own decision, now
                 v.nseq, v.count, v.next_left = nseq, count, left[nxt]
                 v.last_card = total_left - left[p] == 0 and left[p] == 1
