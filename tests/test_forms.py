@@ -259,6 +259,12 @@ def test_the_five_card_game_lurches_a_loser_under_31_and_skunks_no_deeper():
     d = result.to_dict()
     assert d["skunk_rate"] == sum(s < 31 for s in losers) / 2_000
     assert d["double_skunk_rate"] == d["triple_skunk_rate"] == 0
+    # no game can fall in a tier the form has no line for: its interval is 0 to 0, not Wilson's
+    # upper end for none seen in 2,000 (0.0019)
+    summary = result.summary
+    for tier in ("double_skunk_rate", "triple_skunk_rate"):
+        assert tuple(summary.loc[tier, ["value", "ci_low", "ci_high"]]) == (0, 0, 0)
+    assert summary.loc["skunk_rate", "ci_high"] > summary.loc["skunk_rate", "value"] > 0
 
 
 def test_a_three_player_skunk_rate_counts_both_losers_and_its_interval_holds(tmp_path):

@@ -205,7 +205,8 @@ class SimulationResult:
         times 2. Mean points per deal (every deal, played out whole) carry a 95% normal interval
         from the per-deal variance (deals of one game taken as independent, a close
         approximation), the mean deals a game one from the per-game variance; neither goes
-        below 0, and one game gives no interval (NaN).
+        below 0, and one game gives no interval (NaN). A tier the form does not have (five-card's
+        double and triple skunk) is 0 with the interval 0 to 0: no game can fall in it.
         """
         import pandas as pd
 
@@ -242,7 +243,9 @@ class SimulationResult:
     def _skunk_interval(self, tier: int) -> tuple[float, float]:
         """The 95% interval of the skunk rate of ``tier`` (0 skunk, 1 double, 2 triple): a Wilson
         interval of the losers' share, on the effective number of losers when a game has two
-        (:attr:`summary`), times the losers a game."""
+        (:attr:`summary`), times the losers a game; 0 to 0 for a tier the form has no line for."""
+        if tier >= self._game.skunk_tiers:
+            return 0.0, 0.0
         losers = self._game.teams - 1
         skunked = self._count(SKUNK_TIERS[tier])
         n = self.games * losers
