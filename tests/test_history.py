@@ -61,6 +61,11 @@ STOPPED = {  # against a player chosen by spec, stopped after one deal
     # the AI deals: his heels 2 to it; you peg 5, it 1; your hand 4, its hand 2, its crib 0
     "deals": [{"dealer": 1, "heels": 2, "plays": [[0, "5D", 5], [1, "TS", 1]],
                "show": [4, 2, 0]}]}
+CUT = {  # won by the AI in the play of the second deal: that deal's show never came
+    "seats": ["you", "ev+greedy"], "level": "Club", "winner": 1, "scores": [100, 121],
+    "skunk": 0, "first_dealer": 0,
+    "deals": [{"dealer": 0, "heels": 0, "plays": [[1, "5H", 2], [0, "TD", 2]], "show": [6, 10, 4]},
+              {"dealer": 1, "heels": 2, "plays": [[0, "4C", 1], [1, "AC", 3]], "show": []}]}
 # The review's losses of the two finished games: 1.25 + 2.5 and 0.5 + 1.0 points.
 REVIEWS = (SimpleNamespace(discard_lost=1.25, play_lost=2.5),
            SimpleNamespace(discard_lost=0.5, play_lost=1.0))
@@ -173,6 +178,15 @@ def test_three_games_summed_up_by_hand(tmp_path):
                                          "heels": 0.5, "total": 13.25}
     assert per_deal["computer"].to_dict() == {"pegging": 2.5, "hand": 5.5, "crib": 0.75,
                                               "heels": 0.5, "total": 9.25}
+    # a game won in the play of its second deal: that deal, cut short before any count, is left
+    # out of the averages (its pegging, 1 to 3, and the AI's heels too); its first deal is in
+    add_game(CUT, path, seed=4)
+    per_deal = history_stats(path).per_deal.set_index("phase")
+    assert set(per_deal["deals"]) == {5}
+    assert per_deal["you"].to_dict() == {"pegging": 11 / 5, "hand": 43 / 5, "crib": 13 / 5,
+                                         "heels": 2 / 5, "total": 69 / 5}
+    assert per_deal["computer"].to_dict() == {"pegging": 12 / 5, "hand": 28 / 5, "crib": 3 / 5,
+                                              "heels": 2 / 5, "total": 45 / 5}
     assert stats.muggins_given == 2
     # the review's losses of the two finished games, 3.75 then 1.5 + the 2 points the muggins
     # count gave away: two halves of one game each and a slope of -0.25 a game
@@ -324,22 +338,31 @@ def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
 def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = connect(path, version=1)  # a history written before step 2 (no undos)
-    row = {k: v for k, v in game_row(WON).items() if k not in ("undos", "review_p_win_lost")}
-    conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
-                 f"({', '.join('?' * len(row))})", list(row.values()))
+    for record in (WON, CUT):
+        row = {k: v for k, v in game_row(record).items()
+               if k not in ("undos", "review_p_win_lost") and "whole" not in k}
+        conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
+                     f"({', '.join('?' * len(row))})", list(row.values()))
     conn.close()
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 5
     with sqlite3.connect(path) as old:
         assert old.execute("PRAGMA user_version").fetchone() == (1,)
-    games = read_games(path)  # opening it applies steps 2 and 3
-    assert games["undos"].tolist() == [0] and games["result"].tolist() == ["won"]
+    games = read_games(path)  # opening it applies steps 2 to 5
+    # step 5 filled in each game's deals played out whole, and their points, from its record
+    assert games["whole_deals"].tolist() == [2, 1]
+    assert games[["your_hand_whole", "computer_hand_whole", "your_pegging_whole"]].values.tolist() \
+        == [[22, 14, 4], [10, 6, 2]]
+    assert games[["your_pegging", "computer_pegging", "computer_heels"]].values.tolist() == \
+        [[4, 6, 0], [3, 5, 2]]
+    assert games["computer_heels_whole"].tolist() == [0, 0]
+    assert games["undos"].tolist() == [0, 0] and games["result"].tolist() == ["won", "lost"]
     assert games["review_p_win_lost"].isna().all()  # step 3: none for an older game
     with sqlite3.connect(path) as new:
-        assert new.execute("PRAGMA user_version").fetchone() == (4,)
+        assert new.execute("PRAGMA user_version").fetchone() == (5,)
         indexes = new.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("games_played_at",) in indexes
     add_game({**STOPPED, "undos": 2}, path)
-    assert read_games(path)["undos"].tolist() == [0, 2]
+    assert read_games(path)["undos"].tolist() == [0, 0, 2]
 
 
 def test_a_failed_migration_leaves_the_database_as_it_was(tmp_path):
@@ -417,7 +440,7 @@ def test_crib_stats_after_three_games(tmp_path):
                  "Club 2 0 1 1 50.0% 9.5% to 90.5%",
                  "ev+lookahead 1 1 0 0 no finished game",
                  "you gave 1 0 0", "you took 0 1 0",
-                 "points per deal, six-card (4 deals) you AI",
+                 "points per deal, six-card (4 whole deals) you AI",
                  "pegging 2.25 2.50", "hand 8.25 5.50", "crib 2.25 0.75", "his heels 0.50 0.50",
                  "total 13.25 9.25",
                  "muggins: your own counts gave the other side 2 points",
@@ -544,7 +567,8 @@ def test_the_group_forms_rows_by_side_and_stats_by_form(tmp_path):
     for said in ("six-card (two sides: an even game wins 1 in 2):",
                  "three-player (three sides: an even game wins 1 in 3):",
                  "four-player (two sides: an even game wins 1 in 2):",
-                 "Beginner 1 0 0 1 0.0%", "points per deal, three-player (2 deals) you each AI",
-                 "points per deal, four-player (1 deals) us them"):
+                 "Beginner 1 0 0 1 0.0%",
+                 "points per deal, three-player (2 whole deals) you each AI",
+                 "points per deal, four-player (1 whole deal) us them"):
         assert said in text
     assert max(len(line) for line in run.stdout.splitlines()[1:]) <= 80

@@ -3,8 +3,9 @@
 Every game ``crib play`` finishes or stops is added (:func:`add_game`) as one row of the table
 ``games``: when, the form, the level and the opponent's player spec, the seed, the result (won,
 lost or unfinished), the final scores, the skunk each way (none, single, double, triple), the
-points of each side by phase (pegging, hand, crib, his heels) and the number of deals, the
-points given away by muggins, the undos, the review's totals for a finished game
+points of each side by phase (pegging, hand, crib, his heels) and the number of deals (and the
+same over the deals played out whole, which ``crib stats`` averages), the points given away by
+muggins, the undos, the review's totals for a finished game
 (:func:`add_review`: the points the review of the person's decisions says they lost, by discard
 and by the play, among the decisions valued in points, and the P(win) lost by those valued in
 P(win), :mod:`analyzer.table.objective`; the points its muggins counts gave away are
@@ -68,7 +69,8 @@ _SIDES = ("your", "computer")
 _SKUNK_CHECK = ", ".join(f"'{s}'" for s in SKUNKS)
 
 #: The schema's steps, in order: step ``k`` takes a database from ``user_version`` k to k + 1.
-#: Each is a tuple of SQL statements. Never edit a step once released: add one.
+#: Each is a tuple of SQL statements, or of callables given the connection (a step that fills
+#: new columns in from the records). Never edit a step once released: add one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the games
     ("CREATE TABLE games ("
@@ -108,6 +110,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
      " lost REAL NOT NULL,"
      " UNIQUE (sitting, seed, k))",
      "CREATE INDEX trainer_sitting ON trainer (sitting, id)"),
+    # 5: the deals played out whole and the points by phase in them (crib stats' averages a
+    # deal, which the deal a game is won in, cut short, leaned to the winner), filled in for
+    # the games already kept from their records
+    ("ALTER TABLE games ADD COLUMN whole_deals INTEGER",
+     *(f"ALTER TABLE games ADD COLUMN {side}_{phase}_whole INTEGER"
+       for side in _SIDES for phase in PHASES),
+     lambda conn: _fill_whole(conn)),
 )
 #: The version of the schema this package writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -116,7 +125,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 COLUMNS = ("id", "played_at", "variant", "level", "opponent", "seed", "result", "your_score",
            "computer_score", "skunk_given", "skunk_taken", "deals",
            *(f"{side}_{phase}" for side in _SIDES for phase in PHASES), "muggins_given",
-           "review_discard_lost", "review_play_lost", "undos", "review_p_win_lost")
+           "review_discard_lost", "review_play_lost", "undos", "review_p_win_lost",
+           "whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES))
 
 
 class HistoryError(Exception):
@@ -162,12 +172,26 @@ def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
             _check_not_foreign(conn, path)
         for step in MIGRATIONS[version:upto]:
             for statement in step:
-                conn.execute(statement)
+                if callable(statement):
+                    statement(conn)
+                else:
+                    conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {max(version, upto)}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _fill_whole(conn: sqlite3.Connection) -> None:
+    """Migration 5's data: each game's deals played out whole and its points by phase in them
+    (:func:`game_row`), from its record."""
+    names = ["whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES)]
+    rows = conn.execute("SELECT id, record FROM games").fetchall()
+    for row_id, text in rows:
+        row = game_row(json.loads(text), played_at="-")
+        conn.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
+                     [row[n] for n in names] + [row_id])
 
 
 def _schema_read(conn: sqlite3.Connection, path: Path) -> int:
@@ -290,33 +314,43 @@ def _person(record: dict, players: int = 2) -> int:
     return mine[0]
 
 
-def _points(record: dict, game) -> tuple[dict, int]:
+def _points(record: dict, game) -> tuple[dict, int, dict, int]:
     """Each side's points by phase (``{phase: [side 0, side 1, ...]}``; a side is a seat, or a
     partnership of four-player) and the points the person's muggins claims gave away, from the
-    deals of a record of ``game`` (a :class:`analyzer.core.game.Game`)."""
+    deals of a record of ``game`` (a :class:`analyzer.core.game.Game`); then the same points in
+    the deals played out whole, and how many those are. A deal is whole when every hand and the
+    crib were counted: the deal a game is won in stops at the winning moment, and its points
+    lean to the winner (the loser's counts are the ones left out)."""
     n, sides = game.players, game.teams
     points = {phase: [0] * sides for phase in PHASES}
+    whole = {phase: [0] * sides for phase in PHASES}
     scores = list(record.get("start", [0] * sides))
-    given = 0
+    given = whole_deals = 0
     for deal in record["deals"]:
         dealer = deal["dealer"]
-        points["heels"][dealer % sides] += deal["heels"]
+        mine = {phase: [0] * sides for phase in PHASES}
+        mine["heels"][dealer % sides] += deal["heels"]
         scores[dealer % sides] += deal["heels"]
         for seat, _, pegged in deal["plays"]:
-            points["pegging"][seat % sides] += pegged
+            mine["pegging"][seat % sides] += pegged
             scores[seat % sides] += pegged
         claims = deal.get("claims") or [None] * len(deal["show"])
         for k, (count, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
             crib = k == n  # each hand from the dealer's left round to the dealer, then the crib
             owner = (dealer if crib else (dealer + 1 + k) % n) % sides
-            phase = "crib" if crib else "hand"
             pegged = count if claimed is None else min(claimed, count)
-            points[phase][owner] += pegged
+            mine["crib" if crib else "hand"][owner] += pegged
             scores[owner] += pegged
             if scores[owner] < game.target and claimed is not None and claimed < count:
                 given += count - claimed  # muggins (two sides): the other takes what was missed
                 scores[1 - owner] += count - claimed
-    return points, given
+        played_out = len(deal["show"]) == n + 1
+        whole_deals += played_out
+        for phase in PHASES:
+            for side in range(sides):
+                points[phase][side] += mine[phase][side]
+                whole[phase][side] += mine[phase][side] if played_out else 0
+    return points, given, whole, whole_deals
 
 
 def game_row(record: dict, *, seed: int | None = None, review=None,
@@ -329,7 +363,10 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     four-player, you and your partner against the other partnership; in three-player, the two
     AIs' points by phase together (``crib stats`` divides by two) and ``computer_score`` the
     higher of their scores. The result is the person's side's, won or lost; ``skunk_given`` the
-    worst tier among the sides that lost to it.
+    worst tier among the sides that lost to it. ``whole_deals`` counts the deals played out
+    whole (every hand and the crib counted; not the deal the game was won in, when the win cut
+    it short), and the columns ``*_whole`` are the points by phase in those deals: the
+    averages a deal of ``crib stats``.
 
     ``review`` is the :class:`analyzer.table.review.Review` of a finished game, or None;
     ``played_at`` defaults to now (ISO 8601, local time). The level is the record's ``"level"``
@@ -351,7 +388,7 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     me = _person(record, game.players) % game.teams  # the person's side
     others = [s for s in range(game.teams) if s != me]
     opponent = next(name for name in record["seats"] if name != "you")
-    points, given = _points(record, game)
+    points, given, whole, whole_deals = _points(record, game)
     winner = record.get("winner")
     result = "unfinished" if winner is None else "won" if winner == me else "lost"
     skunk = record.get("skunk", 0)
@@ -377,6 +414,10 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     for phase in PHASES:
         row[f"your_{phase}"] = points[phase][me]
         row[f"computer_{phase}"] = sum(points[phase][s] for s in others)
+    row["whole_deals"] = whole_deals
+    for phase in PHASES:
+        row[f"your_{phase}_whole"] = whole[phase][me]
+        row[f"computer_{phase}_whole"] = sum(whole[phase][s] for s in others)
     row["muggins_given"] = given if muggins else None
     row["review_discard_lost"] = None if review is None else float(review.discard_lost)
     row["review_play_lost"] = None if review is None else float(review.play_lost)
@@ -681,7 +722,9 @@ class HistoryStats:
     per_deal
         Average points per deal by phase, one row per form and phase (``variant``, ``phase``:
         ``pegging``, ``hand``, ``crib``, ``heels``, ``total``), with ``you``, ``computer`` and
-        ``deals`` (the deals averaged over), over every game, finished or not. ``you`` is the
+        ``deals`` (the deals averaged over): the deals played out whole of every game, finished
+        or not (the deal a game is won in stops at the win, and would lean the averages to the
+        winner: the counts it leaves out are the loser's). ``you`` is the
         person's side's (in four-player, with the partner), ``computer`` each other side's (in
         three-player, the two AIs' mean).
     muggins_given
@@ -760,6 +803,10 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
         for phase in PHASES:
             if f"{side}_{phase}" not in games:
                 games[f"{side}_{phase}"] = 0
+            if f"{side}_{phase}_whole" not in games:  # a frame of whole deals only
+                games[f"{side}_{phase}_whole"] = games[f"{side}_{phase}"]
+    if "whole_deals" not in games:
+        games["whole_deals"] = games["deals"]
     for name in ("played_at", "muggins_given"):
         if name not in games:
             games[name] = None
@@ -795,12 +842,12 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
     per_deal = []
     for variant in sorted(set(games["variant"])):
         mine = games[games["variant"] == variant]
-        deals = int(mine["deals"].sum())
+        deals = int(mine["whole_deals"].sum())
         others = (VARIANTS[variant].teams if variant in VARIANTS else 2) - 1  # other sides
         for phase in (*PHASES, "total"):
             names = PHASES if phase == "total" else (phase,)
-            you = sum(int(mine[f"your_{p}"].sum()) for p in names)
-            computer = sum(int(mine[f"computer_{p}"].sum()) for p in names) / others
+            you = sum(int(mine[f"your_{p}_whole"].sum()) for p in names)
+            computer = sum(int(mine[f"computer_{p}_whole"].sum()) for p in names) / others
             per_deal.append({"variant": variant, "phase": phase, "deals": deals,
                              "you": you / deals if deals else math.nan,
                              "computer": computer / deals if deals else math.nan})
