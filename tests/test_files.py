@@ -65,6 +65,54 @@ def test_paths_that_name_nothing_to_write(path, folder, message):
         check_writable(path, folder=folder)
 
 
+def test_a_device_a_named_pipe_or_a_socket_is_never_written_over(tmp_path):
+    # Found in an audit, as root: crib play --save /dev/null said it saved the game there, and
+    # /dev/null became a file (the rename of the written file put it in the device's place).
+    import socket
+    import stat
+
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    with pytest.raises(OutputError, match=r"^is a device, not a file: nothing is written over "):
+        check_writable("/dev/null")  # only checked, never written to here
+    pipe, sock = tmp_path / "pipe.jsonl", tmp_path / "sock.csv"
+    os.mkfifo(pipe)
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(sock))
+        for path, kind in ((pipe, "a named pipe"), (sock, "a socket")):
+            with pytest.raises(OutputError, match=f"^is {kind}, not a file"):
+                check_writable(path)
+            with pytest.raises(OSError) as caught:  # the writer's own guard, checked or not
+                atomic_write_all([(tmp_path / "ok.txt", lambda t: t.write_text("x")),
+                                  (path, lambda t: t.write_text("x"))])
+            assert caught.value.filename == str(path) and kind in caught.value.strerror
+        assert stat.S_ISSOCK(os.stat(sock).st_mode)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.jsonl", "sock.csv"]  # none
+    done = subprocess.run([str(CRIB), "play", "--seed", "3", "--no-history", "--save", str(pipe)],
+                          input="quit\ny\n", capture_output=True, text=True, cwd=tmp_path,
+                          timeout=1800)  # a hang guard only
+    assert done.returncode == 2 and done.stderr == (
+        f"crib play: --save {pipe}: is a named pipe, not a file: nothing is written over it "
+        "(give a file's path)\n")
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path):
+    (tmp_path / "out").mkdir()
+    link = tmp_path / "link.csv"
+    link.symlink_to(tmp_path / "out" / "target.csv")  # dangling: the target is made
+    check_writable(link)
+    files.atomic_write_text(link, "first\n")
+    assert link.is_symlink() and (tmp_path / "out" / "target.csv").read_text() == "first\n"
+    files.atomic_write_text(link, "second\n")
+    assert link.is_symlink() and link.read_text() == "second\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["target.csv"]
+    gone = tmp_path / "gone.csv"
+    gone.symlink_to(tmp_path / "no" / "target.csv")
+    with pytest.raises(OutputError, match=f"^no folder {tmp_path / 'no'}$"):
+        check_writable(gone)
+
+
 def test_a_folder_where_a_run_writes_a_file_is_refused_before_the_run(tmp_path):
     def crib(*args):
         return subprocess.run([str(CRIB), *args], capture_output=True, text=True, cwd=tmp_path,

@@ -47,7 +47,9 @@ def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> N
     """Raise :class:`OutputError` unless ``path`` can be written, without writing anything.
 
     A file (``folder=False``): its folder exists and is writable, and the path is not a folder
-    (nor a file without write permission). A folder (``folder=True``): it exists and is writable,
+    (nor a file without write permission, nor a device, a named pipe or a socket: the file
+    written replaces what is there). A symbolic link is followed: its target is written. A
+    folder (``folder=True``): it exists and is writable,
     or its parent does, so that it can be created there; none of ``files`` (the names the
     command writes in it) is a folder there. An empty path names nothing, and a file's path
     needs a name (not ``/`` or ``.``).
@@ -76,7 +78,10 @@ def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> N
         raise OutputError("is a file, not a folder")
     if path.is_dir():
         raise OutputError("is a folder, not a file")
-    parent = path.parent
+    target = _target(path)
+    if (reason := _not_a_file(target)) is not None:
+        raise OutputError(reason)
+    parent = target.parent
     if not parent.exists():
         raise OutputError(f"no folder {parent}")
     if not parent.is_dir():
@@ -84,6 +89,29 @@ def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> N
     _check_folder(parent)
     if path.exists() and not os.access(path, os.W_OK):
         raise OutputError("cannot write there (permission denied)")
+
+
+def _target(path: Path) -> Path:
+    """Where a file written to ``path`` goes: a symbolic link's target (followed to the end),
+    else ``path`` itself."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why nothing may be written over ``path`` (a device, a named pipe, a socket: renaming a
+    file there would put a file in its place), or None."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None  # not there: it is made
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None  # a folder: refused (or written in) by its own rule
+    kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "not a regular file")
+    return f"is {kind}, not a file: nothing is written over it (give a file's path)"
 
 
 def _check_folder(folder: Path) -> None:
@@ -104,32 +132,44 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], None]) -> None
 def atomic_write_all(items) -> None:
     """Write a set of files (``items``: ``(path, write)`` pairs, as :func:`atomic_write`) so
     that all of them are there or none: each is filled under a temporary name first, then all
-    are renamed into place with Ctrl-C (and SIGTERM) held until the last rename. A file that
-    cannot be written (a disk full, say) is an :class:`OSError` whose ``filename`` is that
-    file's path (not its temporary name), and none is left, whole or in part."""
+    are renamed into place with Ctrl-C (and SIGTERM) held until the last rename. A symbolic link
+    is followed (its target is replaced, the link kept). A file that cannot be written (a disk
+    full, say; a device, a named pipe or a socket at its path, which are never replaced) is an
+    :class:`OSError` whose ``filename`` is that file's path (not its temporary name), and none
+    is left, whole or in part."""
+    import errno
     import signal
     import tempfile
 
     from .signals import handled
 
-    temps: list[tuple[str, Path]] = []
+    temps: list[tuple[str, Path, Path]] = []  # (temporary name, where it goes, path given)
     caught: list[int] = []
+    shown: Path | None = None
     try:
-        for path, write in items:
-            path = Path(path)
+        for given, write in items:
+            shown = Path(given)
+            path = _target(shown)
+            if (reason := _not_a_file(path)) is not None:
+                raise OSError(errno.EEXIST, reason)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             os.close(fd)
-            temps.append((tmp, path))
+            temps.append((tmp, path, shown))
             write(Path(tmp))
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         with handled(("SIGINT", "SIGTERM"), lambda number, _frame: caught.append(number)):
-            for tmp, path in temps:
+            for _, path, named in temps:  # one put there since: all kept as they are
+                if (reason := _not_a_file(path)) is not None:
+                    shown = named
+                    raise OSError(errno.EEXIST, reason)
+            for tmp, path, named in temps:
+                shown = named
                 os.replace(tmp, path)
     except BaseException as exc:
-        for tmp, _ in temps:
+        for tmp, _, _ in temps:
             Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and temps and exc.errno is not None:
-            raise OSError(exc.errno, exc.strerror, str(temps[-1][1])) from None
+        if isinstance(exc, OSError) and shown is not None and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror, str(shown)) from None
         raise
     if caught:  # as it would have been, now that the files are whole
         signal.raise_signal(caught[0])
