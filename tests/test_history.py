@@ -335,6 +335,20 @@ def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
                                                  f"no folder {tmp_path / 'no'}\n"
 
 
+def test_an_ai_named_in_any_case_is_one_row(tmp_path):
+    # found in an audit: --opponent EV+GREEDY, EV+Greedy and ev+greedy play one AI, and were
+    # three rows of crib stats
+    path = tmp_path / "h.sqlite3"
+    for name in ("EV+Greedy", " ev+greedy"):  # kept before crib play wrote them in lower case
+        add_game({**STOPPED, "seats": ["you", name]}, path, seed=1)
+    run = run_crib("play", "--opponent", "EV+GREEDY", "--seed", "3", "--history", str(path),
+                   "--save", str(tmp_path / "g.jsonl"), input="1 2\nquit\ny\n")
+    assert run.returncode == 0, run.stderr
+    assert json.loads((tmp_path / "g.jsonl").read_text())["seats"][1] == "ev+greedy"
+    [row] = history_stats(path).levels.to_dict("records")
+    assert (row["label"], row["opponent"], row["games"]) == ("ev+greedy", "ev+greedy", 3)
+
+
 def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = connect(path, version=1)  # a history written before step 2 (no undos)

@@ -602,6 +602,7 @@ def _cmd_play(args) -> int:
             raise UsageError(f"crib play: {exc} (see crib play --help)") from None
     else:
         _check_players([args.opponent], "crib play")
+        args.opponent = args.opponent.strip().lower()  # as parse_player reads it: one name
     if args.save is not None:
         check_output(args.save, "--save", "crib play")
         _check_save_replaces_a_game(args.save)

@@ -769,7 +769,9 @@ class HistoryStats:
 
 
 def _label(level, opponent) -> str:
-    return level if isinstance(level, str) else opponent
+    """A row's name in the win rates: its level, else its AI's spec as the players read it (a
+    game kept before ``crib play`` wrote ``--opponent EV+Greedy`` as ``ev+greedy``)."""
+    return level if isinstance(level, str) else str(opponent).strip().lower()
 
 
 def summarize(games: pd.DataFrame) -> HistoryStats:
@@ -827,7 +829,8 @@ def summarize(games: pd.DataFrame) -> HistoryStats:
         sides = VARIANTS[variant].teams if variant in VARIANTS else 2
         rows.append({"variant": variant, "label": label,
                      "level": level if isinstance(level, str) else None,
-                     "opponent": mine["opponent"].iloc[0], "games": len(mine),
+                     "opponent": (mine["opponent"].iloc[0] if isinstance(level, str)
+                                  else label), "games": len(mine),
                      "unfinished": int((mine["result"] == "unfinished").sum()), "won": won,
                      "lost": lost, "win_rate": won / (won + lost) if won + lost else math.nan,
                      "win_low": low if won + lost else math.nan,
