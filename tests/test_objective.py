@@ -342,7 +342,9 @@ def test_explain_always_shows_the_choice_made():
     assert all(len(line) <= 80 for line in text.splitlines()), text
     lines = text.splitlines()
     start = lines.index("why: every decision and its top 3 by its objective")
-    rows, k = 0, start + 1
+    # three scores, two shown: which (an audit's)
+    assert lines[start + 1] == "  (at: the seat's own score, then the higher of the other two)"
+    rows, k = 0, start + 2
     while k < len(lines):
         head, said = lines[k], lines[k + 1]
         chosen = re.search(r" (?:kept|laid) (.*?) +at ", head).group(1).split()

@@ -737,6 +737,8 @@ def _line(row: dict, role: int = 6) -> str:
 def _explained(review: Review) -> list[str]:
     """Every seat's decisions in the order made, each with its top alternatives."""
     lines = ["", f"why: every decision and its top {TOP} by its objective"]
+    if review.variant == "three-player":  # three scores: which two are shown
+        lines.append("  (at: the seat's own score, then the higher of the other two)")
     mine, others = review.decisions.to_dict("records"), review.others.to_dict("records")
     for seat, k in review._order:
         row = (mine if seat == review.seat else others)[k]
