@@ -1210,6 +1210,12 @@ def test_no_auto_go_asks_you_to_say_go(tmp_path):
     assert asked.returncode == 0 and said.returncode == 0, asked.stderr + said.stderr
     assert "No card fits: say go>" in asked.stdout and "say go>" not in said.stdout
     assert 'you: "go" (said for you: no card fits)' in said.stdout
+    # an empty answer there is told to say go, not to lay one card (an audit's)
+    run = _play_piped(tmp_path, "1 2\n1\n\nGO\nquit\ny\n", "--seed", "10", "--no-auto-go",
+                      "--no-history", "--save", "empty.jsonl", opponent=None)
+    assert run.returncode == 0, run.stderr
+    assert "  No card fits: say go> \n  no card fits on 26: type go\n" in run.stdout
+    assert '  No card fits: say go> GO\n  you: "go"\n' in run.stdout
     for name in ("asked.jsonl", "said.jsonl"):
         (record,) = read_records(tmp_path / name)
         validate_record(record)

@@ -79,7 +79,8 @@ _QUIT_WORDS = {"quit", "exit"}
 HELP = """Commands, at any prompt:
   cards        5H JC or 10h,jc; or their positions in the hand shown: 1 4
   a rank       A, T or 10, J, Q or K alone names the one card of that rank you
-               hold (the go is said for you when no card fits)
+               hold
+  go           when no card fits (said for you, unless crib play --no-auto-go)
   ?            the analyzer's advice for this decision
   why          the AI's choices in the last deal shown, with their alternatives
   undo         take back your last decision, unless the AI or the deal has shown
@@ -648,7 +649,8 @@ class TerminalPlayer:
                 self.wrong(str(exc))
                 continue
             if len(picked) != 1:
-                self.wrong("lay one card (a card like 5H, or its position like 2)")
+                self.wrong("lay one card (a card like 5H, or its position like 2)" if legal
+                           else f"no card fits on {count}: type go")
                 continue
             card = picked[0]
             if card not in legal:
