@@ -397,6 +397,21 @@ def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
     assert record["unfinished"] is True and record["deals"] == []
 
 
+def test_a_long_or_undecodable_answer_is_not_echoed_back_whole(tmp_path):
+    # an audit's: a 5,000-character answer came back twice in its error, wrapped over many
+    # lines, and bytes not UTF-8 as Python's escapes ('\\udcff')
+    long = "x" * 5_000
+    run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--seed", "7",
+                          "--no-history", "--save", "g.jsonl"],
+                         input=f"{long}\n".encode() + b"\xff\xfe\nquit\ny\n",
+                         capture_output=True, cwd=tmp_path, env=_env(), timeout=TIMEOUT)
+    out = run.stdout.decode("utf-8", "replace")
+    assert run.returncode == 0, run.stderr
+    assert out.count(long) == 1  # the answer echoed, as piped answers are
+    assert "  cannot read 'xxxxxxxxxxxx'...: not a card (a card like 5H, or its position" in out
+    assert "  cannot read '\ufffd\ufffd': not a card" in out and "\\udc" not in out
+
+
 def test_save_replaces_an_earlier_game_and_refuses_a_file_of_anything_else(tmp_path):
     first = _play_piped(tmp_path, "quit\n", "--seed", "5", "--save", "g.jsonl", "--no-history")
     again = _play_piped(tmp_path, "quit\n", "--seed", "6", "--save", "g.jsonl", "--no-history")

@@ -590,6 +590,11 @@ class TerminalPlayer:
                 try:
                     card = parse_card(token)
                 except CardError as exc:
+                    shown = token.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                    if len(shown) > 12 or shown != token:  # a card is 2 or 3 characters
+                        raise ValueError(f"cannot read {shown[:12]!r}"
+                                         f"{'...' * (len(shown) > 12)}: not a card (a card "
+                                         "like 5H, or its position like 2)") from None
                     raise ValueError(f"cannot read {token!r}: {exc}") from None
                 if card not in cards:
                     raise ValueError(f"{format_card(card)} is not in your hand "
