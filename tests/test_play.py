@@ -397,7 +397,7 @@ def test_piped_input_gives_plain_lines_and_the_end_of_input_saves(tmp_path):
     assert record["unfinished"] is True and record["deals"] == []
 
 
-def test_a_long_or_undecodable_answer_is_not_echoed_back_whole(tmp_path):
+def test_answers_naming_no_card_or_two_to_lay_are_told_so_briefly(tmp_path):
     # an audit's: a 5,000-character answer came back twice in its error, wrapped over many
     # lines, and bytes not UTF-8 as Python's escapes ('\\udcff')
     long = "x" * 5_000
@@ -410,6 +410,12 @@ def test_a_long_or_undecodable_answer_is_not_echoed_back_whole(tmp_path):
     assert out.count(long) == 1  # the answer echoed, as piped answers are
     assert "  cannot read 'xxxxxxxxxxxx'...: not a card (a card like 5H, or its position" in out
     assert "  cannot read '\ufffd\ufffd': not a card" in out and "\\udc" not in out
+    # two cards named to lay: told to lay one, whatever the second names (it said "no card at
+    # position 9" where a position was out of the hand, and "lay one card" where it was in)
+    run = _play_piped(tmp_path, "1 2\n1 9\nquit\ny\n", "--seed", "7", "--no-history",
+                      "--save", "h.jsonl", opponent=None)
+    assert "  Lay a card> 1 9\n  lay one card (a card like 5H, or its position like 2)\n" in \
+        run.stdout
 
 
 def test_save_replaces_an_earlier_game_and_refuses_a_file_of_anything_else(tmp_path):

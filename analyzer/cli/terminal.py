@@ -648,11 +648,14 @@ class TerminalPlayer:
                                "card fits")
                     continue
                 return None
-            try:
-                picked = self._pick(text, hand)
-            except ValueError as exc:
-                self.wrong(str(exc))
-                continue
+            if len(text.replace(",", " ").split()) > 1:  # told so before what each names
+                picked = []
+            else:
+                try:
+                    picked = self._pick(text, hand)
+                except ValueError as exc:
+                    self.wrong(str(exc))
+                    continue
             if len(picked) != 1:
                 self.wrong("lay one card (a card like 5H, or its position like 2)" if legal
                            else f"no card fits on {count}: type go")
