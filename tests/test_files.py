@@ -3,6 +3,7 @@ output cannot take refused before any work (analyzer.core.files)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -111,6 +112,33 @@ def test_a_symbolic_link_is_followed_and_kept(tmp_path):
     gone.symlink_to(tmp_path / "no" / "target.csv")
     with pytest.raises(OutputError, match=f"^no folder {tmp_path / 'no'}$"):
         check_writable(gone)
+    # a loop of links is refused, not replaced by a file (a review's)
+    (tmp_path / "la").symlink_to(tmp_path / "lb")
+    (tmp_path / "lb").symlink_to(tmp_path / "la")
+    for refuse in (lambda: check_writable(tmp_path / "la"),
+                   lambda: files.atomic_write_text(tmp_path / "la", "x")):
+        with pytest.raises((OutputError, OSError), match="is a loop of symbolic links"):
+            refuse()
+    assert (tmp_path / "la").is_symlink()
+    # a link to what a link in /proc leads to (the pipe of this test's stdout): its kind, as
+    # stat reads it through the links (a review's: realpath cannot follow 'pipe:[...]')
+    (tmp_path / "out1").symlink_to("/proc/self/fd/1")
+    done = subprocess.run([str(CRIB), "play", "--seed", "1", "--no-history", "--save",
+                           str(tmp_path / "out1")], input="quit\ny\n", capture_output=True,
+                          text=True, timeout=1800)  # a hang guard only
+    assert done.returncode == 2 and "is a named pipe, not a file" in done.stderr, done.stderr
+    assert (tmp_path / "out1").is_symlink()
+    # the provenance goes beside the file written, the link's target, and names it
+    (tmp_path / "games").mkdir()
+    (tmp_path / "g.jsonl").symlink_to(tmp_path / "games" / "run.jsonl")
+    for _ in range(2):  # again: the target is an output with its provenance, replaced
+        done = subprocess.run([str(CRIB), "simulate", "--games", "3", "--seed", "1", "--quiet",
+                               "--record", "g.jsonl"], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=1800)  # a hang guard only
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["run.json", "run.jsonl"]
+    assert json.loads((tmp_path / "games" / "run.json").read_text())["file"] == "run.jsonl"
+    assert not (tmp_path / "g.json").exists() and (tmp_path / "g.jsonl").is_symlink()
 
 
 def test_a_folder_where_a_run_writes_a_file_is_refused_before_the_run(tmp_path):

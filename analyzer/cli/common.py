@@ -76,7 +76,7 @@ def check_provenance(outputs, command: str, taken=()) -> None:
                              ) from None
         if side.is_file():
             owner = _provenance_owner(side)
-            if owner != Path(path).name:
+            if owner != Path(os.path.realpath(path)).name:  # a link's: its target's
                 what = "something else" if owner is None else f"the provenance of {owner}"
                 raise UsageError(f"{command}: {option} {path}: its provenance goes to {side}, "
                                  f"which holds {what}: move it or choose another name")

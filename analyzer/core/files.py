@@ -22,12 +22,13 @@ class OutputError(ValueError):
 
 def provenance_file(path: str | os.PathLike) -> Path:
     """Where the JSON provenance of the file ``path`` goes: beside it, under its name with
-    ``.json`` for its extension, or ``.provenance.json`` when it is a JSON file itself.
+    ``.json`` for its extension, or ``.provenance.json`` when it is a JSON file itself; beside
+    a symbolic link's target, which is the file written.
 
     >>> provenance_file("out/keep.parquet").as_posix(), provenance_file("games.json").as_posix()
     ('out/keep.json', 'games.provenance.json')
     """
-    path = Path(path)
+    path = _target(Path(path))
     if path.suffix.lower() == ".json":
         return path.with_name(path.stem + ".provenance.json")
     return path.with_suffix(".json")
@@ -39,7 +40,7 @@ def provenance_item(path: str | os.PathLike, meta: dict) -> tuple[Path, Callable
     naming it, so that a file and its provenance are written together or not at all."""
     import json
 
-    text = json.dumps({**meta, "file": Path(path).name}, indent=2) + "\n"
+    text = json.dumps({**meta, "file": _target(Path(path)).name}, indent=2) + "\n"
     return provenance_file(path), lambda tmp: tmp.write_text(text)
 
 
@@ -78,9 +79,9 @@ def check_writable(path: str | os.PathLike, folder: bool = False, files=()) -> N
         raise OutputError("is a file, not a folder")
     if path.is_dir():
         raise OutputError("is a folder, not a file")
-    target = _target(path)
-    if (reason := _not_a_file(target)) is not None:
+    if (reason := _not_a_file(path)) is not None:
         raise OutputError(reason)
+    target = _target(path)
     parent = target.parent
     if not parent.exists():
         raise OutputError(f"no folder {parent}")
@@ -98,19 +99,23 @@ def _target(path: Path) -> Path:
 
 
 def _not_a_file(path: Path) -> str | None:
-    """Why nothing may be written over ``path`` (a device, a named pipe, a socket: renaming a
-    file there would put a file in its place), or None."""
+    """Why nothing may be written over ``path`` (a device, a named pipe, a socket, what its
+    links lead to included, even ``/dev/stdout``'s pipe: renaming a file there would put a file
+    in its place; a loop of links), or None."""
+    import errno
     import stat
 
     try:
-        mode = path.stat().st_mode
-    except OSError:
+        mode = path.stat().st_mode  # through every link
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a loop of symbolic links: nothing is written over it"
         return None  # not there: it is made
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None  # a folder: refused (or written in) by its own rule
     kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
             else "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "not a regular file")
+            else "an unusual kind of file")
     return f"is {kind}, not a file: nothing is written over it (give a file's path)"
 
 
@@ -149,17 +154,17 @@ def atomic_write_all(items) -> None:
     try:
         for given, write in items:
             shown = Path(given)
-            path = _target(shown)
-            if (reason := _not_a_file(path)) is not None:
+            if (reason := _not_a_file(shown)) is not None:
                 raise OSError(errno.EEXIST, reason)
+            path = _target(shown)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             os.close(fd)
             temps.append((tmp, path, shown))
             write(Path(tmp))
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         with handled(("SIGINT", "SIGTERM"), lambda number, _frame: caught.append(number)):
-            for _, path, named in temps:  # one put there since: all kept as they are
-                if (reason := _not_a_file(path)) is not None:
+            for _, _, named in temps:  # one put there since: all kept as they are
+                if (reason := _not_a_file(named)) is not None:
                     shown = named
                     raise OSError(errno.EEXIST, reason)
             for tmp, path, named in temps:
