@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pandas as pd
 import platformdirs
 import pytest
 
@@ -335,6 +336,25 @@ def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
                                                  f"no folder {tmp_path / 'no'}\n"
 
 
+def test_the_points_a_deal_stay_under_their_heads_at_any_count():
+    # a review's: from 100 whole deals of three-player the heads stood right of their figures
+    import pandas as pd
+
+    from analyzer.cli.stats import format_stats
+    from analyzer.table.history import summarize
+
+    for deals in (7, 1234):
+        games = pd.DataFrame({"id": [1], "level": ["Club"], "opponent": ["ev+greedy"],
+                              "result": ["won"], "variant": ["three-player"],
+                              "skunk_given": ["none"], "skunk_taken": ["none"], "deals": [deals],
+                              "review_discard_lost": [None], "review_play_lost": [None]})
+        lines = format_stats(summarize(games), "h.sqlite3").splitlines()
+        head = next(k for k, line in enumerate(lines) if line.startswith("points per deal"))
+        ends = {len(line) for line in lines[head:head + 6]}
+        assert ends == {len(lines[head])}, lines[head:head + 6]
+        assert lines[head].index("you") + 3 == len(lines[head + 1]) - 10
+
+
 def test_an_ai_named_in_any_case_is_one_row(tmp_path):
     # found in an audit: --opponent EV+GREEDY, EV+Greedy and ev+greedy play one AI, and were
     # three rows of crib stats
@@ -352,18 +372,22 @@ def test_an_ai_named_in_any_case_is_one_row(tmp_path):
 def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     conn = connect(path, version=1)  # a history written before step 2 (no undos)
-    for record in (WON, CUT):
+    for record in (WON, CUT, WON):
         row = {k: v for k, v in game_row(record).items()
                if k not in ("undos", "review_p_win_lost") and "whole" not in k}
         conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
                      f"({', '.join('?' * len(row))})", list(row.values()))
+    # a record edited by hand that game_row cannot read (a review's: the step stopped every
+    # opening of the history with a traceback): its whole deals stay null
+    conn.execute("UPDATE games SET record = '{\"seats\": [\"you\"], \"deals\": []}' WHERE id = 3")
     conn.close()
     assert SCHEMA_VERSION == len(MIGRATIONS) == 5
     with sqlite3.connect(path) as old:
         assert old.execute("PRAGMA user_version").fetchone() == (1,)
     games = read_games(path)  # opening it applies steps 2 to 5
     # step 5 filled in each game's deals played out whole, and their points, from its record
-    assert games["whole_deals"].tolist() == [2, 1]
+    assert games["whole_deals"].tolist()[:2] == [2, 1] and pd.isna(games["whole_deals"][2])
+    games = games.iloc[:2]
     assert games[["your_hand_whole", "computer_hand_whole", "your_pegging_whole"]].values.tolist() \
         == [[22, 14, 4], [10, 6, 2]]
     assert games[["your_pegging", "computer_pegging", "computer_heels"]].values.tolist() == \
@@ -376,7 +400,9 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
         indexes = new.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
     assert ("games_played_at",) in indexes
     add_game({**STOPPED, "undos": 2}, path)
-    assert read_games(path)["undos"].tolist() == [0, 0, 2]
+    assert read_games(path)["undos"].tolist() == [0, 0, 0, 2]
+    per_deal = history_stats(path).per_deal.set_index("phase")  # the unread game left out
+    assert per_deal.loc["hand", "deals"] == 2 + 1 + 1 and per_deal.loc["hand", "you"] == 36 / 4
 
 
 def test_a_failed_migration_leaves_the_database_as_it_was(tmp_path):

@@ -111,7 +111,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
      " UNIQUE (sitting, seed, k))",
      "CREATE INDEX trainer_sitting ON trainer (sitting, id)"),
     # 5: the deals played out whole and the points by phase in them (crib stats' averages a
-    # deal, which the deal a game is won in, cut short, leaned to the winner), filled in for
+    # deal, which the deal a game is won in, cut short, leaned to its winner), filled in for
     # the games already kept from their records
     ("ALTER TABLE games ADD COLUMN whole_deals INTEGER",
      *(f"ALTER TABLE games ADD COLUMN {side}_{phase}_whole INTEGER"
@@ -185,11 +185,15 @@ def _migrate(conn: sqlite3.Connection, path: Path, upto: int) -> None:
 
 def _fill_whole(conn: sqlite3.Connection) -> None:
     """Migration 5's data: each game's deals played out whole and its points by phase in them
-    (:func:`game_row`), from its record."""
+    (:func:`game_row`), from its record. A record that cannot be read so (edited by hand) keeps
+    them null: that game is left out of the averages, and the history still opens."""
     names = ["whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES)]
     rows = conn.execute("SELECT id, record FROM games").fetchall()
     for row_id, text in rows:
-        row = game_row(json.loads(text), played_at="-")
+        try:
+            row = game_row(json.loads(text), played_at="-")
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            continue
         conn.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
                      [row[n] for n in names] + [row_id])
 
@@ -320,7 +324,7 @@ def _points(record: dict, game) -> tuple[dict, int, dict, int]:
     deals of a record of ``game`` (a :class:`analyzer.core.game.Game`); then the same points in
     the deals played out whole, and how many those are. A deal is whole when every hand and the
     crib were counted: the deal a game is won in stops at the winning moment, and its points
-    lean to the winner (the loser's counts are the ones left out)."""
+    lean to the winner (the counts left out are most often the loser's)."""
     n, sides = game.players, game.teams
     points = {phase: [0] * sides for phase in PHASES}
     whole = {phase: [0] * sides for phase in PHASES}
@@ -724,7 +728,7 @@ class HistoryStats:
         ``pegging``, ``hand``, ``crib``, ``heels``, ``total``), with ``you``, ``computer`` and
         ``deals`` (the deals averaged over): the deals played out whole of every game, finished
         or not (the deal a game is won in stops at the win, and would lean the averages to the
-        winner: the counts it leaves out are the loser's). ``you`` is the
+        winner: the counts it leaves out are most often the loser's). ``you`` is the
         person's side's (in four-player, with the partner), ``computer`` each other side's (in
         three-player, the two AIs' mean).
     muggins_given
