@@ -40,9 +40,10 @@ def format_stats(stats, path) -> str:
             continue
         you, them = _PER_DEAL_SIDES.get(variant, ("you", "AI"))
         said = f"points per deal, {variant} ({deals} whole deal{'s' * (deals != 1)})"
-        lines += ["", f"{said:<46}{you:>6}{them:>10}"]
+        width = max(46, len(said) + 2)  # the figures' columns under their heads, any count
+        lines += ["", f"{said:<{width}}{you:>6}{them:>10}"]
         for row in frame.to_dict("records"):
-            lines.append(f"  {_PHASE_NAMES[row['phase']]:<44}{row['you']:>6.2f}"
+            lines.append(f"  {_PHASE_NAMES[row['phase']]:<{width - 2}}{row['you']:>6.2f}"
                          f"{row['computer']:>10.2f}")
         if variant == "four-player":
             lines.append("  (us: you and your partner; them: West and East)")

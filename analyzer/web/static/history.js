@@ -103,7 +103,8 @@ async function load() {
   $("skunks").textContent = `Skunks given: ${given.join(", ") || "none"}; taken: ${taken.join(", ") || "none"}.`;
   const phases = $("phases").querySelector("tbody");
   phases.textContent = "";
-  for (const r of s.per_deal) {
+  const perDeal = s.per_deal.filter((r) => r.deals > 0);  // as crib stats: no whole deal, no row
+  for (const r of perDeal) {
     const tr = document.createElement("tr");
     tr.dataset.variant = r.variant;
     tr.dataset.phase = r.phase;
@@ -112,7 +113,7 @@ async function load() {
               cell(fmt(r.computer, 2)), cell(signed(r.you - r.computer, 2)), cell(r.deals, "hide-narrow"));
     phases.append(tr);
   }
-  $("phases-none").hidden = s.per_deal.length > 0;
+  $("phases-none").hidden = perDeal.length > 0;
   const t = s.trend;
   $("trend").textContent = t.games < 2 ?
     `${t.games} reviewed game${t.games === 1 ? "" : "s"}: the trend needs two.` :
