@@ -403,13 +403,15 @@ def test_answers_naming_no_card_or_two_to_lay_are_told_so_briefly(tmp_path):
     long = "x" * 5_000
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--seed", "7",
                           "--no-history", "--save", "g.jsonl"],
-                         input=f"{long}\n".encode() + b"\xff\xfe\nquit\ny\n",
+                         input=f"{long}\n{'9' * 5_000}\n".encode() + b"\xff\xfe\nquit\ny\n",
                          capture_output=True, cwd=tmp_path, env=_env(), timeout=TIMEOUT)
     out = run.stdout.decode("utf-8", "replace")
     assert run.returncode == 0, run.stderr
     assert out.count(long) == 1  # the answer echoed, as piped answers are
     assert "  cannot read 'xxxxxxxxxxxx'...: not a card (a card like 5H, or its position" in out
     assert "  cannot read '\ufffd\ufffd': not a card" in out and "\\udc" not in out
+    assert out.count("9" * 5_000) == 1 and "Exceeds the limit" not in out
+    assert "  no card at position 999999999999...: positions are 1 to 6" in out
     # two cards named to lay: told to lay one, whatever the second names (it said "no card at
     # position 9" where a position was out of the hand, and "lay one card" where it was in)
     run = _play_piped(tmp_path, "1 2\n1 9\nquit\ny\n", "--seed", "7", "--no-history",

@@ -576,14 +576,15 @@ class TerminalPlayer:
                     raise ValueError(f"you hold no card of rank {token.upper()}" if not same else
                                      f"you hold {format_cards(same)}: say which")
                 card = same[0]
-            elif token.isdigit():
-                k = int(token)
+            elif token.isascii() and token.isdigit():
+                k = int(token) if len(token) <= 3 else 0  # '²' is no position; nor 40 digits
                 if not 1 <= k <= len(cards):
                     # the rank it may mean: a digit is a position, the cards of its rank named
                     same = [c for c in cards if format_card(c)[0] == token]
                     named = (f"; your {format_cards(same)}: type the card" if same else
                              f" (or name a card, as {format_card(cards[0])})")
-                    raise ValueError(f"no card at position {k}: positions are 1 to "
+                    shown = token if len(token) <= 12 else token[:12] + "..."
+                    raise ValueError(f"no card at position {shown}: positions are 1 to "
                                      f"{len(cards)}{named}")
                 card = cards[k - 1]
             else:
