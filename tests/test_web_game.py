@@ -136,6 +136,11 @@ def test_a_whole_game_through_the_api_is_the_tables_game(variant, opponent, seed
     validate_record(got)
     assert got == json.loads(json.dumps(record)) and "unfinished" not in got
     assert got["seats"] == ["you", opponent]
+    # an AI named in another case is written as the players read it, as crib play writes it
+    # (a review's: a record's seats differed by case between the page and the terminal)
+    shouted = get("/api/game/record", variant=variant, opponent=f" {opponent.upper()}",
+                  seed=seed, first=first, muggins=muggins, moves=" ".join(moves))
+    assert shouted.status_code == 200 and json.loads(shouted.text) == got
 
 
 @pytest.mark.parametrize(("variant", "opponent", "seed"), [

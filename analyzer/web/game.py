@@ -227,6 +227,7 @@ def _replay(variant: str, opponent: str | None, seed: int, first: str, muggins: 
 
     opponent, level = _opponent(opponent, level)
     _check(variant, opponent, seed, first)
+    opponent = opponent.strip().lower()  # as the players read it, and crib play writes it
     game = variant_game(variant)
     if muggins and game.teams != 2:
         raise InputError("muggins", f"muggins is played by two sides, not in {variant}")
