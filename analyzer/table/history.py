@@ -67,6 +67,8 @@ _Z = 1.959964
 
 _SIDES = ("your", "computer")
 _SKUNK_CHECK = ", ".join(f"'{s}'" for s in SKUNKS)
+#: Step 5's columns: the deals played out whole, and each side's points by phase in them.
+_WHOLE_COLUMNS = ("whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES))
 
 #: The schema's steps, in order: step ``k`` takes a database from ``user_version`` k to k + 1.
 #: Each is a tuple of SQL statements, or of callables given the connection (a step that fills
@@ -113,9 +115,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 5: the deals played out whole and the points by phase in them (crib stats' averages a
     # deal, which the deal a game is won in, cut short, leaned to its winner), filled in for
     # the games already kept from their records
-    ("ALTER TABLE games ADD COLUMN whole_deals INTEGER",
-     *(f"ALTER TABLE games ADD COLUMN {side}_{phase}_whole INTEGER"
-       for side in _SIDES for phase in PHASES),
+    (*(f"ALTER TABLE games ADD COLUMN {name} INTEGER" for name in _WHOLE_COLUMNS),
      lambda conn: _fill_whole(conn)),
 )
 #: The version of the schema this package writes.
@@ -126,7 +126,7 @@ COLUMNS = ("id", "played_at", "variant", "level", "opponent", "seed", "result", 
            "computer_score", "skunk_given", "skunk_taken", "deals",
            *(f"{side}_{phase}" for side in _SIDES for phase in PHASES), "muggins_given",
            "review_discard_lost", "review_play_lost", "undos", "review_p_win_lost",
-           "whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES))
+           *_WHOLE_COLUMNS)
 
 
 class HistoryError(Exception):
@@ -187,15 +187,14 @@ def _fill_whole(conn: sqlite3.Connection) -> None:
     """Migration 5's data: each game's deals played out whole and its points by phase in them
     (:func:`game_row`), from its record. A record that cannot be read so (edited by hand) keeps
     them null: that game is left out of the averages, and the history still opens."""
-    names = ["whole_deals", *(f"{side}_{phase}_whole" for side in _SIDES for phase in PHASES)]
     rows = conn.execute("SELECT id, record FROM games").fetchall()
     for row_id, text in rows:
         try:
             row = game_row(json.loads(text), played_at="-")
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             continue
-        conn.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?",
-                     [row[n] for n in names] + [row_id])
+        conn.execute(f"UPDATE games SET {', '.join(f'{n} = ?' for n in _WHOLE_COLUMNS)} "
+                     "WHERE id = ?", [row[n] for n in _WHOLE_COLUMNS] + [row_id])
 
 
 def _schema_read(conn: sqlite3.Connection, path: Path) -> int:
