@@ -1,12 +1,12 @@
-# Two commands for a fresh machine: `make run` and `make test` (`make test-fast` skips slow tests,
-# `make test-all` adds the exhaustive sweeps).
+# Two commands for a fresh machine: `make run` and `make test` (CI's: the suite without the tests
+# marked slow); `make test-all` runs every test, the slow ones and the exhaustive sweeps too.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Test processes at once (pytest-xdist workers, and the processes compiling the numba kernels).
 JOBS   ?= 2
 
-.PHONY: run serve test test-fast test-all lint bench clean
+.PHONY: run serve test test-all lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,22 +54,20 @@ serve: $(VENV)/.installed-web
 
 # The suite starts some 400 Python processes. With PYTHONDONTWRITEBYTECODE set (as in many
 # containers) each would compile the package's own sources again: the tests write their .pyc.
-test test-fast test-all: export PYTHONDONTWRITEBYTECODE =
+test test-all: export PYTHONDONTWRITEBYTECODE =
 
 # The numba kernels are compiled into their cache first, JOBS at once (tests/compile_kernels.py),
-# so that no two test workers compile the same kernel; then the suite runs on JOBS workers.
+# so that no two test workers compile the same kernel; then the suite runs on JOBS workers,
+# without the tests marked slow (the wheel's install, the notebooks, the compiles from an empty
+# cache, the long seeded runs, the repeats of a face's whole game at other levels and forms...).
+# That is what CI runs, within 10 minutes of a clean clone on 2 cores.
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check analyzer tests
-	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
-
-# The suite without the tests marked slow (building and installing the wheel, ...).
-test-fast: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not slow"
 
-# The suite with the oracles' exhaustive sweeps over every rank pattern (about 4 minutes more).
+# Every test: the slow ones, and the oracles' exhaustive sweeps over every rank pattern (about
+# twice make test's time). Run it before a change lands.
 test-all: $(VENV)/.installed-test
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/python tests/compile_kernels.py --jobs $(JOBS)

@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from analyzer.core import apart
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,6 +71,7 @@ def test_the_hooks_are_installed_on_this_numba():
     assert apart.active()
 
 
+@pytest.mark.slow
 def test_callers_call_the_callee_and_find_it_from_the_cache_even_compiled_again(tmp_path):
     for name, text in (("toy_callee", CALLEE), ("toy_middle", MIDDLE), ("toy_top", TOP),
                        ("run", RUN)):

@@ -166,6 +166,7 @@ def test_each_player_and_form_compiles_only_its_own_kernels(tmp_path):
 # ------------------------------------------------------------------ said before the wait
 
 
+@pytest.mark.slow
 def test_a_first_compile_is_said_on_one_stderr_line_and_a_second_run_says_nothing(tmp_path):
     env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     args = [str(CRIB), "keep", *HAND, "--dealer", "--crib", "uniform"]
@@ -211,6 +212,7 @@ def test_commands_without_kernels_still_do_not_import_numba():
     assert done.stdout.strip() == "False", done.stderr
 
 
+@pytest.mark.slow
 def test_kernels_loaded_from_the_cache_skip_what_numba_needs_only_to_compile(tmp_path):
     """analyzer.core.cacheload: a process that loads every kernel from the cache does not import
     numba's compile-time implementations (typed dicts, linear algebra), and answers as the
@@ -278,6 +280,7 @@ print(compiled == python, len(copies), sorted(derived))
 """
 
 
+@pytest.mark.slow
 def test_a_function_inlined_at_many_sites_is_read_once_and_compiles_the_same():
     """analyzer.core.inlining: numba reads an ``inline="always"`` function again for each call
     site, and copies its variables again for each block; with the IR kept and copied with one
@@ -372,6 +375,7 @@ def test_warmup_keeps_with_every_crib_mode_of_every_form(monkeypatch):
     assert kept == offered
 
 
+@pytest.mark.slow
 def test_a_cold_run_compiles_and_the_second_loads_from_the_same_cache():
     cases = (ColdCase("score a hand", ("-c", "from analyzer import score_hand; "
                                              "score_hand('5H 5C 5S JD', '5D')")),
@@ -483,6 +487,7 @@ def _run_caller(tmp_path) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.slow
 def test_a_changed_callee_file_recompiles_its_callers(tmp_path):
     # Numba checks a cached kernel against its own file only: without the fingerprint, the
     # caller below would keep g() == 1 linked in after callee.py changed to return 2.

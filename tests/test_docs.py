@@ -16,9 +16,10 @@ it. How a page is read, so that a new example follows the same rules:
 - **Output that cannot be stable.** ``<!-- output varies: REASON -->`` on the line before a block
   runs its commands without comparing their output (timings: ``crib bench``). Use it only when
   ``...`` cannot do.
-- **Slow examples.** ``<!-- slow -->`` on the line before a block marks its test slow
-  (``make test-fast`` leaves it out). Everything else keeps this file within about 90 s on two
-  workers with a warm numba cache, so examples use small sizes; large runs' figures go in prose.
+- **Slow examples.** ``<!-- slow -->`` on the line before a shell block marks its test slow
+  (``make test`` leaves it out, ``make test-all`` runs it): a block of 6 s or more. The rest of
+  this file keeps within about 90 s on two workers with a warm numba cache, so examples use
+  small sizes; large runs' figures go in prose.
 - **The web server.** ``crib serve`` in an example is started with ``--port 0`` (a free port),
   and the port it prints is read as 8000 in the output compared; once it says ``serving``, the
   block's later commands run, then it is stopped with Ctrl-C (SIGINT), and all it printed is

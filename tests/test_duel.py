@@ -274,6 +274,7 @@ def test_same_seed_same_duel_whatever_the_workers():
     assert (other.simulation.acc != one.simulation.acc).any()
 
 
+@pytest.mark.slow
 def test_a_duel_on_a_local_dask_cluster_equals_the_local_backend(capsys):
     # DESIGN: simulate and duel, Dask when one machine is not enough; the same games either way
     pytest.importorskip("dask.distributed")

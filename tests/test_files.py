@@ -190,6 +190,7 @@ def _crib_in(folder):
     return crib
 
 
+@pytest.mark.slow
 def test_every_file_a_command_writes_has_its_provenance_beside_it(tmp_path):
     # DESIGN's data products: every file written has a JSON sidecar with its provenance
     # (package version, command, seed, games, policies, date): the game records, the figures
@@ -234,6 +235,7 @@ def test_every_file_a_command_writes_has_its_provenance_beside_it(tmp_path):
     assert meta["compare.json"]["reference"].endswith("schell_crib_values.csv")
 
 
+@pytest.mark.slow
 def test_a_provenance_file_that_is_not_the_outputs_own_is_refused(tmp_path):
     # x.svg's provenance goes to x.json: a file of yours there, or another output's provenance,
     # is refused before any work, on one line, and nothing is written. The output's own

@@ -267,6 +267,7 @@ def test_the_five_card_game_lurches_a_loser_under_31_and_skunks_no_deeper():
     assert summary.loc["skunk_rate", "ci_high"] > summary.loc["skunk_rate", "value"] > 0
 
 
+@pytest.mark.slow
 def test_a_three_player_skunk_rate_counts_both_losers_and_its_interval_holds(tmp_path):
     """Two losers a game: a rate of skunked losers a game may pass 1; its interval is the
     losers' share's, times 2, as wide as the spread of the skunked losers of each game makes

@@ -291,6 +291,7 @@ def test_a_game_is_found_whichever_name_its_player_was_given(tmp_path):
     assert find_game(WON, path) == find_game(by_spec, path) == 1
 
 
+@pytest.mark.slow
 def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
     # crib play stopped in its end-of-game review: the finished game's row has no totals, and
     # crib review of its file adds them (once), as crib play would have

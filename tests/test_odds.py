@@ -189,6 +189,7 @@ def test_same_seed_same_table_whatever_the_workers():
     assert not np.array_equal(one.p, other.p)
 
 
+@pytest.mark.slow
 def test_standard_errors_match_the_spread_across_seeds():
     builds = [odds.build_odds_table(4_096, seed=100 + s, workers=2) for s in range(12)]
     states = [(121, 121), (60, 60), (30, 15), (15, 30), (90, 100), (8, 5)]

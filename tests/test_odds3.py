@@ -97,6 +97,7 @@ def test_every_state_counts_every_deal_once_and_a_broken_tally_is_refused():
         odds3.solve3(w, h)
 
 
+@pytest.mark.slow
 def test_the_same_seed_tallies_the_same_whatever_the_workers():
     one = odds3.tally_deals3(2_048, seed=9, workers=1)
     two = odds3.tally_deals3(2_048, seed=9, workers=2)
@@ -364,6 +365,7 @@ def test_crib_tables_odds_refuses_a_csv_for_three_player(tmp_path):
     assert result.stderr.count("\n") == 1 and not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_crib_tables_odds_writes_the_three_player_table(tmp_path, monkeypatch, capsys):
     # the command in this process, its build without the jackknife's 32 solves (a minute of
     # the suite's time; the jackknife is tested above, in the table's corner)

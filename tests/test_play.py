@@ -339,6 +339,7 @@ def test_a_terminal_closed_or_a_process_ended_keeps_the_game(tmp_path, ending):
     assert list(games["result"]) == ["unfinished"] and list(games["seed"]) == [4]
 
 
+@pytest.mark.slow
 def test_a_resume_replaces_its_own_row_not_another_game_of_the_seed(tmp_path):
     """Two games of one seed stopped at different points (x at its first throw, y at its
     second), then x resumed and stopped again: x's row is replaced, y's kept (the row of the
@@ -362,6 +363,7 @@ def test_a_resume_replaces_its_own_row_not_another_game_of_the_seed(tmp_path):
     assert list(after["deals"]) == [1, 0]
 
 
+@pytest.mark.slow
 def test_a_resumed_game_says_updated_only_where_the_history_had_its_row(tmp_path):
     h, fresh = str(tmp_path / "h.sqlite3"), str(tmp_path / "fresh.sqlite3")
     first = _play_piped(tmp_path, "quit\ny\n", "--seed", "5", "--save", "g.jsonl", "--history", h)
@@ -880,6 +882,7 @@ def test_a_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(tmp_pat
     assert_table_manners(text)
 
 
+@pytest.mark.slow
 def test_resume_refuses_with_one_line_and_status_2(tmp_path):
     from analyzer.sim.records import write_records
 
@@ -1245,6 +1248,7 @@ def test_no_auto_go_asks_you_to_say_go(tmp_path):
         assert "unfinished" not in record and max(record["scores"]) >= 121
 
 
+@pytest.mark.slow
 def test_the_go_preference_may_change_when_a_game_is_resumed(tmp_path):
     """--auto-go and --no-auto-go are the run's, not the game's: a game whose go was said for
     you resumes with --no-auto-go (it was refused as a changed file), and one stopped at its

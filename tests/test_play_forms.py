@@ -226,7 +226,8 @@ def test_a_whole_four_player_game_with_a_partner_through_a_terminal(tmp_path):
     assert (row["your_score"], row["computer_score"]) == tuple(record["scores"])
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("three-player", 1006), ("four-player", 1008)])
+@pytest.mark.parametrize(("variant", "seed"), [
+    pytest.param("three-player", 1006, marks=pytest.mark.slow), ("four-player", 1008)])
 def test_with_no_auto_go_you_say_go_once_a_count_and_not_after_the_last_card(tmp_path,
                                                                                variant, seed):
     """With ``--no-auto-go`` you are asked to say go when no card fits, once a count: having
@@ -247,6 +248,7 @@ def test_with_no_auto_go_you_say_go_once_a_count_and_not_after_the_last_card(tmp
     _check_the_turns(text, record, players)
 
 
+@pytest.mark.slow
 def test_a_three_player_game_stopped_mid_deal_and_resumed_is_the_game_played_straight(
         tmp_path):
     child = spawn("--variant", "three-player", "--level", LEVEL, "--seed", "23", "--save",

@@ -4,6 +4,7 @@ and the search's draws with it against a rejection sampler built on the public k
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from naive import naive_peg_points, rank, value
 from numba import njit
 
@@ -101,6 +102,7 @@ def test_the_read_equals_the_rule_replayed_on_random_plays():
     assert read > 500  # the plays often passed up points: the rule was tested where it bites
 
 
+@pytest.mark.slow
 def test_posterior_draws_with_the_read_agree_with_a_rejection_sampler_built_on_keep():
     """I deal; the opponent led 9S, I paired nothing with 6D (15 for me), and it laid KC on 15
     where a 6 would have pegged a pair. The search's draws of its other two cards against a plain

@@ -150,6 +150,7 @@ def test_what_write_records_takes(tmp_path):
     assert read_records(tmp_path / "g.jsonl") == result.records
 
 
+@pytest.mark.slow
 def test_crib_simulate_records_parquet_and_replay_and_review_read_it(tmp_path):
     common = ["simulate", "--games", "300", "--seed", "3", "--record-games", "300", "--quiet"]
     done = run_cli(*common, "--record", "g.parquet", cwd=tmp_path)
@@ -180,6 +181,7 @@ def pa_string():
     return pa.string()
 
 
+@pytest.mark.slow
 def test_what_cannot_be_a_parquet_record_is_one_line(tmp_path):
     (tmp_path / "short.parquet").write_text("PAR1")
     pd.DataFrame({"game": [0], "deal": [0]}).to_parquet(tmp_path / "other.parquet")

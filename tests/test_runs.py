@@ -36,6 +36,7 @@ def stable(d: dict) -> dict:
     return {k: v for k, v in d.items() if k not in VOLATILE}
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_local_dask_cluster_is_one_line(tmp_path):
     """Ctrl-C reaches the terminal's whole process group: the cluster's workers ignore it and
     this process closes them, saying only that it was interrupted (not each worker's

@@ -397,6 +397,7 @@ def _crib(*args: str):
                           env=dict(os.environ, PYTHONWARNINGS="ignore"), timeout=1800)
 
 
+@pytest.mark.slow
 def test_crib_peg_in_the_other_forms():
     import json
 
@@ -428,6 +429,7 @@ def test_crib_peg_in_the_other_forms():
     assert aware.stdout.splitlines()[-1] == "best: lay 8H (it reaches the target)"
 
 
+@pytest.mark.slow
 def test_crib_peg_reads_the_goes_as_said_at_the_table():
     """Each go said once a count, as at a table (an audit's positions): asked after its go,
     once every other seat is out of cards, a seat is advised on the next count's lead, as if

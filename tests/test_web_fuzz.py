@@ -70,6 +70,7 @@ def fuzz(examples: int):
 @fuzz(300)
 @given(query(hand=card_text, starter=card_text, crib=anything,
              variant=st.one_of(anything, st.sampled_from(["six-card", "five-card"]))))
+@pytest.mark.slow
 def test_count(params):
     check("/api/count", params)
 
@@ -77,6 +78,7 @@ def test_count(params):
 @fuzz(300)
 @given(query(hand=card_text, role=st.one_of(anything, st.sampled_from(["dealer", "pone"])),
              crib=anything, pegging=anything, variant=anything))
+@pytest.mark.slow
 def test_keep(params):
     check("/api/keep", params)
 
@@ -109,6 +111,7 @@ def test_chart(params):
              k=st.one_of(st.integers(-3, 2**33).map(str), anything),
              role=st.one_of(anything, st.sampled_from(["any", "dealer", "pone"])),
              close=anything))
+@pytest.mark.slow
 def test_trainer_deal(params):
     check("/api/trainer/deal", params)
 
@@ -117,5 +120,6 @@ def test_trainer_deal(params):
 @given(query(seed=st.one_of(st.integers(-3, 2**64).map(str), anything),
              k=st.one_of(st.integers(-3, 2**33).map(str), anything),
              throw=st.one_of(card_text, cards(2))))
+@pytest.mark.slow
 def test_trainer_answer(params):
     check("/api/trainer/answer", params)

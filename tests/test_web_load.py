@@ -98,6 +98,7 @@ def test_a_p_win_whose_client_has_gone_is_not_computed(served):
     assert not work.waiting and not work.running
 
 
+@pytest.mark.slow
 def test_a_short_load_test_has_no_errors(served):
     from analyzer.web.load import KINDS, format_load, load_test
 

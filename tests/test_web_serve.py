@@ -177,6 +177,7 @@ def test_another_host_is_warned_about():
 
 
 @WEB
+@pytest.mark.slow
 def test_latency_is_measured_over_http():
     from analyzer.web.latency import api_latency
 

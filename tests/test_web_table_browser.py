@@ -159,9 +159,12 @@ def board(driver) -> list[tuple[int, int]]:
 # ------------------------------------------------------------------------ whole games
 
 
+# make test plays six-card at Club, five-card and four-player; make test-all every one.
 @pytest.mark.parametrize("variant, level, seed", [
-    ("six-card", "Beginner", 5), ("six-card", "Casual", 6), ("six-card", "Club", 7),
-    ("six-card", "Expert", 8), ("five-card", "Club", 11), ("three-player", "Beginner", 3),
+    pytest.param("six-card", "Beginner", 5, marks=pytest.mark.slow),
+    pytest.param("six-card", "Casual", 6, marks=pytest.mark.slow), ("six-card", "Club", 7),
+    pytest.param("six-card", "Expert", 8, marks=pytest.mark.slow), ("five-card", "Club", 11),
+    pytest.param("three-player", "Beginner", 3, marks=pytest.mark.slow),
     ("four-player", "Beginner", 4)])
 def test_a_whole_game_at_each_level_and_in_each_form(site, variant, level, seed):
     from analyzer.table.levels import find_level
@@ -632,6 +635,7 @@ def test_a_move_the_server_never_answered_is_taken_back(site):
     assert "West" not in said and "East" not in said, said
 
 
+@pytest.mark.slow
 def test_a_game_the_locked_history_refuses_is_added_once_the_lock_goes(site, history_path):
     # another program holds the history (an exclusive transaction) as the game ends: the server
     # answers 503 after its lock timeout, the page says so and tries again, and the game is
@@ -656,6 +660,7 @@ def test_a_game_the_locked_history_refuses_is_added_once_the_lock_goes(site, his
     assert (read_games(history_path)["seed"] == 43).sum() == 1
 
 
+@pytest.mark.slow
 def test_ten_trainer_deals_are_kept_after_a_reload(site, history_path):
     from analyzer import keep
     from analyzer.table.history import read_trainer
