@@ -405,7 +405,8 @@ def test_answers_naming_no_card_or_two_to_lay_are_told_so_briefly(tmp_path):
     long = "x" * 5_000
     run = subprocess.run([sys.executable, "-m", "analyzer", "play", "--seed", "7",
                           "--no-history", "--save", "g.jsonl"],
-                         input=f"{long}\n{'9' * 5_000}\n".encode() + b"\xff\xfe\nquit\ny\n",
+                         input=f"{long}\n{'9' * 5_000}\nZZ\n\u00b2\n".encode()
+                         + b"\xff\xfe\nquit\ny\n",
                          capture_output=True, cwd=tmp_path, env=_env(), timeout=TIMEOUT)
     out = run.stdout.decode("utf-8", "replace")
     assert run.returncode == 0, run.stderr
@@ -414,6 +415,10 @@ def test_answers_naming_no_card_or_two_to_lay_are_told_so_briefly(tmp_path):
     assert "  cannot read '\ufffd\ufffd': not a card" in out and "\\udc" not in out
     assert out.count("9" * 5_000) == 1 and "Exceeds the limit" not in out
     assert "  no card at position 999999999999...: positions are 1 to 6" in out
+    # a short answer is named once, not again by the card's own error
+    assert "  cannot read 'ZZ': unknown rank; ranks are A 2-10 (or T) J Q K\n" in out
+    assert "  cannot read '\u00b2': expected a rank and a suit, e.g. 5H\n" in out
+    assert "cannot read card" not in out and "in 'ZZ'" not in out
     # two cards named to lay: told to lay one, whatever the second names (it said "no card at
     # position 9" where a position was out of the hand, and "lay one card" where it was in)
     run = _play_piped(tmp_path, "1 2\n1 9\nquit\ny\n", "--seed", "7", "--no-history",

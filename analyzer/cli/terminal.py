@@ -596,7 +596,11 @@ class TerminalPlayer:
                         raise ValueError(f"cannot read {shown[:12]!r}"
                                          f"{'...' * (len(shown) > 12)}: not a card (a card "
                                          "like 5H, or its position like 2)") from None
-                    raise ValueError(f"cannot read {token!r}: {exc}") from None
+                    # the card error names the token too: say it once
+                    head, _, why = str(exc).partition(": ")
+                    if not head.startswith("cannot read"):  # "unknown rank in 'ZZ'"
+                        why = f"{head.replace(f' in {token!r}', '')}; {why}"
+                    raise ValueError(f"cannot read {token!r}: {why}") from None
                 if card not in cards:
                     raise ValueError(f"{format_card(card)} is not in your hand "
                                      f"({format_cards(cards)})")
