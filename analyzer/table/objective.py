@@ -194,9 +194,11 @@ def format_alternatives(alternatives, goal: str, done: str | None = None,
     '1. TD 1.72  2. KC 1.59'
     >>> format_alternatives([("TD", 1.718), ("KC", 1.5912)], POINTS, "5H", 0.25)
     '1. TD 1.72  2. KC 1.59  (chosen: 5H 0.25)'
+    >>> format_alternatives([("TD", 0.0004), ("KC", -0.0021)], POINTS)
+    '1. TD 0.00  2. KC 0.00'
     """
-    def value(v) -> str:
-        return f"{v:.4f}" if goal == P_WIN else f"{v:.2f}"
+    def value(v) -> str:  # never -0.00: a value that rounds to zero is 0.00
+        return f"{round(v, 4) + 0.0:.4f}" if goal == P_WIN else f"{round(v, 2) + 0.0:.2f}"
 
     line = "  ".join(f"{k}. {choice} {value(v)}"
                      for k, (choice, v) in enumerate(alternatives, start=1))
