@@ -498,7 +498,7 @@ def _print_simulation(d: dict, compiling: float = 0.0) -> None:
         print("seat wins          " + "   ".join(f"{i}: {rate:.2%}"
                                                for i, rate in enumerate(d["side_win_rates"])))
     lines = game.skunk_lines
-    deeper = [f"double (<{lines[1]}) {d['double_skunk_rate']:.2%}",
+    deeper = [f"double (<{lines[1]}) {d['double_skunk_rate']:.3%}",
               f"triple (<{lines[2]}) {d['triple_skunk_rate']:.3%}"][:game.skunk_tiers - 1]
     print("   ".join([f"skunked (<{lines[0]})      {d['skunk_rate']:7.2%}", *deeper])
           + ("   (a game with two losers can skunk both)" if game.teams > 2 else ""))
