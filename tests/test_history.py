@@ -522,6 +522,9 @@ def test_crib_stats_of_no_history_is_one_line(tmp_path):
     (None, ["--history", "no/such/folder/h.sqlite3"],
      "crib stats: --history no/such/folder/h.sqlite3: no folder no/such/folder"),
     (None, ["--level", "club"], "unrecognized arguments: --level club"),
+    # a named pipe's size is 0, as an empty history's: it said "no games in the history yet"
+    (os.mkfifo, [], "h.sqlite3: is a named pipe, not a file"),
+    (os.mkdir, [], "h.sqlite3: is a folder, not a file"),
 ])
 def test_crib_stats_bad_history_is_one_line_and_status_2(tmp_path, make, args, message):
     path = tmp_path / "h.sqlite3"

@@ -529,11 +529,21 @@ def read_record(game_id: int, path=None, *, timeout: float = LOCK_TIMEOUT) -> di
 
 def _nothing_there(path: Path) -> bool:
     """A history the readers find no rows in without opening it: a missing file, or an empty
-    one (which opening would make a database of: reading writes nothing)."""
+    one (which opening would make a database of: reading writes nothing). Raises
+    :class:`HistoryError` for what is not a file (a folder, a named pipe: a pipe's size is 0,
+    and it is no history without games)."""
+    import stat
+
     try:
-        return path.stat().st_size == 0
+        status = path.stat()
     except FileNotFoundError:
         return True
+    if not stat.S_ISREG(status.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(status.st_mode) else
+                "a named pipe" if stat.S_ISFIFO(status.st_mode) else
+                "a socket" if stat.S_ISSOCK(status.st_mode) else "a device")
+        raise HistoryError(f"{path}: is {kind}, not a file")
+    return status.st_size == 0
 
 
 def _read_one(path, timeout: float, sql: str, values) -> tuple | None:
