@@ -1104,7 +1104,7 @@ def test_why_shows_the_ais_choices_once_its_cards_are_shown(tmp_path):
     assert child.expect(PROMPTS) == THROW
     assert "why          the AI's choices in the last deal shown" in child.before
     child.sendline("why")  # nothing shown yet: the AI's cards are hidden
-    child.expect(r"why: the AI's choices are shown once its cards are: after a deal's show")
+    child.expect(r"why: the AI's choices are shown once a deal's show is over\r?\n")
     assert child.expect(PROMPTS) == THROW
     child.sendline("1 2")
     while True:

@@ -406,7 +406,7 @@ def test_why_in_a_group_form_shows_each_ais_discard(tmp_path):
                   "w.jsonl", "--no-history", cwd=tmp_path)
     assert child.expect(PROMPTS) == THROW
     child.sendline("why")
-    child.expect(r"why: the AIs' choices are shown once their cards are: after a deal's show")
+    child.expect(r"why: the AIs' choices are shown once a deal's show is over\r?\n")
     assert child.expect(PROMPTS) == THROW
     child.sendline("1")
     while True:

@@ -703,9 +703,10 @@ class TerminalPlayer:
         group = table.game.players > 2
         record = table.record()
         if not record["deals"]:
-            whose, its = ("the AIs'", "their") if group else ("the AI's", "its")
-            self.say(f"  why: {whose} choices are shown once {its} cards are: after a deal's "
-                     "show", style="cyan")
+            whose = "the AIs'" if group else "the AI's"
+            # at the first deal's show (a muggins count) its hand is seen, its crib not yet
+            self.say(f"  why: {whose} choices are shown once a deal's show is over",
+                     style="cyan")
             return
         number = len(record["deals"])
         whose = "the AIs'" if group else "the AI's"
