@@ -358,6 +358,41 @@ def test_answer_three_trainer_deals(site):
     assert len(by(driver, "#spark rect")) == 3
 
 
+def test_the_trainer_deals_from_a_random_seed_for_a_bad_one_and_refuses_one_typed(site):
+    # an audit's: /trainer?seed=abc dealt nothing and said "seed: missing"; -5 typed in the box
+    # left the old deal with the address already seed=-5, and a reload dealt nothing
+    from selenium.webdriver.common.keys import Keys
+
+    url, driver = site
+
+    def address_seed():
+        return driver.execute_script("return new URLSearchParams(location.search).get('seed')")
+
+    for seed, words in (("abc", "is not a whole number"), ("-5", "is below 0, the smallest seed")):
+        driver.get(url + f"/trainer?seed={seed}")
+        wait_for(lambda: len(by(driver, "#deal-cards .card")) == 6)
+        said = wait_for(lambda: one(driver, "#seed-error").text)
+        assert said == f"The seed '{seed}' {words}: a random seed instead."
+        dealt = one(driver, "#seed").get_attribute("value")
+        assert dealt.isdigit() and address_seed() == dealt
+        assert one(driver, "#deal-title").text.startswith(f"Deal 1 of seed {dealt}:")
+    driver.get(url + "/trainer?seed=5")
+    title = wait_for(lambda: one(driver, "#deal-title").text)
+    box = one(driver, "#seed")
+    box.send_keys(Keys.CONTROL, "a")  # typed over (clear() is a change: a deal of its own)
+    box.send_keys("-5\n")
+    said = wait_for(lambda: one(driver, "#seed-error").text)
+    assert said == "The seed -5 is below 0, the smallest seed: leave it blank for a random one."
+    assert box.get_attribute("value") == "5" and address_seed() == "5"
+    assert one(driver, "#deal-title").text == title
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.DELETE, "\n")  # blank: a random seed, shown in the box and the address
+    wait_for(lambda: one(driver, "#deal-title").text != title)
+    dealt = box.get_attribute("value")
+    assert dealt.isdigit() and address_seed() == dealt
+    assert not by(driver, "#seed-error")[0].text  # the refusal gone with the new deal
+
+
 def test_the_navigation_reaches_every_page(site):
     url, driver = site
     driver.get(url + "/")

@@ -179,6 +179,20 @@ function showBusy(element, text) {
   };
 }
 
+// A random seed, for a page given none (the game, the trainer).
+function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
+
+// A seed as the server takes it, a whole number from 0 to 2**63 - 1 (BigInt: past 2**53 a
+// Number is not exact): {seed} as the server reads it ("007" is 7), or {problem} in words.
+const MAX_SEED = 9223372036854775807n;
+function readSeed(text) {
+  if (!/^[+-]?\d+$/.test(text)) return { problem: "is not a whole number" };
+  const n = BigInt(text);
+  if (n < 0n) return { problem: "is below 0, the smallest seed" };
+  if (n > MAX_SEED) return { problem: `is above ${MAX_SEED}, the largest seed` };
+  return { seed: String(n) };
+}
+
 // Show an API error next to the input it names (the element with id FIELD-error), or in the
 // fallback element; clear every other error of the page.
 function showError(result, fallback) {

@@ -5,6 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const seedInput = $("seed"), roleSelect = $("role"), closeBox = $("close");
+let seed = null;      // the seed dealt from, as the server reads it (the box may hold a refused one)
 let current = null;   // the deal on the table: {seed, k, hand, role}
 let answered = false;
 let nextK = 0;        // the stream's next deal number to ask for
@@ -32,20 +33,20 @@ function fromAnswers(answers) {
 }
 
 function updateUrl() {
-  const q = new URLSearchParams({ seed: seedInput.value });
+  const q = new URLSearchParams({ seed });
   if (roleSelect.value !== "any") q.set("role", roleSelect.value);
   if (closeBox.checked) q.set("close", "1");
   history.replaceState(null, "", "/trainer?" + q.toString());
 }
 
 async function newDeal(fromK) {
-  updateUrl();
-  const result = await api("/api/trainer/deal", { seed: seedInput.value, k: fromK,
+  const result = await api("/api/trainer/deal", { seed, k: fromK,
                                                   role: roleSelect.value, close: closeBox.checked },
                            "deal");  // a filter changed again: the deal asked before is not wanted
   if (result.aborted) return;
   showError(result, $("other-error"));
   if (!result.ok) return;
+  updateUrl();  // the address changes with the deal, never to a seed refused
   current = result.data;
   nextK = current.k + 1;
   answered = false;
@@ -192,7 +193,23 @@ function drawRecord() {
 
 $("throw").addEventListener("click", answer);
 $("next").addEventListener("click", () => newDeal(answered || !current ? nextK : current.k + 1));
-seedInput.addEventListener("change", () => { nextK = 0; newDeal(0); });
+// A seed typed: a blank box deals a random seed (shown in the box); a seed the server cannot
+// take (or text the number box cannot read) is refused next to the box, and the deal, its
+// address and the box stay as they were.
+seedInput.addEventListener("change", () => {
+  const typed = seedInput.validity.badInput ? null : seedInput.value.trim();
+  const read = typed === "" ? { seed: randomSeed() } : readSeed(typed || "");
+  if (read.problem) {
+    $("seed-error").textContent =
+      `The seed ${typed ? typed + " " : ""}${read.problem}: leave it blank for a random one.`;
+    seedInput.setAttribute("aria-invalid", "true");
+    seedInput.value = seed;
+    return;
+  }
+  seed = seedInput.value = read.seed;
+  nextK = 0;
+  newDeal(0);
+});
 for (const el of [roleSelect, closeBox]) {
   el.addEventListener("change", () => newDeal(answered || !current ? nextK : current.k));
 }
@@ -206,7 +223,10 @@ $("new-sitting").addEventListener("click", () => {
 
 async function start() {
   const given = new URLSearchParams(location.search);
-  seedInput.value = given.has("seed") ? given.get("seed") : String(Math.floor(Math.random() * 1e6));
+  // no seed, or a blank one: a random seed; one the server cannot take: a random one, said
+  const asked = (given.get("seed") || "").trim();
+  const read = asked === "" ? { seed: randomSeed() } : readSeed(asked);
+  seed = seedInput.value = read.seed || randomSeed();
   if (["dealer", "pone"].includes(given.get("role"))) roleSelect.value = given.get("role");
   closeBox.checked = ["1", "true", "on", "yes"].includes((given.get("close") || "").toLowerCase());
   sitting = sittingName();
@@ -214,8 +234,11 @@ async function start() {
   if (kept.ok) fromAnswers(kept.data.answers);
   drawRecord();
   // a reload goes on after the last deal answered of this seed
-  const mine = record.filter((r) => String(r.seed) === seedInput.value);
-  newDeal(mine.length ? Math.max(...mine.map((r) => r.k)) + 1 : 0);
+  const mine = record.filter((r) => String(r.seed) === seed);
+  await newDeal(mine.length ? Math.max(...mine.map((r) => r.k)) + 1 : 0);
+  if (read.problem) {
+    $("seed-error").textContent = `The seed '${asked}' ${read.problem}: a random seed instead.`;
+  }
 }
 
 start();
