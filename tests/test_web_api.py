@@ -419,6 +419,19 @@ def test_pages_and_api_read_no_file(monkeypatch):
                throw=" ".join(format_card(c) for c in trainer.deal(3, 0)[0][:2])).status_code == 200
 
 
+def test_the_address_crib_serve_prints_for_the_api_lists_its_endpoints(client):
+    # an audit's: crib serve says "the API http://127.0.0.1:PORT/api/", which was a 404
+    answer = client.get("/api/")
+    assert answer.status_code == 200
+    index = answer.json()
+    spec = client.get(index["described"]).json()
+    assert {(e["method"], e["path"]) for e in index["endpoints"]} == {
+        (method.upper(), path) for path, ways in spec["paths"].items() for method in ways}
+    count = next(e for e in index["endpoints"] if e["path"] == "/api/count")
+    assert count == {"method": "GET", "path": "/api/count",
+                     "summary": "Count a hand or crib, every combination and the words"}
+
+
 def test_the_api_is_described():
     spec = TestClient(create_app()).get("/api/openapi.json").json()
     assert {"/api/count", "/api/keep", "/api/keep/win", "/api/keep/chart.svg",

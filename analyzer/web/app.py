@@ -321,6 +321,20 @@ def create_app(warm: bool = False, history=None) -> FastAPI:
     def trainer_sitting(sitting: Sitting) -> dict:
         return kept.sitting(sitting)
 
+    # The address crib serve prints for the API: its endpoints, each with its method and what it
+    # does, and where the whole description is (on the event loop: a list made once)
+    index: list = []
+
+    @app.get("/api/", include_in_schema=False)
+    async def api_index() -> dict:
+        if not index:
+            index.extend({"method": method, "path": route.path, "summary": route.summary}
+                         for route in app.routes
+                         if getattr(route, "include_in_schema", False)
+                         and route.path.startswith("/api/")
+                         for method in sorted(route.methods))
+        return {"endpoints": index, "described": "/api/openapi.json"}
+
     # ------------------------------------------------------------------ the pages
 
     # The pages and their files are bytes held in memory: answered on the event loop itself,
