@@ -384,7 +384,12 @@ def test_a_hint_in_the_four_player_play(site):
     rows = wait_for(lambda: by(driver, "#advice li"))
     want = game_answer("four-player", "ev+greedy", 4, moves=moves, advice=True)["advice"]
     assert sorted(r["card"] for r in want) == fits and len(rows) == len(fits)
-    assert "best first by points" in one(driver, "#advice").text
+    heading = one(driver, "#advice").text.splitlines()[0]
+    assert heading.startswith("Each card you may lay, best first by points (points now, the rest "
+                              "of the play for your side minus against and the chance to win); ")
+    assert "P(win))" not in heading  # an audit's: the list's parenthesis closed P(win)'s
+    # the AIs (three of them), as the box Why opens says (an audit's: "the AI's last deal")
+    assert driver.execute_script("return $('why').textContent") == "Why? (the AIs' last deal)"
     for row, r in zip(rows, want, strict=True):
         # the card on its face (rank and suit sign), then its figures
         assert [c.get_attribute("data-card") for c in row.find_elements(

@@ -321,6 +321,7 @@ function renderAsk() {
   if (counting) $("claim").focus();
   $("hint").hidden = ask === "over" || ask === "count";
   $("why").hidden = ask === "over" || !answer.events.some((e) => e.kind === "show");
+  $("why").textContent = s.players > 2 ? "Why? (the AIs' last deal)" : "Why? (the AI's last deal)";
   $("undo").hidden = ask === "over";
   $("undo").dataset.moves = s.undo.moves === null ? "" : String(s.undo.moves);
   // a take-back the rules refuse looks unavailable and says why on hover; a click says it too
@@ -652,8 +653,9 @@ async function hint() {
     const withWin = rows.some((r) => r.p_win !== null);
     const goal = rows.length ? rows[0].objective : "points";
     const six = answer.game.variant === "six-card";
+    // P(win) in words here: its own parentheses closed the list's as "P(win))"
     box.append(`Each card you may lay, best first by ${goal} (points now, the rest of the play` +
-               (six ? "" : " for your side minus against") + (withWin ? ", P(win)" : "") + ")" +
+               (six ? "" : " for your side minus against") + (withWin ? " and the chance to win" : "") + ")" +
                (six ? "" : `; a card that reaches ${answer.state.target} wins the game and comes first`) +
                ":");
     const ol = document.createElement("ol");
