@@ -8,6 +8,7 @@ table replayed with the same moves, or the rules' words (:func:`analyzer.core.co
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -539,6 +540,33 @@ def test_the_review_and_the_history_of_a_finished_game(site, history_path):
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.get(url + "/history")
     wait_for(lambda: data(driver, "loaded"))
+    # an audit's: at 485 to 560 pixels the page scrolled sideways (the review column's hidden
+    # head, placed absolutely, escaped its table's scroller: it is placed within it now)
+    assert driver.execute_script(
+        "const hidden = [...document.querySelectorAll('.scroll .visually-hidden')];"
+        "return hidden.length > 0 && hidden.every((e) => e.offsetParent"
+        " && e.offsetParent.closest('.scroll'))")
+    for width in (440, 520, 560):
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            assert driver.execute_script(
+                "return document.documentElement.scrollWidth") <= width
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # the points muggins gave away, as crib stats says them (none played with it: no line)
+    assert stats.muggins_given is None and not by(driver, "#muggins")[0].is_displayed()
+    with sqlite3.connect(history_path) as conn:
+        conn.execute("UPDATE games SET muggins_given = 3 WHERE seed = 31")
+    try:
+        driver.refresh()
+        wait_for(lambda: data(driver, "loaded"))
+        assert history_stats(history_path).muggins_given == 3
+        assert one(driver, "#muggins").text == \
+            "Muggins: your own counts gave the other side 3 points."
+    finally:
+        with sqlite3.connect(history_path) as conn:
+            conn.execute("UPDATE games SET muggins_given = NULL WHERE seed = 31")
     # the game from the history's list, reviewed again: the same decisions, and back
     one(driver, f'#games tr[data-id="{game_id}"] a').click()
     wait_for(lambda: data(driver, "reviewed"))

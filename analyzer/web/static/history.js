@@ -114,6 +114,11 @@ async function load() {
     phases.append(tr);
   }
   $("phases-none").hidden = perDeal.length > 0;
+  // as crib stats says it, when a game was played with muggins (null: never)
+  const missed = s.muggins_given;
+  $("muggins").hidden = missed === null;
+  $("muggins").textContent = missed === null ? "" :
+    `Muggins: your own counts gave the other side ${missed} point${missed === 1 ? "" : "s"}.`;
   const t = s.trend;
   $("trend").textContent = t.games < 2 ?
     `${t.games} reviewed game${t.games === 1 ? "" : "s"}: the trend needs two.` :
