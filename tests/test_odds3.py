@@ -22,6 +22,10 @@ from analyzer.keeping.crib import shipped_file
 from analyzer.play.engine import DEAL, PLAY
 from analyzer.research import odds, odds3
 
+# Builds of the three-player table, small and seeded (make test-all); the shipped tables' shape,
+# edges and monotony are make test's (test_odds_forms.py)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def small():

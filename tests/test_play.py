@@ -631,7 +631,9 @@ def test_each_level_is_named_on_screen_and_in_the_record(tmp_path, level):
     assert record["level"] == level.name and record["seats"] == ["you", level.player]
 
 
-@pytest.mark.parametrize("level", LEVELS, ids=[level.name for level in LEVELS])
+@pytest.mark.parametrize("level", [  # Beginner's and Casual's in make test-all
+    *(pytest.param(level, marks=pytest.mark.slow) for level in LEVELS[:2]), *LEVELS[2:]],
+    ids=[level.name for level in LEVELS])
 def test_a_whole_game_at_each_level_through_a_terminal(tmp_path, level):
     """Issue 23: a whole game at each level, played at the terminal's prompts; the record is the
     game the same decisions make at a table against that level's player."""
@@ -665,6 +667,7 @@ def test_the_default_is_the_strongest_level(tmp_path):
     assert read_records(tmp_path / "g.jsonl")[0]["level"] == "Expert"
 
 
+@pytest.mark.slow
 def test_each_game_finished_or_stopped_is_one_row_of_the_history(tmp_path):
     from analyzer.table.review import review_game
 
@@ -712,6 +715,7 @@ def test_the_environment_variable_moves_the_history(tmp_path, monkeypatch):
                           f"folder {tmp_path / 'no'}\n")
 
 
+@pytest.mark.slow
 def test_a_damaged_or_locked_history_is_one_line_and_the_game_is_saved(tmp_path):
     import sqlite3
     from contextlib import closing

@@ -235,6 +235,7 @@ def test_crib_peg_json_and_score():
     assert not any(row["wins_now"] for row in json.loads(plain.stdout)["rows"])  # no score
 
 
+@pytest.mark.slow
 def test_crib_peg_uniform_is_advise_play_without_the_posterior():
     args = ("peg", "--hand", "4C", "5H", "9S", "KD", "--played", "4C", "6D", "--starter", "2S",
             "--pone", "--samples", "300", "--json")

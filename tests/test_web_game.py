@@ -412,6 +412,7 @@ def test_fuzz_the_game_endpoints(params, path):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(picks=st.lists(st.integers(0, 5), min_size=1, max_size=6), cut=st.integers(0, 40),
        junk=anything)
+@pytest.mark.slow
 def test_fuzz_a_real_game_with_a_stray_move(picks, cut, junk):
     moves, _ = play_api("five-card", "random+random", 13, picks=tuple(picks), limit=cut)
     response = get(variant="five-card", opponent="random+random", seed=13,
