@@ -60,6 +60,7 @@ from ..core.cards import CardError, format_card, format_cards, parse_card
 from ..core.choices import ADVISE_SAMPLES, PEGGING_POLICIES, parse_player, variant_game
 from ..core.counting import say_count, say_peg
 from ..core.signals import handled
+from ..table.objective import fixed
 from ..table.tabletop import QuitGame, Table, Undo, keep_advice, play_advice
 from .lineinput import read_line
 from .seating import Seating
@@ -732,10 +733,10 @@ class TerminalPlayer:
         self.say(f"  Advice (the analyzer's best keeps, by {by}):", style="cyan")
         for k, row in enumerate(frame.itertuples(index=False), start=1):
             crib = row.crib_mean if own else -row.crib_mean
-            parts = f"hand {row.hand_mean:.2f}, crib {_points(crib, '+')}"
-            parts += f", play {_points(row.peg_mean, '+')}" if play else ""
-            said = (f"P(win) {row.p_win:.2%} ({_points(row.net)} points)" if to_win else
-                    f"{_points(row.net)} ({parts})")
+            parts = f"hand {row.hand_mean:.2f}, crib {fixed(crib, sign='+')}"
+            parts += f", play {fixed(row.peg_mean, sign='+')}" if play else ""
+            said = (f"P(win) {row.p_win:.2%} ({fixed(row.net)} points)" if to_win else
+                    f"{fixed(row.net)} ({parts})")
             self.say(f"    {k}. keep {row.keep}, throw {row.discard}: {said}", style="cyan")
 
     def play_advice(self, table: Table, seat: int) -> None:
@@ -749,8 +750,8 @@ class TerminalPlayer:
         self.say(f"  Advice by {frame.attrs['objective']} (points now, the rest of the play "
                  "for minus against):", style="cyan")
         for row in frame.itertuples(index=False):
-            said = (f"    {row.card}: now {row.now}, rest {_points(row.rest, '+')}, total "
-                    f"{_points(row.total, '+')}")
+            said = (f"    {row.card}: now {row.now}, rest {fixed(row.rest, sign='+')}, total "
+                    f"{fixed(row.total, sign='+')}")
             if "p_win" in frame:
                 said += f", P(win) {_percent(row.p_win)}"
             if getattr(row, "wins_now", False):
@@ -774,16 +775,6 @@ def end_of_game_review(record: dict, player: TerminalPlayer):
     for line in format_review(review).splitlines():
         player.say(line, wrap=False)
     return review
-
-
-def _points(x: float, sign: str = "") -> str:
-    """Points to two decimals, with ``sign="+"`` a plus sign before a positive value; a value
-    that rounds to zero is 0.00, never -0.00.
-
-    >>> _points(-0.0031, "+"), _points(-0.004), _points(1.236, "+"), _points(-2.5)
-    ('+0.00', '0.00', '+1.24', '-2.50')
-    """
-    return format(round(x, 2) + 0.0, f"{sign}.2f")
 
 
 def _percent(p: float) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["OutputError", "atomic_write", "atomic_write_all", "atomic_write_text",
-           "check_writable", "provenance_file", "provenance_item"]
+           "check_writable", "provenance_file", "provenance_item", "special_kind"]
 
 
 class OutputError(ValueError):
@@ -111,12 +111,27 @@ def _not_a_file(path: Path) -> str | None:
         if exc.errno == errno.ELOOP:
             return "is a loop of symbolic links: nothing is written over it"
         return None  # not there: it is made
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+    if stat.S_ISDIR(mode) or (kind := special_kind(mode)) is None:
         return None  # a folder: refused (or written in) by its own rule
-    kind = ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+    return f"is {kind}, not a file: nothing is written over it (give a file's path)"
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat``'s) is when it is neither a regular file nor a
+    folder, in words (``"a named pipe"``), else None: no file is read from it or written over
+    it.
+
+    >>> import stat
+    >>> special_kind(stat.S_IFIFO), special_kind(stat.S_IFREG), special_kind(stat.S_IFDIR)
+    ('a named pipe', None, None)
+    """
+    import stat
+
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return ("a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
             else "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "an unusual kind of file")
-    return f"is {kind}, not a file: nothing is written over it (give a file's path)"
 
 
 def _check_folder(folder: Path) -> None:

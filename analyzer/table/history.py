@@ -556,14 +556,15 @@ def _nothing_there(path: Path) -> bool:
     and it is no history without games)."""
     import stat
 
+    from ..core.files import special_kind
+
     try:
         status = path.stat()
     except FileNotFoundError:
         return True
-    if not stat.S_ISREG(status.st_mode):
-        kind = ("a folder" if stat.S_ISDIR(status.st_mode) else
-                "a named pipe" if stat.S_ISFIFO(status.st_mode) else
-                "a socket" if stat.S_ISSOCK(status.st_mode) else "a device")
+    if stat.S_ISDIR(status.st_mode):
+        raise HistoryError(f"{path}: is a folder, not a file")
+    if (kind := special_kind(status.st_mode)) is not None:
         raise HistoryError(f"{path}: is {kind}, not a file")
     return status.st_size == 0
 

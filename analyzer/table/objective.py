@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from ..core.choices import ADVISE_SAMPLES, variant_game
 
-__all__ = ["P_WIN", "POINTS", "REACH", "format_alternatives", "objective", "rank_cards",
+__all__ = ["P_WIN", "POINTS", "REACH", "fixed", "format_alternatives", "objective", "rank_cards",
            "rank_keeps"]
 
 #: The objectives, as the advice and the review print them.
@@ -182,6 +182,18 @@ def rank_cards(hand, played, *, dealer, starter, thrown, scores,
     return frame
 
 
+def fixed(x: float, places: int = 2, sign: str = "") -> str:
+    """``x`` to ``places`` decimals, with ``sign="+"`` a plus sign before a positive value; a
+    value that rounds to zero is 0.00, never -0.00.
+
+    >>> fixed(-0.0031, sign="+"), fixed(-0.004), fixed(1.236, sign="+"), fixed(-2.5)
+    ('+0.00', '0.00', '+1.24', '-2.50')
+    >>> fixed(-1e-5, 4)
+    '0.0000'
+    """
+    return format(round(x, places) + 0.0, f"{sign}.{places}f")
+
+
 def format_alternatives(alternatives, goal: str, done: str | None = None,
                         value_done: float | None = None) -> str:
     """A decision's top alternatives, ``(choice, value)`` best first, in one line: points to two
@@ -197,8 +209,8 @@ def format_alternatives(alternatives, goal: str, done: str | None = None,
     >>> format_alternatives([("TD", 0.0004), ("KC", -0.0021)], POINTS)
     '1. TD 0.00  2. KC 0.00'
     """
-    def value(v) -> str:  # never -0.00: a value that rounds to zero is 0.00
-        return f"{round(v, 4) + 0.0:.4f}" if goal == P_WIN else f"{round(v, 2) + 0.0:.2f}"
+    def value(v) -> str:
+        return fixed(v, 4 if goal == P_WIN else 2)
 
     line = "  ".join(f"{k}. {choice} {value(v)}"
                      for k, (choice, v) in enumerate(alternatives, start=1))
