@@ -103,8 +103,9 @@ class _Deal:
             self.fail(message)
 
     def peg(self, player: int, points: int) -> bool:
-        """Add points; True when this reaches 121 (the game is over at once)."""
-        self.scores[player] += points
+        """Add points; True when this reaches 121 (the game is over at once, the winner's peg
+        in the game hole: nothing past 121 is scored)."""
+        self.scores[player] = min(self.scores[player] + points, WIN)
         return self.scores[player] >= WIN
 
     # --- the whole deal ------------------------------------------------------------------------

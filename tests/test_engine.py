@@ -117,8 +117,8 @@ def test_records_agree_with_the_counters():
     assert sum(len(r["deals"]) for r in records) == result.acc[ACC.deals]
     assert sum(r["skunk"] >= 1 for r in records) == result.acc[ACC.skunks]
     for r in records:
-        assert max(r["scores"]) >= 121 and min(r["scores"]) < 121
-        assert r["scores"][r["winner"]] >= 121
+        assert max(r["scores"]) == 121 and min(r["scores"]) < 121
+        assert r["scores"][r["winner"]] == 121
     # The margin and game-length histograms are the records' own, bin by bin.
     margins = Counter(max(r["scores"]) - min(r["scores"]) for r in records)
     assert result.margins.index.name == "margin"
@@ -127,6 +127,38 @@ def test_records_agree_with_the_counters():
     lengths = Counter(len(r["deals"]) for r in records)
     assert result.game_lengths.index.name == "deals"
     assert {d: n for d, n in result.game_lengths.items() if n} == lengths
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("six-card", ("ev+lookahead", "ev+greedy")),
+    ("five-card", ("ev+lookahead", "ev+greedy")),
+    ("three-player", ("ev+lookahead", "ev+greedy", "ev+greedy")),
+    ("four-player", ("ev+lookahead", "ev+greedy", "ev+greedy", "ev+lookahead")),
+])
+def test_the_winner_scores_the_target_and_nothing_past_it(variant, players):
+    """The rules: the first to the target wins at once, his peg in the game hole, so a winning
+    count that makes more scores only the target (a winner at 117 counting 12 ends at 121, not
+    129); the loser keeps what he had. The margins are the target less the runner-up's score.
+    The games' plays and counts are recorded whole: the winning deal's points add up to more."""
+    from analyzer.core.choices import VARIANTS
+
+    target = VARIANTS[variant].target
+    result = simulate(600, seed=48, players=players, variant=variant, record_games=600)
+    over = 0
+    for r in result.records:
+        scores = r["scores"]
+        runner_up = max(s for q, s in enumerate(scores) if q != r["winner"])
+        assert scores[r["winner"]] == target and runner_up < target
+        assert r["deals"][-1]["scores"] == scores
+        last = r["deals"][-1]
+        made = last["heels"] + sum(p for _, _, p in last["plays"]) + sum(last["show"])
+        start = r.get("start", [0] * len(scores))
+        before = r["deals"][-2]["scores"] if len(r["deals"]) > 1 else start
+        over += sum(before) + made > sum(scores)  # a winning count made more than it scored
+    assert over > 100  # most games end on a count that goes past the target
+    margins = {m: n for m, n in result.margins.items() if n}
+    assert max(margins) < target
+    assert sum(margins.values()) == 600
 
 
 def test_same_seed_same_result_whatever_the_workers():

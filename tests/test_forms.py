@@ -38,8 +38,8 @@ def _check_deal(deal, game, scores):
     kept = [[c for c in h if c not in d] for h, d in zip(hands, discards, strict=True)]
     order = [(dealer + 1 + k) % n for k in range(n)]  # turn order: the dealer's left first
 
-    def peg(seat, points):
-        scores[seat % sides] += points
+    def peg(seat, points):  # a side that reaches the target wins on it: nothing past it counts
+        scores[seat % sides] = min(scores[seat % sides] + points, game.target)
         return scores[seat % sides] >= game.target
 
     heels = 2 if starter // 4 == 10 else 0
@@ -101,7 +101,7 @@ def check_game(record):
         winner = _check_deal(deal, game, scores)
         assert deal["scores"] == scores
     assert winner == record["winner"] and record["scores"] == scores
-    assert max(scores) == scores[winner] >= game.target
+    assert max(scores) == scores[winner] == game.target
     lines = game.skunk_lines
     assert record["skunk"] == [0 if q == winner else sum(s < line for line in lines)
                                for q, s in enumerate(scores)]

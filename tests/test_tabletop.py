@@ -7,6 +7,7 @@ deal, card for card, point for point.
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -184,6 +185,47 @@ def test_a_record_whose_scores_ignore_a_muggins_claim_is_refused():
             break
     with pytest.raises(RecordError):
         validate_record(record)
+
+
+def _past_the_target(record: dict, target: int) -> int:
+    """How many points the winning deal made past the target (the deals' points added up)."""
+    scores = list(record.get("start", [0] * len(record["scores"])))
+    for deal in record["deals"]:
+        dealer, n = deal["dealer"], len(deal["hands"])
+        scores[dealer % len(scores)] += deal["heels"]
+        for seat, _, points in deal["plays"]:
+            scores[seat % len(scores)] += points
+        for k, points in enumerate(deal["show"]):
+            owner = dealer if k == n else (dealer + 1 + k) % n
+            scores[owner % len(scores)] += points
+    return max(scores) - target
+
+
+def test_the_winner_ends_on_the_target_and_older_records_still_read():
+    """The winner's score is the target at the table, as in the engine: the first to 121 wins at
+    once, his peg in the game hole, whatever the winning count made. A record written before
+    that rule (the winner's score with those points) still reads; scores that are neither are
+    refused."""
+    for seed in range(11, 40):
+        events = []
+        record = Table(("ev+lookahead", "ev+greedy"), seed=seed, emit=events.append).play()
+        over = _past_the_target(record, 121)
+        if over > 0:
+            break
+    assert over > 0
+    winner = record["winner"]
+    assert record["scores"][winner] == 121 == events[-1]["scores"][winner]
+    assert record["deals"][-1]["scores"] == record["scores"]
+    assert max(e["scores"][winner] for e in events if "scores" in e) == 121
+    validate_record(record)
+    older = copy.deepcopy(record)  # as the engine and the table wrote it before
+    older["scores"][winner] += over
+    older["deals"][-1]["scores"][winner] += over
+    validate_record(older)
+    older["scores"][winner] += 1
+    older["deals"][-1]["scores"][winner] += 1
+    with pytest.raises(RecordError, match="not the running totals"):
+        validate_record(older)
 
 
 def test_a_person_may_not_make_an_illegal_move():

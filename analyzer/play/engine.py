@@ -512,7 +512,9 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
     win-odds table the ``pegging`` and ``best`` policies read (:func:`_discards`,
     :func:`analyzer.play.deal._play`). Scores are kept by side: seat ``p`` scores for side
     ``p % sides`` (partners sit opposite). ``first`` is the seat that deals first, or -1 for
-    the cut (which draws from ``st``; a given first dealer draws nothing for it).
+    the cut (which draws from ``st``; a given first dealer draws nothing for it). The winner's
+    final score is the target: a side that reaches it wins at once, and points past it are
+    not counted (docs/rules.md).
     """
     n_players, n_dealt = game[GAME.players], game[GAME.dealt]
     n_kept, n_thrown, target = game[GAME.kept], game[GAME.thrown], game[GAME.target]
@@ -584,6 +586,8 @@ def _play_game(st, game, dpol, ppol, crib_values, card_values, table, hand_table
             play_complete = winner < 0
         shown, winner = _show(kept, crib, starter, dealer, table, hand_table, scores, target,
                               winner, show)
+        if winner >= 0:  # the winner pegs out in the game hole: nothing past the target counts
+            scores[winner] = min(scores[winner], target)
         deals += 1
         if shown == n_players + 1:
             acc[ACC.complete_deals] += 1

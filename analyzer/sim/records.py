@@ -16,7 +16,9 @@ One game a line (format 1)::
 Cards are written as :func:`analyzer.core.cards.format_card` writes them. ``plays`` lists every card
 laid, in order; its points are all that card pegged, the go or last-card point included. When the
 game ends inside a deal, that deal's ``plays`` and ``show`` stop at the winning moment, and
-``scores`` are the totals after the deal or at the winning moment. A game longer than the
+``scores`` are the totals after the deal or at the winning moment, the winner's the target
+(points past it are not scored; records written before that rule keep them, and read as
+before). A game longer than the
 recorded deals (128) carries ``"truncated": true``.
 
 Optional keys describe a game played by people (``crib play``): ``"seats"``, the name of
@@ -275,19 +277,13 @@ def decisions(record: dict):
 
     game = record_form(record)
     n, sides = game.players, game.teams
+    # the scores before each deal: the deal before's, or the start (the pone's three for last
+    # in five-card); not the deal's own less what it scored, which the winning deal's are not
+    after = [0] * sides
+    after[(record["first_dealer"] + 1) % sides] = game.start_points
     for number, deal in enumerate(record["deals"]):
         dealer = deal["dealer"]
-        # the scores before the deal: after it, less what it scored (the start points stay)
-        before = list(deal["scores"])
-        before[dealer % sides] -= deal["heels"]
-        for seat, _, points in deal["plays"]:
-            before[seat % sides] -= points
-        claims = deal.get("claims") or [None] * len(deal["show"])
-        for k, (points, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
-            owner = ((dealer + 1 + k) % n if k < n else dealer) % sides
-            before[owner] -= points if claimed is None else min(claimed, points)
-            if claimed is not None and claimed < points:  # muggins: the other side took it
-                before[(owner + 1) % sides] -= points - claimed
+        before, after = after, list(deal["scores"])
         hands = [[parse_card(c) for c in h] for h in deal["hands"]]
         thrown = [[parse_card(c) for c in t] for t in deal["discards"]]
         for p in range(n):
@@ -479,8 +475,8 @@ def validate_record(record: dict) -> None:
     if winner is None and not truncated and not unfinished:
         _fail(where, f"nobody reaches {game.target} (scores {'-'.join(map(str, scores))})")
     got = _scores(record["scores"], where, "scores", game.teams)
-    if got != scores:
-        _fail(where, f"scores {got} are not the final scores {scores}")
+    if not _agree(got, scores, game.target):
+        _fail(where, f"scores {got} are not the final scores {_capped(scores, game.target)}")
     if unfinished:
         if record["winner"] is not None:
             _fail(where, f"winner of an unfinished game must be null, got {record['winner']!r}")
@@ -588,8 +584,8 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
 
     def check_scores() -> None:
         got = _scores(deal["scores"], at, "scores", sides)
-        if got != scores:
-            _fail(at, f"scores {got} are not the running totals {scores}")
+        if not _agree(got, scores, target):
+            _fail(at, f"scores {got} are not the running totals {_capped(scores, target)}")
 
     def ended(what: str) -> None:
         if what == "heels" and deal["plays"] != []:
@@ -711,6 +707,19 @@ def _validate_deal(deal, at: str, dealer: int, scores: list[int], score_hand,
                 return who % sides
     check_scores()
     return None
+
+
+def _capped(scores: list[int], target: int) -> list[int]:
+    """The scores as a game ends: a side that reaches the target scores the target (the game
+    hole), whatever its winning count made past it."""
+    return [min(s, target) for s in scores]
+
+
+def _agree(got: list[int], scores: list[int], target: int) -> bool:
+    """Whether recorded scores are the replayed ones: the winner's at the target, or (records
+    written before the winner's score stopped at the target) with the winning count's points
+    past it."""
+    return got == _capped(scores, target) or got == scores
 
 
 def _text(ids: list[int]) -> str:

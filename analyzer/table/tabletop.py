@@ -325,13 +325,15 @@ class Table:
         return int(self.scores[side]), int(self.scores[(side + 1) % self.game.teams])
 
     def _peg(self, seat: int, points: int) -> bool:
-        """Add points to the seat's side; True when that side wins."""
+        """Add points to the seat's side; True when that side wins. A side that reaches the
+        target wins at once, with the target as its score: points past it are not counted."""
         side = self.side(seat)
         if points:
             self.before[side] = self.scores[side]
         self.scores[side] += points
         if self.scores[side] >= self.game.target and self.winner is None:
             self.winner = side
+            self.scores[side] = self.game.target
         return self.winner is not None
 
     def _tell(self, event: dict) -> None:
