@@ -463,6 +463,29 @@ def test_a_game_stopped_at_its_first_question_resumes():
     assert Session.resume(stopped, Chooser()).play() == straight
 
 
+@pytest.mark.parametrize("at", [1, 2, 7])
+def test_a_game_resumed_in_its_first_deal_shows_the_cut_for_deal_again(at):
+    """The face is given the cut with the first deal's events, so a game stopped before (or
+    during) its first deal says again who cut what and deals first; later deals begin at their
+    deal."""
+    from analyzer.table.session import Session
+
+    before, shown = [], []
+    session = Session((StopAt(at), "ev+lookahead"), seed=47, emit=before.append)
+    with pytest.raises(QuitGame):
+        session.play()
+    stopped = _saved(session.record())
+    Session.resume(stopped, Chooser(), on_live=lambda table, events, undone:
+                   shown.append(events)).play()
+    (held,) = shown
+    first_deal = sum(e["kind"] == "deal" for e in before) == 1
+    assert first_deal == (at < 7)  # seed 47: six questions in the first deal
+    if first_deal:
+        assert [e["kind"] for e in held[:2]] == ["cut", "deal"] and held == before
+    else:
+        assert held[0]["kind"] == "deal" and held == before[len(before) - len(held):]
+
+
 def test_resume_refuses_what_it_cannot_resume_in_one_line():
     from analyzer.table.session import ResumeError, Session
 

@@ -19,8 +19,9 @@ silently (a whole game replays in milliseconds):
 
 While a session replays, the table's events are held back; when it reaches the first question
 for the person (or the end), ``on_live(table, events, undone)`` is called with the events of the
-deal in progress (so a face can show where the game stands) and the decision taken back (None
-after a resume); from then on events go to ``emit``.
+deal in progress (so a face can show where the game stands; in the first deal, the cut for deal
+before them) and the decision taken back (None after a resume); from then on events go to
+``emit``.
 """
 
 from __future__ import annotations
@@ -273,8 +274,9 @@ class Session:
         if self._live:
             self._emit(event)
             return
-        if event["kind"] == "deal":
-            self._held = []
+        if event["kind"] == "deal":  # a deal's events from its start; the first's after the
+            # cut, which says who deals first
+            self._held = [e for e in self._held if e["kind"] == "cut" and event["number"] == 1]
         self._held.append(event)
         if self._expect is not None and self._replayed and not self._matched:
             # a game stopped while the AI chose is given back before the next question
