@@ -336,6 +336,31 @@ def test_warmup_runs_its_tasks_a_line_each_where_stderr_is_no_terminal(monkeypat
     assert ran == [0, 1, 2] and capsys.readouterr().err == ""
 
 
+def test_after_the_warmups_counts_a_first_replay_compiles_nothing(tmp_path):
+    """``crib warmup`` compiles the counts ``crib replay`` checks a record with (four-card and
+    five-card hands, the scorer called from Python): a replay of a five-card game after the
+    warmup's task, from the same empty cache, says nothing and compiles nothing. Before the
+    task, the first replay after a whole ``crib warmup --all`` still compiled the scorer."""
+    from analyzer import simulate
+    from analyzer.sim.records import write_records
+
+    write_records(tmp_path / "g.jsonl",
+                  simulate(1, seed=1, record_games=1, variant="five-card").records)
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    task = next(t for t in warmup_module.warmup_tasks() if "crib replay" in t.name)
+    warm = subprocess.run([sys.executable, "-c", "from analyzer.cli import warmup; "
+                           f"warmup.{task.run.__name__}()"],
+                          capture_output=True, text=True, timeout=HANG_GUARD, env=env)
+    assert warm.returncode == 0, warm.stderr
+    report = tmp_path / "report.json"
+    done = subprocess.run([str(CRIB), "replay", str(tmp_path / "g.jsonl")],
+                          capture_output=True, text=True, timeout=HANG_GUARD,
+                          env=dict(env, **{REPORT_ENV: str(report)}))
+    assert done.returncode == 0, done.stderr
+    assert "five-card" in done.stdout and done.stderr == ""
+    assert json.loads(report.read_text())["kernels"] == []
+
+
 def test_warmup_tasks_are_named_once_and_all_adds_to_the_everyday_ones():
     everyday = warmup_module.warmup_tasks()
     every = warmup_module.warmup_tasks(everything=True)

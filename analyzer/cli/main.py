@@ -1883,13 +1883,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "warmup", help="compile ahead what the commands use (numba's first-run compiling)",
         description="Compile into numba's cache, ahead, the kernels the everyday commands use "
-        "(keep, simulate, duel, peg, play, serve), so that their first run does not wait on "
-        "the compiler. A kernel already compiled is loaded, not compiled again.")
+        "(keep, replay, simulate, duel, peg, play, serve), so that their first run does not "
+        "wait on the compiler. A kernel already compiled is loaded, not compiled again.")
     p.add_argument("--all", action="store_true",
                    help="also what the other commands and options use: the other forms "
                         "of the game, the pegging discard's players, crib peg "
                         "--continuation lookahead, the research tables (crib tables, "
-                        "crib plot census) and crib bench: about a minute of CPU, once")
+                        "crib plot census) and crib bench: one to three minutes of CPU, "
+                        "once")
     _add_quiet(p, "no progress bar")
     p.set_defaults(func=_cmd_warmup)
     return parser

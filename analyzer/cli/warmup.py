@@ -37,6 +37,15 @@ def _keep() -> None:
     crib_distribution(HAND, dealer=True, crib="weighted")
 
 
+def _count() -> None:
+    from ..core.scoring import peg_points, score_hand
+
+    # the scorer called from Python, as crib replay checks a record's counts and its plays
+    score_hand(HAND[:11], "KD")  # four cards
+    score_hand(HAND[:8], "KD", variant="five-card")  # three
+    peg_points(HAND[:8])
+
+
 def _engine() -> None:
     from ..sim.harness import simulate
 
@@ -150,6 +159,7 @@ def _crib_tables() -> None:
 #: The tasks, in the order they run: the everyday commands', then ``--all``'s.
 TASKS = (
     WarmupTask("keep (crib keep)", _keep, True),
+    WarmupTask("the counts of a hand (crib replay, crib review)", _count, True),
     WarmupTask("the game engine (crib simulate)", _engine, True),
     WarmupTask("best's search (crib duel, crib peg, crib play)", _duel, True),
     WarmupTask("the play's advice (crib peg)", _peg, True),
