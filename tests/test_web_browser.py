@@ -125,6 +125,52 @@ def test_a_typo_is_shown_next_to_the_input(site):
     assert hand.get_attribute("aria-invalid") == "true"
 
 
+def test_an_address_the_counter_cannot_show_is_said_and_its_cards_checked_at_once(site):
+    """A bad card in the address is said at once (it waited for Count), an unknown form or a
+    crib neither yes nor no is said and replaced by the default (they fell back silently), and
+    the notice goes once the person changes the hand."""
+    from selenium.webdriver.common.keys import Keys
+
+    url, driver = site
+    driver.get(url + "/count?hand=ZZ&starter=5D&variant=bogus&crib=maybe")
+    wait_for(lambda: "'ZZ'" in one(driver, "#hand-error").text)
+    notice = one(driver, "#notice").text
+    assert "no form 'bogus' here: six-card instead" in notice
+    assert "crib 'maybe' is not yes or no: a hand" in notice
+    assert by(driver, "#variant")[0].get_attribute("value") == "six-card"
+    assert "variant=" not in driver.current_url and "crib=" not in driver.current_url
+    hand = one(driver, "#hand")
+    hand.send_keys(Keys.CONTROL, "a")
+    hand.send_keys("5H 5C 5S JD")
+    wait_for(lambda: one(driver, "#total").text == "29")
+    assert not by(driver, "#notice")[0].is_displayed()
+    # a good address says nothing, and counts as before
+    driver.get(url + "/count?hand=4H+5H+6H&starter=5S&variant=Five-Card")
+    wait_for(lambda: one(driver, "#total").text == "15")
+    assert not by(driver, "#notice")[0].is_displayed()
+
+
+def test_an_address_the_keep_page_cannot_show_is_said_and_its_hand_checked_at_once(site):
+    url, driver = site
+    driver.get(url + "/keep?hand=5H+5S+ZZ&role=banker&crib=psychic&pegging=perhaps")
+    wait_for(lambda: "'ZZ'" in one(driver, "#hand-error").text)
+    notice = one(driver, "#notice").text
+    for said in ("no role 'banker' here (dealer or pone): dealer instead",
+                 "no crib values 'psychic' here (table, uniform or weighted)",
+                 "pegging 'perhaps' is not yes or no: counted"):
+        assert said in notice
+    assert by(driver, "#dealer")[0].is_selected() and by(driver, "#pegging")[0].is_selected()
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+KH&variant=five-card&crib=weighted")
+    wait_for(lambda: len(by(driver, "#result tbody tr")) == 10)
+    assert "the weighted crib is six-card's" in one(driver, "#notice").text
+    driver.get(url + "/keep?hand=5H+5S+6D+JC+KH&variant=three-player&position=third")
+    wait_for(lambda: len(by(driver, "#result tbody tr")) == 5)
+    assert "no place 'third' here: dealer instead" in one(driver, "#notice").text
+    driver.get(url + "/keep?hand=" + HAND.replace(" ", "+") + "&role=Pone&variant=Six-Card")
+    wait_for(lambda: len(by(driver, "#result tbody tr")) == 15)
+    assert by(driver, "#pone")[0].is_selected() and not by(driver, "#notice")[0].is_displayed()
+
+
 @pytest.mark.parametrize("path, typed, words", [("/count", "5H 5C 5S", "expected 4 cards"),
                                                  ("/keep", "5H 5S 6D", "expected 6 cards")])
 def test_enter_right_after_typing_keeps_the_error(site, path, typed, words):

@@ -179,6 +179,24 @@ function showBusy(element, text) {
   };
 }
 
+// What an address asked for that the page cannot show (NOTES: a phrase each), said in the
+// page's #notice; no notes: none said. The pages clear it once the person changes what they show.
+function addressNotice(notes) {
+  const el = document.getElementById("notice");
+  el.textContent = notes.length
+    ? "The address asked for what this page cannot show (" + notes.join("; ") + ")." : "";
+  el.hidden = !notes.length;
+}
+
+// A yes or no of an address as the API reads it, in any case: true (1, true, on, yes), false
+// (0, false, off, no, blank or not given), or null for anything else.
+function readYesNo(text) {
+  const t = (text ?? "").trim().toLowerCase();
+  if (["1", "true", "on", "yes"].includes(t)) return true;
+  if (["0", "false", "off", "no", ""].includes(t)) return false;
+  return null;
+}
+
 // A random seed, for a page given none (the game, the trainer).
 function randomSeed() { return String(Math.floor(Math.random() * 1e9)); }
 

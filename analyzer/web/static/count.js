@@ -11,6 +11,7 @@ function size() { return variant() === "five-card" && !cribBox.checked ? 3 : 4; 
 const WORDS = { 3: "Three", 4: "Four" };
 const picker = makePicker($("picker"), pick);
 let asked = 0;  // the number of the latest request: older answers are dropped
+let loaded = false;  // past the address: a change of the person's clears its notice
 
 function pick(card) {
   let hand = readCards(handInput.value), starter = readCards(starterInput.value);
@@ -53,6 +54,7 @@ function updateUrl() {
 
 // Redraw from the inputs; count when four cards and a starter are given (or when asked).
 function refresh(force) {
+  if (loaded) addressNotice([]);
   const hand = readCards(handInput.value), starter = readCards(starterInput.value);
   picker.show([...hand, ...starter], starter);
   drawShown(hand, starter);
@@ -149,9 +151,19 @@ $("clear").addEventListener("click", () => {
   refresh(false);
 });
 
+// The address: what it asks for that the page cannot show is said (and replaced by the
+// default); cards it gives are counted at once, or what is wrong with them said.
 const given = new URLSearchParams(location.search);
+const notes = [];
 handInput.value = given.get("hand") || "";
 starterInput.value = given.get("starter") || "";
-cribBox.checked = ["1", "true", "on", "yes"].includes((given.get("crib") || "").toLowerCase());
-formSelect.value = FORMS.find((f) => f === (given.get("variant") || "").trim().toLowerCase()) || "six-card";
-refresh(false);
+const crib = readYesNo(given.get("crib"));
+if (crib === null) notes.push(`crib '${given.get("crib")}' is not yes or no: a hand`);
+cribBox.checked = crib === true;
+const form = given.get("variant");
+const found = form === null ? "six-card" : FORMS.find((f) => f === form.trim().toLowerCase());
+if (found === undefined) notes.push(`no form '${form}' here: six-card instead`);
+formSelect.value = found || "six-card";
+addressNotice(notes);
+refresh(Boolean(handInput.value.trim() || starterInput.value.trim()));
+loaded = true;

@@ -6,6 +6,7 @@ const handInput = $("hand"), cribSelect = $("crib"), pegBox = $("pegging");
 const meInput = $("me"), oppInput = $("opp"), thirdInput = $("third");
 const formSelect = $("variant"), placeSelect = $("position");
 const picker = makePicker($("picker"), pick);
+let loaded = false;  // past the address: a change of the person's clears its notice
 let asked = 0;
 
 // The forms: cards dealt and kept, the target, and who the score is of (sides in four-player;
@@ -154,6 +155,7 @@ function showScoreErrors(s) {
 }
 
 function refresh(force) {
+  if (loaded) addressNotice([]);
   const hand = readCards(handInput.value);
   picker.show(hand, []);
   updateUrl();
@@ -445,19 +447,43 @@ $("clear").addEventListener("click", () => {
   refresh(false);
 });
 
+// The address: what it asks for that the page cannot show is said (and replaced by the
+// default); a hand it gives is ranked at once, or what is wrong with it said.
 const given = new URLSearchParams(location.search);
-if (FORMS[given.get("variant")]) formSelect.value = given.get("variant");
+const notes = [];
+const wanted = (key) => (given.get(key) ?? "").trim().toLowerCase();
+if (FORMS[wanted("variant")]) formSelect.value = wanted("variant");
+else if (given.get("variant") !== null) {
+  notes.push(`no form '${given.get("variant")}' here: six-card instead`);
+}
 handInput.value = given.get("hand") || "";
-if (given.get("role") === "pone") $("pone").checked = true;
+if (wanted("role") === "pone") $("pone").checked = true;
+else if (given.get("role") !== null && wanted("role") !== "dealer") {
+  notes.push(`no role '${given.get("role")}' here (dealer or pone): dealer instead`);
+}
 placeSelect.value = role() === "dealer" ? "dealer" : "first";
-if (["dealer", "first", "second", "third"].includes(given.get("position"))) {
-  placeSelect.value = given.get("position");
-  $(placeFits(placeSelect.value, "dealer") ? "dealer" : "pone").checked = true;
+const places = form().three ? ["dealer", "first", "second"] : ["dealer", "first", "second", "third"];
+if (given.get("position") !== null && placed()) {
+  if (places.includes(wanted("position"))) {
+    placeSelect.value = wanted("position");
+    $(placeFits(placeSelect.value, "dealer") ? "dealer" : "pone").checked = true;
+  } else notes.push(`no place '${given.get("position")}' here: ${placeSelect.value} instead`);
 }
 showForm();
-if (["uniform", "weighted"].includes(given.get("crib"))) cribSelect.value = given.get("crib");
-if (["0", "false", "no", "off"].includes((given.get("pegging") || "").toLowerCase())) pegBox.checked = false;
+if (["uniform", "weighted", "table"].includes(wanted("crib"))) {
+  if (wanted("crib") === "weighted" && variant() !== "six-card") {
+    notes.push("the weighted crib is six-card's: the self-play table instead");
+  } else cribSelect.value = wanted("crib");
+} else if (given.get("crib") !== null) {
+  notes.push(`no crib values '${given.get("crib")}' here (table, uniform or weighted): ` +
+             "the self-play table instead");
+}
+const pegging = readYesNo(given.get("pegging") ?? "1");
+if (pegging === null) notes.push(`pegging '${given.get("pegging")}' is not yes or no: counted`);
+pegBox.checked = pegging !== false;
 meInput.value = given.get("me") || "";
 oppInput.value = given.get("opp") || "";
 thirdInput.value = given.get("third") || "";
-refresh(false);
+addressNotice(notes);
+refresh(Boolean(handInput.value.trim()));
+loaded = true;
