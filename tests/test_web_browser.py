@@ -169,6 +169,11 @@ def test_an_address_the_keep_page_cannot_show_is_said_and_its_hand_checked_at_on
     driver.get(url + "/keep?hand=" + HAND.replace(" ", "+") + "&role=Pone&variant=Six-Card")
     wait_for(lambda: len(by(driver, "#result tbody tr")) == 15)
     assert by(driver, "#pone")[0].is_selected() and not by(driver, "#notice")[0].is_displayed()
+    for said, counted in (("", True), ("Off", False), ("yes", True)):
+        driver.get(url + "/keep?hand=" + HAND.replace(" ", "+") + "&pegging=" + said)
+        wait_for(lambda: len(by(driver, "#result tbody tr")) == 15)
+        assert by(driver, "#pegging")[0].is_selected() == counted, said
+        assert not by(driver, "#notice")[0].is_displayed()
 
 
 @pytest.mark.parametrize("path, typed, words", [("/count", "5H 5C 5S", "expected 4 cards"),

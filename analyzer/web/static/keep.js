@@ -478,7 +478,7 @@ if (["uniform", "weighted", "table"].includes(wanted("crib"))) {
   notes.push(`no crib values '${given.get("crib")}' here (table, uniform or weighted): ` +
              "the self-play table instead");
 }
-const pegging = readYesNo(given.get("pegging") ?? "1");
+const pegging = wanted("pegging") ? readYesNo(wanted("pegging")) : true;  // blank: counted
 if (pegging === null) notes.push(`pegging '${given.get("pegging")}' is not yes or no: counted`);
 pegBox.checked = pegging !== false;
 meInput.value = given.get("me") || "";
