@@ -314,11 +314,14 @@ def test_old_checkpoints_are_refused(tmp_path):
 
     simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path, chunk_size=2)
     manifest = json.loads((tmp_path / "run.json").read_text())
-    assert manifest["format"] == 4 and manifest["first_dealer"] == "cut"
-    (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 2}))
-    with pytest.raises(RunError, match="checkpoint format 2"):
-        simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path, chunk_size=2,
-                 resume=True)
+    assert manifest["format"] == 5 and manifest["first_dealer"] == "cut"
+    # 2: records laid out otherwise; 4: margins and records past the target (before session
+    # 48), which a resumed run would add to games whose winner scores the target
+    for old in (2, 4):
+        (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": old}))
+        with pytest.raises(RunError, match=f"checkpoint format {old}"):
+            simulate(4, seed=1, players="baseline", workers=1, checkpoint=tmp_path,
+                     chunk_size=2, resume=True)
 
 
 # --------------------------------------------------------------------------- the CLI

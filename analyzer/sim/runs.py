@@ -66,9 +66,11 @@ PARTS = "chunks"
 #: The layout of a checkpoint's parts; 2 since the records are laid out by
 #: analyzer.core.game.layout,
 #: 3 since the accumulators count first deals and wins by the loser's skunk tier (duels),
-#: 4 since the recorded deals are saved one after another (format 3's parts are read too).
-CHECKPOINT_FORMAT = 4
-_READABLE_FORMATS = (3, CHECKPOINT_FORMAT)
+#: 4 since the recorded deals are saved one after another,
+#: 5 since a game's winner scores the target (its margins and records counted points past it
+#: before: a run of format 4 or older resumed now would mix the two, so it is refused).
+CHECKPOINT_FORMAT = 5
+_READABLE_FORMATS = (CHECKPOINT_FORMAT,)
 #: What must match for a run to be resumed.
 PLAN_KEYS = ("games", "seed", "players", "chunk_size", "crib", "record_games", "variant",
              "first_dealer")
