@@ -96,24 +96,21 @@ def test_parts_out_of_order_give_the_records_in_game_order():
     assert deals[:, DEAL.heels].tolist() == np.concatenate([np.arange(k) for k in n]).tolist()
 
 
-def test_a_checkpoint_of_format_3_resumes_with_its_records(tmp_path):
-    """Format 3's parts kept each game's room for 128 deals; they are read as they are, and
-    the run's plan is marked format 4 for the parts it adds."""
+def test_a_checkpoint_of_format_3_is_refused_not_mixed(tmp_path):
+    """Format 3's parts kept each game's room for 128 deals and, like format 4's, counted the
+    winner's points past the target: resumed now, they would be added to games scored the new
+    way. The run is refused in one line, and runs again in a new folder."""
+    from analyzer.sim.runs import RunError
+
     args = dict(seed=8, players=("ev+greedy", "ev+lookahead"), chunk_size=500, record_games=900)
-    straight = simulate(1_500, **args)
     simulate(1_500, **args, checkpoint=tmp_path, max_chunks=2)
-    for path in (tmp_path / "chunks").glob("part-*.npz"):
-        with np.load(path) as z:
-            saved = dict(z)
-        n = np.minimum(saved["rec_games"][:, GAME_RECORD.deals], MAX_RECORDED_DEALS)
-        room = np.zeros((len(n), MAX_RECORDED_DEALS, DEAL.size), np.int16)
-        room[np.arange(MAX_RECORDED_DEALS) < n[:, None]] = saved["rec_deals"]
-        np.savez_compressed(path, **{**saved, "rec_deals": room})
     manifest = json.loads((tmp_path / "run.json").read_text())
     (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 3}))
-    resumed = simulate(1_500, **args, checkpoint=tmp_path, resume=True)
-    assert resumed.played == 500 and resumed.records == straight.records
-    assert json.loads((tmp_path / "run.json").read_text())["format"] == 4
+    with pytest.raises(RunError, match="checkpoint format 3 is not this version's"):
+        simulate(1_500, **args, checkpoint=tmp_path, resume=True)
+    fresh = tmp_path / "again"
+    fresh.mkdir()
+    assert simulate(1_500, **args, checkpoint=fresh).records == simulate(1_500, **args).records
 
 
 def test_recorded_games_keep_their_numbers_in_the_run():

@@ -219,8 +219,6 @@ class ChunkResult:
         with np.load(path) as z:
             part = cls(z["chunks"], z["acc"], z["crib_acc"], z["rec_index"], z["rec_games"],
                        z["rec_deals"])
-        if part.rec_deals.ndim == 3:  # saved before the records were compact (session 40)
-            part.rec_deals = _compact_deals(part.rec_games, part.rec_deals)
         return part
 
 
