@@ -465,10 +465,6 @@ class Checkpoint:
                 what = ", ".join(f"{k} {saved.get(k)!r} there, {mine[k]!r} now" for k in differ)
                 raise RunError(f"cannot resume {self.folder}: a different run ({what}); "
                                "resume with the options the run was started with")
-            if saved["format"] != CHECKPOINT_FORMAT:  # its new parts are this format's
-                manifest = json.loads(self.manifest.read_text())
-                atomic_write_text(self.manifest, json.dumps(
-                    {**manifest, "format": CHECKPOINT_FORMAT}, indent=2) + "\n")
         elif resume:
             raise RunError(f"nothing to resume in {self.folder} (no {MANIFEST})")
         else:  # made in a folder that exists, as the command line's --out: no chain of folders

@@ -84,9 +84,9 @@ function fromUrl() {
   const read = seed ? readSeed(seed) : { seed: randomSeed() };  // none or blank: a random one
   if (read.problem) notes.push(`the seed '${seed}' ${read.problem}: a random seed instead`);
   // muggins as the API reads a yes or no (1, true, on, yes; 0, false, off, no), in any case
-  const muggins = (q.get("muggins") ?? "0").trim().toLowerCase();
-  const yes = ["1", "true", "on", "yes"].includes(muggins);
-  if (!yes && !["0", "false", "off", "no", ""].includes(muggins)) {
+  const muggins = readYesNo(q.get("muggins"));
+  const yes = muggins === true;
+  if (muggins === null) {
     notes.push(`muggins '${q.get("muggins")}' is not yes or no: the game without it`);
   }
   game = { seed: read.seed || randomSeed(), muggins: yes };
