@@ -174,6 +174,67 @@ def test_an_address_the_keep_page_cannot_show_is_said_and_its_hand_checked_at_on
         wait_for(lambda: len(by(driver, "#result tbody tr")) == 15)
         assert by(driver, "#pegging")[0].is_selected() == counted, said
         assert not by(driver, "#notice")[0].is_displayed()
+    # an audit's: a role the place contradicts, and a place in a game of two, were dropped
+    # silently; a blank role, crib or form was "no role '' here" where a blank pegging was not
+    five = "&hand=5H+5S+6D+JC+KH"
+    for address, said, dealer in (
+            ("variant=four-player&role=pone&position=second",
+             "the role pone and the place second disagree: dealer, as the place is", True),
+            ("variant=three-player&role=dealer&position=first",
+             "the role dealer and the place first disagree: pone, as the place is", False),
+            ("variant=five-card&position=third",
+             "a place 'third' in five-card, a game of two: left out", True)):
+        driver.get(url + "/keep?" + address + five)
+        wait_for(lambda: len(by(driver, "#result tbody tr")) in (5, 10))
+        assert said in one(driver, "#notice").text, address
+        assert by(driver, "#dealer")[0].is_selected() == dealer, address
+    driver.get(url + "/keep?variant=four-player&role=dealer&position=second" + five)
+    wait_for(lambda: len(by(driver, "#result tbody tr")) == 5)
+    assert not by(driver, "#notice")[0].is_displayed()
+    assert by(driver, "#position")[0].get_attribute("value") == "second"
+    driver.get(url + "/keep?hand=" + HAND.replace(" ", "+") + "&role=&crib=+&variant=&position=")
+    wait_for(lambda: len(by(driver, "#result tbody tr")) == 15)
+    assert by(driver, "#dealer")[0].is_selected() and not by(driver, "#notice")[0].is_displayed()
+
+
+def test_a_blank_in_an_address_is_the_default_on_every_page(site):
+    """Every page reads a blank value (``role=``, what a form sends for an empty box) as if it
+    were not given: the page's default, said nowhere; before, some were "no form '' here"."""
+    url, driver = site
+    driver.get(url + "/count?hand=5H+5C+5S+JD&starter=5D&variant=&crib=")
+    wait_for(lambda: one(driver, "#total").text == "29")
+    assert not by(driver, "#notice")[0].is_displayed()
+    driver.get(url + "/play?seed=5&level=&variant=+&first=&muggins=&opponent=")
+    wait_for(lambda: ask(driver) == "throw")
+    assert not by(driver, "#notice")[0].is_displayed()
+    assert "Against Expert (best)." in one(driver, "#status").text
+    driver.get(url + "/trainer?seed=5&role=&close=")
+    wait_for(lambda: len(by(driver, "#deal-cards .card")) == 6)
+    assert not by(driver, "#notice")[0].is_displayed() and not by(driver, "#seed-error")[0].text
+    assert by(driver, "#role")[0].get_attribute("value") == "any"
+
+
+def test_the_trainer_reads_its_address_in_any_case_and_says_what_it_cannot(site):
+    # an audit's: role=Pone dealt either role, and role=banker or close=maybe said nothing
+    url, driver = site
+    driver.get(url + "/trainer?seed=5&role=Pone&close=YES")
+    wait_for(lambda: len(by(driver, "#deal-cards .card")) == 6)
+    assert by(driver, "#role")[0].get_attribute("value") == "pone"
+    assert by(driver, "#close")[0].is_selected()
+    assert not by(driver, "#notice")[0].is_displayed()
+    assert "you are the pone" in one(driver, "#deal-title").text
+    driver.get(url + "/trainer?seed=5&role=banker&close=maybe")
+    wait_for(lambda: len(by(driver, "#deal-cards .card")) == 6)
+    notice = one(driver, "#notice").text
+    assert "no role 'banker' here (any, dealer or pone): either instead" in notice
+    assert "close 'maybe' is not yes or no: every deal" in notice
+    assert by(driver, "#role")[0].get_attribute("value") == "any"
+    assert not by(driver, "#close")[0].is_selected()
+    select = by(driver, "#role")[0]  # a change of the person's: the notice goes
+    driver.execute_script("arguments[0].value = 'dealer'; arguments[0].dispatchEvent("
+                          "new Event('change'))", select)
+    wait_for(lambda: not by(driver, "#notice")[0].is_displayed())
+    wait_for(lambda: "you are the dealer" in one(driver, "#deal-title").text)
 
 
 @pytest.mark.parametrize("path, typed, words", [("/count", "5H 5C 5S", "expected 4 cards"),

@@ -179,6 +179,12 @@ function showBusy(element, text) {
   };
 }
 
+// A page's address as its parameters, each blank value (or one of spaces) left out as if not
+// given: the page's default, with no notice (a form sends its empty boxes so).
+function addressParams(search) {
+  return new URLSearchParams([...new URLSearchParams(search)].filter(([, v]) => v.trim()));
+}
+
 // What an address asked for that the page cannot show (NOTES: a phrase each), said in the
 // page's #notice; no notes: none said. The pages clear it once the person changes what they show.
 function addressNotice(notes) {

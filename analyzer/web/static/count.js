@@ -153,7 +153,7 @@ $("clear").addEventListener("click", () => {
 
 // The address: what it asks for that the page cannot show is said (and replaced by the
 // default); cards it gives are counted at once, or what is wrong with them said.
-const given = new URLSearchParams(location.search);
+const given = addressParams(location.search);
 const notes = [];
 handInput.value = given.get("hand") || "";
 starterInput.value = given.get("starter") || "";

@@ -449,24 +449,29 @@ $("clear").addEventListener("click", () => {
 
 // The address: what it asks for that the page cannot show is said (and replaced by the
 // default); a hand it gives is ranked at once, or what is wrong with it said.
-const given = new URLSearchParams(location.search);
+const given = addressParams(location.search);
 const notes = [];
 const wanted = (key) => (given.get(key) ?? "").trim().toLowerCase();
 if (FORMS[wanted("variant")]) formSelect.value = wanted("variant");
-else if (given.get("variant") !== null) {
-  notes.push(`no form '${given.get("variant")}' here: six-card instead`);
-}
+else if (given.has("variant")) notes.push(`no form '${given.get("variant")}' here: six-card instead`);
 handInput.value = given.get("hand") || "";
 if (wanted("role") === "pone") $("pone").checked = true;
-else if (given.get("role") !== null && wanted("role") !== "dealer") {
+else if (given.has("role") && wanted("role") !== "dealer") {
   notes.push(`no role '${given.get("role")}' here (dealer or pone): dealer instead`);
 }
 placeSelect.value = role() === "dealer" ? "dealer" : "first";
 const places = form().three ? ["dealer", "first", "second"] : ["dealer", "first", "second", "third"];
-if (given.get("position") !== null && placed()) {
+if (given.has("position") && !placed()) {
+  notes.push(`a place '${given.get("position")}' in ${variant()}, a game of two: left out`);
+} else if (given.has("position")) {
   if (places.includes(wanted("position"))) {
+    const asked = role();
     placeSelect.value = wanted("position");
     $(placeFits(placeSelect.value, "dealer") ? "dealer" : "pone").checked = true;
+    if (given.has("role") && ["dealer", "pone"].includes(wanted("role")) && role() !== asked) {
+      notes.push(`the role ${asked} and the place ${placeSelect.value} disagree: ${role()}, ` +
+                 "as the place is");
+    }
   } else notes.push(`no place '${given.get("position")}' here: ${placeSelect.value} instead`);
 }
 showForm();
@@ -474,11 +479,11 @@ if (["uniform", "weighted", "table"].includes(wanted("crib"))) {
   if (wanted("crib") === "weighted" && variant() !== "six-card") {
     notes.push("the weighted crib is six-card's: the self-play table instead");
   } else cribSelect.value = wanted("crib");
-} else if (given.get("crib") !== null) {
+} else if (given.has("crib")) {
   notes.push(`no crib values '${given.get("crib")}' here (table, uniform or weighted): ` +
              "the self-play table instead");
 }
-const pegging = wanted("pegging") ? readYesNo(wanted("pegging")) : true;  // blank: counted
+const pegging = given.has("pegging") ? readYesNo(wanted("pegging")) : true;  // none: counted
 if (pegging === null) notes.push(`pegging '${given.get("pegging")}' is not yes or no: counted`);
 pegBox.checked = pegging !== false;
 meInput.value = given.get("me") || "";

@@ -79,6 +79,7 @@ function fromUrl() {
       notice("Your last game, where it stands (New game deals another).");
     }
   }
+  q = addressParams(q);  // a blank value as if not given
   const notes = [];
   const seed = q.get("seed");
   const read = seed ? readSeed(seed) : { seed: randomSeed() };  // none or blank: a random one

@@ -211,7 +211,10 @@ seedInput.addEventListener("change", () => {
   newDeal(0);
 });
 for (const el of [roleSelect, closeBox]) {
-  el.addEventListener("change", () => newDeal(answered || !current ? nextK : current.k));
+  el.addEventListener("change", () => {
+    addressNotice([]);  // the address's notice was about what the person has now changed
+    newDeal(answered || !current ? nextK : current.k);
+  });
 }
 
 $("new-sitting").addEventListener("click", () => {
@@ -222,13 +225,22 @@ $("new-sitting").addEventListener("click", () => {
 });
 
 async function start() {
-  const given = new URLSearchParams(location.search);
-  // no seed, or a blank one: a random seed; one the server cannot take: a random one, said
+  const given = addressParams(location.search);  // a blank value as if not given
+  // no seed: a random seed; one the server cannot take: a random one, said
   const asked = (given.get("seed") || "").trim();
   const read = asked === "" ? { seed: randomSeed() } : readSeed(asked);
   seed = seedInput.value = read.seed || randomSeed();
-  if (["dealer", "pone"].includes(given.get("role"))) roleSelect.value = given.get("role");
-  closeBox.checked = ["1", "true", "on", "yes"].includes((given.get("close") || "").toLowerCase());
+  // the role and "only close" in any case, as the API reads them; what it cannot read is said
+  const notes = [];
+  const role = (given.get("role") || "").trim().toLowerCase();
+  if (["any", "dealer", "pone"].includes(role)) roleSelect.value = role;
+  else if (given.has("role")) {
+    notes.push(`no role '${given.get("role")}' here (any, dealer or pone): either instead`);
+  }
+  const close = readYesNo(given.get("close"));
+  if (close === null) notes.push(`close '${given.get("close")}' is not yes or no: every deal`);
+  closeBox.checked = close === true;
+  addressNotice(notes);
   sitting = sittingName();
   const kept = await api("/api/trainer/sitting", { sitting });
   if (kept.ok) fromAnswers(kept.data.answers);
