@@ -222,6 +222,11 @@ def test_the_winner_ends_on_the_target_and_older_records_still_read():
     older["scores"][winner] += over
     older["deals"][-1]["scores"][winner] += over
     validate_record(older)
+    for mixed in (copy.deepcopy(record), copy.deepcopy(older)):  # one of each: refused
+        mixed["scores"][winner] = older["scores"][winner] + record["scores"][winner] - mixed[
+            "scores"][winner]
+        with pytest.raises(RecordError, match="not its last deal's"):
+            validate_record(mixed)
     older["scores"][winner] += 1
     older["deals"][-1]["scores"][winner] += 1
     with pytest.raises(RecordError, match="not the running totals"):

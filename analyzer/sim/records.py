@@ -477,6 +477,10 @@ def validate_record(record: dict) -> None:
     got = _scores(record["scores"], where, "scores", game.teams)
     if not _agree(got, scores, game.target):
         _fail(where, f"scores {got} are not the final scores {_capped(scores, game.target)}")
+    if deals and "partial_deal" not in record and got != deals[-1]["scores"]:
+        # each may be as written before or after the winner's score stopped at the target, but
+        # a record is all of one or all of the other
+        _fail(where, f"scores {got} are not its last deal's {deals[-1]['scores']}")
     if unfinished:
         if record["winner"] is not None:
             _fail(where, f"winner of an unfinished game must be null, got {record['winner']!r}")
