@@ -296,6 +296,49 @@ def test_a_game_is_found_whichever_name_its_player_was_given(tmp_path):
     assert find_game(WON, path) == find_game(by_spec, path) == 1
 
 
+def test_a_game_finished_before_the_winners_score_stopped_at_121_is_found_again(tmp_path):
+    # an audit's: /play re-sent a game finished before the change (its last game, reopened);
+    # replayed now its record has the winner at 121, not the count past it that the history
+    # holds, so it was not found and the game was added a second time
+    import copy
+
+    from analyzer.table.history import find_game
+
+    class FirstCards:
+        def discard(self, table, seat):
+            return table.hand(seat)[:table.game.thrown]
+
+        def lay(self, table, seat):
+            legal = table.legal(seat)
+            return legal[0] if legal else None
+
+    for seed in range(1, 60):
+        record = Table((FirstCards(), "ev+greedy"), seed=seed, level="Club").play()
+        points = list(record.get("start", [0, 0]))  # every point, none stopped at the target
+        for deal in record["deals"]:
+            points[deal["dealer"]] += deal["heels"]
+            for seat, _, pegged in deal["plays"]:
+                points[seat] += pegged
+            for k, count in enumerate(deal["show"]):  # the pone's hand, the dealer's, the crib
+                points[1 - deal["dealer"] if k == 0 else deal["dealer"]] += count
+        over = max(points) - 121
+        if over > 0:
+            break
+    assert over > 0 and record["scores"][record["winner"]] == 121
+    older = copy.deepcopy(record)  # as the table wrote it then
+    older["scores"][record["winner"]] += over
+    older["deals"][-1]["scores"][record["winner"]] += over
+    path = tmp_path / "h.sqlite3"
+    game = add_game(older, path, seed=seed)
+    assert find_game(record, path) == game == find_game({**record, "level": None}, path)
+    assert find_game(older, path) == game
+    assert len(read_games(path)) == 1
+    # another game of the same cards is not that one
+    other = copy.deepcopy(record)
+    other["scores"][1 - record["winner"]] += 1
+    assert find_game(other, path) is None
+
+
 @pytest.mark.slow
 def test_a_review_stopped_at_the_end_is_filled_in_later(tmp_path):
     # crib play stopped in its end-of-game review: the finished game's row has no totals, and

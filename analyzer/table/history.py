@@ -491,15 +491,49 @@ def _namings(record: dict) -> list[str]:
     from .levels import LEVELS
 
     texts = [_record_text(record)]
+    written = [record, *_uncapped(record)]
     players = {name for name in record.get("seats") or [] if name != "you"}
     if "level" not in record or len(players) != 1:
-        return texts
+        return [*texts, *(_record_text(r) for r in written[1:])]
     (player,) = players
-    for level in (None, *(level.name for level in LEVELS if level.player == player)):
-        text = _record_text({**record, "level": level})  # the key stays in its place
-        if text not in texts:
-            texts.append(text)
+    for one in written:
+        for level in (one.get("level"), None,
+                      *(level.name for level in LEVELS if level.player == player)):
+            text = _record_text({**one, "level": level})  # the key stays in its place
+            if text not in texts:
+                texts.append(text)
     return texts
+
+
+def _uncapped(record: dict) -> list[dict]:
+    """``record`` as the table wrote it before the winner's score stopped at the target (the
+    winning count's points past it in the final scores and the last deal's), when that differs:
+    one record, or none. So a game finished then and sent again is found, not added twice."""
+    from ..core.choices import variant_game
+
+    winner, deals = record.get("winner"), record.get("deals") or []
+    if winner is None or not deals or "scores" not in deals[-1]:
+        return []
+    game = variant_game(record.get("variant", "six-card"))
+    n, sides = game.players, game.teams
+    scores = list(record.get("start", [0] * sides))
+    for deal in deals:  # every point as the table pegged it, none stopped at the target
+        dealer = deal["dealer"]
+        scores[dealer % sides] += deal["heels"]
+        for seat, _, pegged in deal["plays"]:
+            scores[seat % sides] += pegged
+        claims = deal.get("claims") or [None] * len(deal["show"])
+        for k, (count, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
+            owner = (dealer if k == n else (dealer + 1 + k) % n) % sides
+            scores[owner] += count if claimed is None else min(claimed, count)
+            if scores[owner] < game.target and claimed is not None and claimed < count:
+                scores[1 - owner] += count - claimed  # muggins: two sides
+    if scores[winner] <= record["scores"][winner]:
+        return []
+    final = list(record["scores"])
+    final[winner] = scores[winner]
+    last = {**deals[-1], "scores": final}
+    return [{**record, "scores": final, "deals": [*deals[:-1], last]}]
 
 
 def find_game(record: dict, path=None, *, timeout: float = LOCK_TIMEOUT) -> int | None:
