@@ -34,6 +34,7 @@ from analyzer.table.history import (
     wilson_interval,
 )
 from analyzer.table.tabletop import Table
+from tests.persons import FirstCards
 
 CRIB = Path(sys.executable).parent / "crib"
 
@@ -226,14 +227,7 @@ def test_a_real_games_phases_add_up_to_its_scores():
     point short of each count. The winner's score is 121 where its phases add up to more (the
     winning count's points past 121 are not scored)."""
 
-    class ShortCounts:
-        def discard(self, table, seat):
-            return table.hand(seat)[:table.game.thrown]
-
-        def lay(self, table, seat):
-            legal = table.legal(seat)
-            return legal[0] if legal else None
-
+    class ShortCounts(FirstCards):
         def claim(self, table, seat, cards, crib):
             from analyzer import score_hand
 
@@ -303,14 +297,6 @@ def test_a_game_finished_before_the_winners_score_stopped_at_121_is_found_again(
     import copy
 
     from analyzer.table.history import find_game
-
-    class FirstCards:
-        def discard(self, table, seat):
-            return table.hand(seat)[:table.game.thrown]
-
-        def lay(self, table, seat):
-            legal = table.legal(seat)
-            return legal[0] if legal else None
 
     for seed in range(1, 60):
         record = Table((FirstCards(), "ev+greedy"), seed=seed, level="Club").play()

@@ -26,6 +26,7 @@ from analyzer.sim.records import read_records, validate_record
 from analyzer.table.history import HISTORY_ENV, HistoryError, connect, read_games
 from analyzer.table.levels import LEVELS
 from analyzer.table.tabletop import Table
+from tests.persons import FirstCards
 
 OPPONENT = "ev+lookahead"  # quick; the opponent does not matter to these tests
 TIMEOUT = 1800  # a hang guard only: one prompt may wait on a cold compile on a slow machine
@@ -111,20 +112,6 @@ def assert_table_manners(text: str) -> None:
                 assert not lines[k + 1].startswith(f"{who} peg"), lines[k:k + 2]
         if line == "-- the count starts again at 0 --":
             assert not lines[k + 1].startswith("The show"), lines[k:k + 2]
-
-
-class FirstCards:
-    """The scripted person of these tests, as a tabletop Person."""
-
-    def discard(self, table, seat):
-        return table.hand(seat)[:table.game.thrown]
-
-    def lay(self, table, seat):
-        legal = table.legal(seat)
-        return legal[0] if legal else None
-
-    def claim(self, table, seat, cards, crib):  # pragma: no cover - not asked without muggins
-        raise AssertionError
 
 
 def test_a_digit_past_the_positions_names_the_card_of_that_rank_to_type():

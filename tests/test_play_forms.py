@@ -26,7 +26,6 @@ from test_play import (
     PROMPTS,
     THROW,
     TIMEOUT,
-    FirstCards,
     _env,
     assert_table_manners,
     first_fitting,
@@ -40,6 +39,7 @@ from analyzer.sim.records import read_records
 from analyzer.table.history import read_games
 from analyzer.table.review import format_review, review_game
 from analyzer.table.tabletop import Table
+from tests.persons import FirstCards
 
 LEVEL, SPEC = "Beginner", "hand+random"  # the quickest level: the test is of the face
 NAMES = {3: ("you", "West", "East"), 4: ("you", "West", "your partner", "East")}

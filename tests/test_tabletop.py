@@ -18,6 +18,7 @@ from analyzer.core.counting import count_peg, say_peg
 from analyzer.core.rng import chunk_states
 from analyzer.sim.records import RecordError, format_game, validate_record
 from analyzer.table.tabletop import QuitGame, Table, Undo
+from tests.persons import FirstCards
 
 
 def _without_seats(record: dict) -> dict:
@@ -304,20 +305,11 @@ def test_the_levels_are_four_players_named_in_any_case():
         find_level("Master")
 
 
-class _FirstCards:
-    def discard(self, table, seat):
-        return table.hand(seat)[:table.game.thrown]
-
-    def lay(self, table, seat):
-        legal = table.legal(seat)
-        return legal[0] if legal else None
-
-
 def test_a_game_with_a_person_records_its_level():
-    record = Table((_FirstCards(), "baseline"), seed=3, level="Casual").play()
+    record = Table((FirstCards(), "baseline"), seed=3, level="Casual").play()
     assert record["level"] == "Casual"
     validate_record(record)
-    custom = Table((_FirstCards(), "baseline"), seed=3).play()
+    custom = Table((FirstCards(), "baseline"), seed=3).play()
     assert custom["level"] is None and {**custom, "level": "Casual"} == record
     assert "level" not in Table(("baseline", "baseline"), seed=3).play()  # no person: no level
     with pytest.raises(RecordError, match="level must be a level's name or null, got 3"):
