@@ -339,12 +339,13 @@ def _person(record: dict, players: int = 2) -> int:
     return mine[0]
 
 
-def _points(record: dict, game) -> tuple[dict, int, dict, int]:
+def _points(record: dict, game) -> tuple[dict, int, dict, int, list[int]]:
     """Each side's points by phase (``{phase: [side 0, side 1, ...]}``; a side is a seat, or a
     partnership of four-player) and the points the person's muggins claims gave away, from the
     deals of a record of ``game`` (a :class:`analyzer.core.game.Game`); then the same points in
-    the deals played out whole, and how many those are. A deal is whole when every hand and the
-    crib were counted: the deal a game is won in stops at the winning moment, and its points
+    the deals played out whole, and how many those are; then each side's score with every point
+    pegged, muggins takes too, none stopped at the target. A deal is whole when every hand and
+    the crib were counted: the deal a game is won in stops at the winning moment, and its points
     lean to the winner (the counts left out are most often the loser's)."""
     n, sides = game.players, game.teams
     points = {phase: [0] * sides for phase in PHASES}
@@ -375,7 +376,7 @@ def _points(record: dict, game) -> tuple[dict, int, dict, int]:
             for side in range(sides):
                 points[phase][side] += mine[phase][side]
                 whole[phase][side] += mine[phase][side] if played_out else 0
-    return points, given, whole, whole_deals
+    return points, given, whole, whole_deals, scores
 
 
 def game_row(record: dict, *, seed: int | None = None, review=None,
@@ -413,7 +414,7 @@ def game_row(record: dict, *, seed: int | None = None, review=None,
     me = _person(record, game.players) % game.teams  # the person's side
     others = [s for s in range(game.teams) if s != me]
     opponent = next(name for name in record["seats"] if name != "you")
-    points, given, whole, whole_deals = _points(record, game)
+    points, given, whole, whole_deals, _ = _points(record, game)
     winner = record.get("winner")
     result = "unfinished" if winner is None else "won" if winner == me else "lost"
     skunk = record.get("skunk", 0)
@@ -487,19 +488,17 @@ def _namings(record: dict) -> list[str]:
     other ``"level"`` the same player would have been recorded with (none, for the player
     named by its spec; a level's name, for the spec of that level). The game, its seats'
     players and every decision are the same in each. A record with no person (no level) or
-    whose AIs play different players has its one text."""
+    whose AIs play different players has its one text. Each comes as written before the
+    winner's score stopped at the target too, when that differs (:func:`_uncapped`)."""
     from .levels import LEVELS
 
-    texts = [_record_text(record)]
-    written = [record, *_uncapped(record)]
-    players = {name for name in record.get("seats") or [] if name != "you"}
-    if "level" not in record or len(players) != 1:
-        return [*texts, *(_record_text(r) for r in written[1:])]
-    (player,) = players
-    for one in written:
-        for level in (one.get("level"), None,
-                      *(level.name for level in LEVELS if level.player == player)):
-            text = _record_text({**one, "level": level})  # the key stays in its place
+    players = sorted({name for name in record.get("seats") or [] if name != "you"})
+    levels = ([None, *(level.name for level in LEVELS if level.player == players[0])]
+              if "level" in record and len(players) == 1 else [])
+    texts = []
+    for one in [record, *_uncapped(record)]:  # as it is, then as written before the cap
+        for text in (_record_text(one),  # a level's key stays in its place
+                     *(_record_text({**one, "level": level}) for level in levels)):
             if text not in texts:
                 texts.append(text)
     return texts
@@ -514,20 +513,7 @@ def _uncapped(record: dict) -> list[dict]:
     winner, deals = record.get("winner"), record.get("deals") or []
     if winner is None or not deals or "scores" not in deals[-1]:
         return []
-    game = variant_game(record.get("variant", "six-card"))
-    n, sides = game.players, game.teams
-    scores = list(record.get("start", [0] * sides))
-    for deal in deals:  # every point as the table pegged it, none stopped at the target
-        dealer = deal["dealer"]
-        scores[dealer % sides] += deal["heels"]
-        for seat, _, pegged in deal["plays"]:
-            scores[seat % sides] += pegged
-        claims = deal.get("claims") or [None] * len(deal["show"])
-        for k, (count, claimed) in enumerate(zip(deal["show"], claims, strict=False)):
-            owner = (dealer if k == n else (dealer + 1 + k) % n) % sides
-            scores[owner] += count if claimed is None else min(claimed, count)
-            if scores[owner] < game.target and claimed is not None and claimed < count:
-                scores[1 - owner] += count - claimed  # muggins: two sides
+    scores = _points(record, variant_game(record.get("variant", "six-card")))[-1]
     if scores[winner] <= record["scores"][winner]:
         return []
     final = list(record["scores"])

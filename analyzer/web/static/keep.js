@@ -453,7 +453,9 @@ const given = addressParams(location.search);
 const notes = [];
 const wanted = (key) => (given.get(key) ?? "").trim().toLowerCase();
 if (FORMS[wanted("variant")]) formSelect.value = wanted("variant");
-else if (given.has("variant")) notes.push(`no form '${given.get("variant")}' here: six-card instead`);
+else if (given.has("variant")) {
+  notes.push(`no form '${given.get("variant")}' here: six-card instead`);
+}
 handInput.value = given.get("hand") || "";
 if (wanted("role") === "pone") $("pone").checked = true;
 else if (given.has("role") && wanted("role") !== "dealer") {
